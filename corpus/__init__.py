@@ -1,0 +1,1 @@
+"""The data model of rulesarchive and the archive on disk."""

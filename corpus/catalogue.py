@@ -1,0 +1,47 @@
+"""The shipped catalogue of known releases: effective date, set, download URLs."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogueEntry:
+    """What is known of one release before its document is read."""
+
+    effective_date: dt.date
+    file_date: dt.date
+    set_code: str
+    set_name: str
+    languages: tuple[str, ...]
+    urls: tuple[str, ...]
+
+
+@cache
+def load_catalogue() -> tuple[CatalogueEntry, ...]:
+    """Return every catalogued release, oldest first."""
+    text = resources.files("corpus").joinpath("data/releases.json").read_text(encoding="utf-8")
+    return tuple(
+        CatalogueEntry(
+            effective_date=dt.date.fromisoformat(item["effective_date"]),
+            file_date=dt.date.fromisoformat(item["file_date"]),
+            set_code=item["set_code"],
+            set_name=item["set_name"],
+            languages=tuple(item["languages"]),
+            urls=tuple(item["urls"]),
+        )
+        for item in json.loads(text)
+    )
+
+
+def entry_for(date: dt.date) -> CatalogueEntry | None:
+    """Return the catalogue entry whose effective date (or file date) is this date."""
+    entries = load_catalogue()
+    for entry in entries:
+        if entry.effective_date == date:
+            return entry
+    return next((entry for entry in entries if entry.file_date == date), None)

@@ -1,0 +1,46 @@
+"""Find a release from what a user types: a date, a file date or a set code."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from corpus.catalogue import entry_for
+from corpus.model import Release
+from corpus.store import Archive, ArchiveError
+
+
+def find_release(archive: Archive, reference: str | None, language: str = "en") -> Release:
+    """Return the release named by effective date, file date or set code; newest if None."""
+    releases = archive.releases(language)
+    if not releases:
+        raise ArchiveError(
+            f"no {language} releases in {archive.root} (fill it with 'rulesarchive ingest PATH...')"
+        )
+    if reference is None:
+        return releases[-1]
+    try:
+        date = dt.date.fromisoformat(reference)
+    except ValueError:
+        matches = [release for release in releases if release.set_code.upper() == reference.upper()]
+        if matches:
+            return matches[-1]
+        raise ArchiveError(f"no {language} release with set code {reference!r}") from None
+    for release in releases:
+        if release.effective_date == date:
+            return release
+    entry = entry_for(date)
+    if entry is not None:
+        for release in releases:
+            if release.effective_date == entry.effective_date:
+                return release
+    raise ArchiveError(f"no {language} release effective {reference}")
+
+
+def previous_release(archive: Archive, release: Release) -> Release | None:
+    """Return the release of the same language just before this one, or None."""
+    earlier = [
+        other
+        for other in archive.releases(release.language)
+        if other.effective_date < release.effective_date
+    ]
+    return earlier[-1] if earlier else None

@@ -1,0 +1,1 @@
+"""The rulesarchive command line: thin wiring of the pipeline stages."""

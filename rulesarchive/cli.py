@@ -1,0 +1,135 @@
+"""Click commands; each opens the archive and calls one library function."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from corpus.lookup import find_release
+from corpus.present import release_summary, rule_view
+from corpus.store import Archive, ArchiveError
+from scraper.ingest import Outcome, Overrides, ingest_paths
+
+FORMAT = click.Choice(["text", "json"])
+
+
+@click.group()
+@click.option(
+    "--archive",
+    "archive_path",
+    type=click.Path(file_okay=False, path_type=Path),
+    default="archive",
+    show_default=True,
+    envvar="RULESARCHIVE_ARCHIVE",
+    help="Archive folder (env RULESARCHIVE_ARCHIVE).",
+)
+@click.version_option(package_name="rulesarchive")
+@click.pass_context
+def main(ctx: click.Context, archive_path: Path) -> None:
+    """Keep, normalise and diff every Comprehensive Rules release."""
+    ctx.obj = Archive(archive_path)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--lang", help="Language of the documents (default: detected).")
+@click.option(
+    "--effective-date", type=click.DateTime(["%Y-%m-%d"]), help="Override the printed date."
+)
+@click.option("--set-name", help='Override the set, e.g. "Foundations (FDN)".')
+@click.option(
+    "--force", is_flag=True, help="Store damaged documents (flagged) and replace differing ones."
+)
+@click.pass_obj
+def ingest(
+    archive: Archive, paths: tuple[Path, ...], lang, effective_date, set_name, force
+) -> None:
+    """Store documents (.txt .docx .pdf .rtf) as releases in the archive."""
+    date = effective_date.date() if isinstance(effective_date, dt.datetime) else None
+    overrides = Overrides(lang, date, set_name, force)
+    with _progress(len(paths), "Ingesting") as advance:
+        outcomes = ingest_paths(archive, paths, overrides, progress=lambda _: advance())
+    for outcome in outcomes:
+        _report(outcome)
+    if any(outcome.status == "failed" for outcome in outcomes):
+        sys.exit(1)
+
+
+@main.command()
+@click.option("--lang", help="Only this language.")
+@click.option("--format", "output", type=FORMAT, default="text", show_default=True)
+@click.pass_obj
+def releases(archive: Archive, lang: str | None, output: str) -> None:
+    """List the releases in the archive, oldest first."""
+    found = archive.releases(lang)
+    if output == "json":
+        click.echo(
+            json.dumps(
+                [release_summary(release) for release in found], indent=2, ensure_ascii=False
+            )
+        )
+        return
+    for release in found:
+        flags = f"  [{', '.join(release.flags)}]" if release.flags else ""
+        click.echo(
+            f"{release.language:8} {release.effective_date}  {release.set_code:5} "
+            f"{release.set_name:45} "
+            f"{release.rule_count:5} rules {release.glossary_count:4} glossary{flags}"
+        )
+
+
+@main.command()
+@click.argument("number")
+@click.option(
+    "--release", "reference", help="Effective date (2024-11-08) or set code (FDN); default newest."
+)
+@click.option("--lang", default="en", show_default=True)
+@click.option("--format", "output", type=FORMAT, default="text", show_default=True)
+@click.pass_obj
+def rule(archive: Archive, number: str, reference: str | None, lang: str, output: str) -> None:
+    """Print one rule with its examples."""
+    try:
+        release = find_release(archive, reference, lang)
+        found = archive.load(release).rule(number.rstrip("."))
+    except ArchiveError as error:
+        raise click.ClickException(str(error)) from None
+    if found is None:
+        raise click.ClickException(f"no rule {number} in {release.key} ({release.set_name})")
+    view = rule_view(found, release)
+    if output == "json":
+        click.echo(json.dumps(view, indent=2, ensure_ascii=False))
+        return
+    click.echo(f"{view['number']} {view['text']}")
+    for example in view["examples"]:
+        click.echo(f"  Example: {example}")
+    click.echo(f"  -- {release.set_name} ({release.set_code}), effective {release.effective_date}")
+
+
+def _report(outcome: Outcome) -> None:
+    if outcome.status == "failed":
+        click.echo(f"error: {outcome.message}", err=True)
+    else:
+        click.echo(outcome.message)
+
+
+class _progress:
+    """A progress bar on a terminal (stderr); nothing when piped."""
+
+    def __init__(self, total: int, label: str) -> None:
+        self.bar = None
+        if total > 1 and sys.stderr.isatty():
+            self.bar = click.progressbar(length=total, label=label, file=sys.stderr)
+
+    def __enter__(self):
+        if self.bar is None:
+            return lambda: None
+        bar = self.bar.__enter__()
+        return lambda: bar.update(1)
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)

@@ -1,0 +1,1 @@
+"""Bytes in, Document out: fetch, decode, extract, parse, normalise."""

@@ -1,0 +1,158 @@
+"""Turn the bytes of a text file into str, whatever encoding and line endings it came in."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from scraper.errors import InputError
+
+# Card names with non-ASCII letters that the rules cite.  Files that are otherwise ASCII or
+# cp1252 carry single cp437 or Mac Roman bytes in exactly these words (Arabian Nights cards in
+# 2006-2007 and 2013-2019 files), so a word is repaired only when another code page spells one
+# of them.  Fragments ('rûf' of Ma'rûf, 'Dûl' of Lim-Dûl) because the apostrophe and hyphen
+# split words.
+KNOWN_WORDS = frozenset(
+    {
+        "Dandân",
+        "Hajjâj",
+        "Junún",
+        "Juzám",
+        "Ghazbán",
+        "Khabál",
+        "rûf",
+        "Æther",
+        "Cátinò",
+        "Dûl",
+        "Jötun",
+        "Séance",
+        "Bíff",
+        "Márton",
+        "Ærathi",
+    }
+)
+_HIGH_WORD = re.compile(rb"([A-Za-z]*[\x80-\xff][A-Za-z\x80-\xff]*)")
+_CARD_NAME_CODECS = ("cp437", "mac_roman", "cp1252")
+
+# Bytes that only typography explains in each single-byte code page (quotes, dashes, marks).
+_CP1252_TYPOGRAPHY = frozenset(b"\x85\x91\x92\x93\x94\x96\x97\x99")
+_MAC_ROMAN_TYPOGRAPHY = frozenset(b"\xa5\xaa\xc9\xd0\xd1\xd2\xd3\xd4\xd5")
+
+_MOJIBAKE = re.compile(r"[ÂÃ][\u0080-\u00bf]|â€|\ufffd|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_ODD_SYMBOL = re.compile(r"[ƒ‰£œ¢¤¥¦§¨ª«¬¯°±²³´µ¶·¸¹º»¼½¾¿ÐÑÒÓÔÕ×Ø†‡ˆ‹›]")
+
+
+@dataclass(frozen=True, slots=True)
+class Decoded:
+    """Text with Unix line endings, the encoding it was read as, and any byte repairs made."""
+
+    text: str
+    encoding: str
+    line_endings: str
+    repairs: tuple[str, ...] = ()
+
+
+def decode_bytes(data: bytes) -> Decoded:
+    """Decode a text file: BOM, strict UTF-8, else cp1252 or Mac Roman with card-name repair."""
+    text, encoding, repairs = _decode_characters(data)
+    check_not_garbled(text)
+    endings = describe_line_endings(text)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return Decoded(text, encoding, endings, tuple(repairs))
+
+
+def _decode_characters(data: bytes) -> tuple[str, str, list[str]]:
+    if data.startswith(b"\xef\xbb\xbf"):
+        return _strict(data[3:], "utf-8", "utf-8 (BOM)"), "utf-8 (BOM)", []
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        codec = "utf-16-le" if data.startswith(b"\xff\xfe") else "utf-16-be"
+        return _strict(data[2:], codec, f"{codec} (BOM)"), f"{codec} (BOM)", []
+    if b"\x00" in data:
+        codec = _utf16_without_bom(data)
+        return _strict(data, codec, codec), f"{codec} (no BOM)", []
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return _decode_single_byte(data)
+    return text, ("ascii" if text.isascii() else "utf-8"), []
+
+
+def _strict(data: bytes, codec: str, label: str) -> str:
+    try:
+        return data.decode(codec)
+    except UnicodeDecodeError as error:
+        raise InputError(f"not valid {label} at byte {error.start}") from None
+
+
+def _utf16_without_bom(data: bytes) -> str:
+    """Accept UTF-16 without a BOM only when nearly every other byte is NUL (ASCII-heavy text)."""
+    sample = data[:20000]
+    even_nuls = sample[0::2].count(0) / max(1, len(sample[0::2]))
+    odd_nuls = sample[1::2].count(0) / max(1, len(sample[1::2]))
+    if odd_nuls > 0.9 and even_nuls < 0.1:
+        return "utf-16-le"
+    if even_nuls > 0.9 and odd_nuls < 0.1:
+        return "utf-16-be"
+    raise InputError("binary data (NUL bytes) and no byte-order mark: not a text document")
+
+
+def _decode_single_byte(data: bytes) -> tuple[str, str, list[str]]:
+    cp1252_votes = sum(data.count(bytes([b])) for b in _CP1252_TYPOGRAPHY)
+    mac_votes = sum(data.count(bytes([b])) for b in _MAC_ROMAN_TYPOGRAPHY)
+    base = "mac_roman" if mac_votes > cp1252_votes else "cp1252"
+    pieces: list[str] = []
+    repairs: list[str] = []
+    for index, piece in enumerate(_HIGH_WORD.split(data)):
+        word = piece.decode(base, errors="replace")
+        if index % 2 and word not in KNOWN_WORDS:
+            repaired = _card_name(piece)
+            if repaired:
+                repairs.append(f"{word} -> {repaired[0]} ({repaired[1]})")
+                word = repaired[0]
+        pieces.append(word)
+    label = "mac-roman" if base == "mac_roman" else "cp1252"
+    return "".join(pieces), label, repairs
+
+
+def _card_name(word: bytes) -> tuple[str, str] | None:
+    for codec in _CARD_NAME_CODECS:
+        candidate = word.decode(codec, errors="replace")
+        if candidate in KNOWN_WORDS:
+            return candidate, codec.replace("_", "-")
+    return None
+
+
+def check_not_garbled(text: str) -> None:
+    """Raise InputError when decoded text still shows replacement characters or mojibake."""
+    match = _MOJIBAKE.search(text)
+    position = match.start() if match else _odd_symbol_in_word(text)
+    if position is not None:
+        context = text[max(0, position - 20) : position + 20].replace("\n", " ").replace("\r", " ")
+        raise InputError(f"text still garbled after decoding (near {context!r})")
+
+
+def _odd_symbol_in_word(text: str) -> int | None:
+    """Find a symbol inside a word ('Dandƒn'): a byte read in the wrong code page."""
+    for match in _ODD_SYMBOL.finditer(text):
+        at = match.start()
+        if 0 < at < len(text) - 1 and _ascii_letter(text[at - 1]) and _ascii_letter(text[at + 1]):
+            return at
+    return None
+
+
+def _ascii_letter(char: str) -> bool:
+    return char.isascii() and char.isalpha()
+
+
+def describe_line_endings(text: str) -> str:
+    """Name the line endings: 'CRLF', 'LF', 'CR', 'mixed CRLF=n CR=n LF=n' or 'none'."""
+    crlf = text.count("\r\n")
+    cr = text.count("\r") - crlf
+    lf = text.count("\n") - crlf
+    kinds = {"CRLF": crlf, "CR": cr, "LF": lf}
+    used = [name for name, count in kinds.items() if count]
+    if not used:
+        return "none"
+    if len(used) == 1:
+        return used[0]
+    return "mixed " + " ".join(f"{name}={kinds[name]}" for name in used)

@@ -1,0 +1,202 @@
+"""Read files into Documents and store them as releases: the `ingest` stage."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from corpus.catalogue import entry_for
+from corpus.model import Document, Release, Source
+from corpus.store import Archive, render_rules_text
+from scraper.errors import InputError
+from scraper.extract import Extracted, extract_text
+from scraper.integrity import compare_with_neighbours, find_damage
+from scraper.normalise import normalise_document
+from scraper.parse import parse_document
+
+
+@dataclass(frozen=True, slots=True)
+class Overrides:
+    """What the user says about a file, taking precedence over what the document says."""
+
+    language: str | None = None
+    effective_date: dt.date | None = None
+    set_name: str | None = None
+    force: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What happened to one file: 'added', 'replaced', 'unchanged' or 'failed'."""
+
+    name: str
+    status: str
+    message: str
+    release: Release | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """Where bytes came from when they were fetched rather than read from a local file."""
+
+    url: str = ""
+    final_url: str = ""
+    fetched_at: str = ""
+    etag: str = ""
+    last_modified: str = ""
+    extra_flags: tuple[str, ...] = field(default=())
+
+
+def read_document(
+    data: bytes, name: str, overrides: Overrides = Overrides()
+) -> tuple[Document, Extracted]:
+    """Decode, extract, parse and normalise one file's bytes."""
+    extracted = extract_text(data, name)
+    document = parse_document(extracted.text, language=overrides.language)
+    if overrides.effective_date:
+        document = replace(document, effective_date=overrides.effective_date)
+    if document.effective_date is None:
+        raise InputError("no effective date found in the document (give --effective-date)")
+    return normalise_document(document), extracted
+
+
+def ingest_paths(
+    archive: Archive,
+    paths: Iterable[Path],
+    overrides: Overrides = Overrides(),
+    progress: Callable[[Outcome], None] | None = None,
+) -> list[Outcome]:
+    """Ingest files one by one; a bad file is reported and does not stop the others."""
+    outcomes = []
+    for path in paths:
+        try:
+            data = Path(path).read_bytes()
+        except OSError as error:
+            outcome = Outcome(str(path), "failed", f"{path}: cannot read ({error.strerror})")
+        else:
+            outcome = ingest_bytes(archive, data, str(path), overrides)
+        outcomes.append(outcome)
+        if progress:
+            progress(outcome)
+    return outcomes
+
+
+def ingest_bytes(
+    archive: Archive,
+    data: bytes,
+    name: str,
+    overrides: Overrides = Overrides(),
+    provenance: Provenance = Provenance(),
+) -> Outcome:
+    """Ingest one document's bytes into the archive; never raises for bad input."""
+    try:
+        document, extracted = read_document(data, name, overrides)
+        release = _describe_release(document, extracted, data, name, overrides, provenance)
+        release = _check_integrity(archive, document, release, overrides.force)
+        return _store(archive, release, document, data, overrides.force)
+    except InputError as error:
+        return Outcome(name, "failed", f"{name}: {error}")
+
+
+def _describe_release(
+    document: Document,
+    extracted: Extracted,
+    data: bytes,
+    name: str,
+    overrides: Overrides,
+    provenance: Provenance,
+) -> Release:
+    assert document.effective_date is not None
+    entry = entry_for(document.effective_date)
+    set_code, set_name = (entry.set_code, entry.set_name) if entry else ("", "")
+    if overrides.set_name:
+        set_code, set_name = _split_set(overrides.set_name, set_code)
+    typos = tuple(note for note in document.notes if note.startswith("typo"))
+    source = Source(
+        name=Path(name).name,
+        sha256=hashlib.sha256(data).hexdigest(),
+        format=extracted.format,
+        encoding=extracted.encoding,
+        url=provenance.url,
+        final_url=provenance.final_url,
+        fetched_at=provenance.fetched_at,
+        etag=provenance.etag,
+        last_modified=provenance.last_modified,
+    )
+    flags = (("typos-repaired",) if typos else ()) + provenance.extra_flags
+    return Release(
+        language=document.language,
+        effective_date=document.effective_date,
+        set_code=set_code,
+        set_name=set_name,
+        rule_count=len(document.rules),
+        glossary_count=len(document.glossary),
+        content_sha256=hashlib.sha256(render_rules_text(document).encode()).hexdigest(),
+        source=source,
+        flags=flags,
+        notes=document.notes,
+        normalisation=document.normalisation,
+        decode_repairs=extracted.repairs,
+    )
+
+
+def _split_set(label: str, default_code: str) -> tuple[str, str]:
+    """Read '--set-name "Foundations (FDN)"' as code and name; a bare name keeps the code."""
+    match = re.fullmatch(r"(.*?)\s*\(([0-9A-Z]{2,5})\)", label.strip())
+    return (match.group(2), match.group(1)) if match else (default_code, label.strip())
+
+
+def _check_integrity(
+    archive: Archive, document: Document, release: Release, force: bool
+) -> Release:
+    problems = find_damage(document)
+    neighbours = [
+        other.rule_count for other in _neighbours(archive, release) if "damaged" not in other.flags
+    ]
+    shortfall = compare_with_neighbours(release.rule_count, neighbours)
+    if shortfall:
+        problems.append(shortfall)
+    if not problems:
+        return release
+    if not force:
+        raise InputError(
+            f"damaged document: {problems[0]} (use --force to store it flagged damaged)"
+        )
+    return replace(release, flags=(*release.flags, "damaged"), notes=(*release.notes, *problems))
+
+
+def _neighbours(archive: Archive, release: Release) -> list[Release]:
+    others = [
+        r for r in archive.releases(release.language) if r.effective_date != release.effective_date
+    ]
+    before = [r for r in others if r.effective_date < release.effective_date][-1:]
+    after = [r for r in others if r.effective_date > release.effective_date][:1]
+    return before + after
+
+
+def _store(
+    archive: Archive, release: Release, document: Document, data: bytes, force: bool
+) -> Outcome:
+    existing = archive.get(release.language, release.effective_date)
+    label = f"{release.key} {release.set_code}".rstrip()
+    counts = f"{release.rule_count} rules, {release.glossary_count} glossary entries"
+    if existing is not None:
+        same = existing.source.sha256 == release.source.sha256
+        if same or existing.content_sha256 == release.content_sha256:
+            why = "same bytes" if same else f"same text as {existing.source.name}"
+            return Outcome(release.source.name, "unchanged", f"unchanged {label} ({why})", existing)
+        upgrade = "damaged" in existing.flags and "damaged" not in release.flags
+        if not (upgrade or force):
+            raise InputError(
+                f"differs from the stored {release.key} ({existing.source.name}); "
+                "use --force to replace it"
+            )
+        archive.save(release, document, data)
+        return Outcome(release.source.name, "replaced", f"replaced {label} ({counts})", release)
+    archive.save(release, document, data)
+    damaged = " [damaged]" if "damaged" in release.flags else ""
+    return Outcome(release.source.name, "added", f"added {label} ({counts}){damaged}", release)

@@ -1,0 +1,369 @@
+"""Parse the plain text of a Comprehensive Rules document into a Document (not yet normalised)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from corpus.model import Document, GlossaryEntry, Heading, Rule
+from corpus.numbers import rule_sort_key
+from scraper.errors import InputError
+
+_RULE = re.compile(
+    r"(?P<chapter>\d{3})\.(?P<rule>\d+)(?P<letters>[a-z]{0,2})(?P<dot>\.)?"
+    r"(?P<space>\s+|$|(?<=\.)(?=[A-Z]))(?P<text>.*)"
+)
+# '702. 37a Text' in 2011-2012 originals: a space slipped in after the chapter's period.
+_SPLIT_RULE = re.compile(
+    r"(?P<chapter>\d{3})\.\s+(?P<rule>\d+)(?P<letters>[a-z]{0,2})\.?\s+(?P<text>.*)"
+)
+_SECTION = re.compile(r"(?P<number>\d)\.\s+(?P<title>\D.*)")
+_CHAPTER = re.compile(r"(?P<number>\d{3})\.\s+(?P<title>\D.*)")
+_EXAMPLE = re.compile(r"(?:Example|EXAMPLE|Examples|Esempio|例如)\s*[:：]\s*")
+_DECORATION = re.compile(r"[-=_*]{4,}")
+_SENTENCE_END = re.compile(r"""[.:;!?)"”’'。）」]\s*$""")
+
+_MONTHS = {
+    name: index
+    for index, name in enumerate(
+        "January February March April May June July August September October November December".split(),
+        start=1,
+    )
+}
+_DATE_EN = re.compile(
+    r"(?:effective|current)\s+as\s+of\s+(?P<month>[A-Z][a-z]+)\.?\s+(?P<day>\d{1,2}),\s*(?P<year>\d{4})"
+)
+_DATE_ZH = re.compile(
+    r"此规则于\s*(?P<year>\d{4})\s*年\s*(?P<month>\d{1,2})\s*月\s*(?P<day>\d{1,2})\s*日"
+)
+
+_HEADINGS = {
+    "introduction": ("Introduction", "引言", "介绍", "序言"),
+    "contents": ("Contents", "Table of Contents", "目录"),
+    "glossary": ("Glossary", "词汇表", "术语表", "Glossario"),
+    "credits": ("Credits", "版权信息", "制作人员", "Crediti"),
+    # The 2022-06-10 Chinese text ends its glossary with a list of provisional translations.
+    "appendix": ("暂译名称列表",),
+}
+
+
+@dataclass(slots=True)
+class _RuleBuilder:
+    number: str
+    lines: list[str]
+    examples: list[list[str]] = field(default_factory=list)
+
+    def add(self, text: str) -> None:
+        (self.examples[-1] if self.examples else self.lines).append(text)
+
+    def build(self) -> Rule:
+        text = " ".join(self.lines).strip()
+        examples = tuple(" ".join(example).strip() for example in self.examples)
+        return Rule(self.number, text, examples)
+
+
+def parse_document(text: str, language: str | None = None) -> Document:
+    """Parse a rules text: date, introduction, contents, rules, glossary, credits."""
+    lines = [line.rstrip() for line in text.split("\n")]
+    language = language or detect_language(text)
+    wrapped = is_hard_wrapped(lines)
+    body_start = _find_body_start(lines)
+    glossary_at = _find_heading(lines, "glossary", body_start)
+    after_rules = glossary_at if glossary_at is not None else body_start
+    credits_at = _find_heading(lines, "credits", after_rules)
+    if credits_at is None:
+        credits_at = _find_heading(lines, "appendix", after_rules)
+    body_end = glossary_at if glossary_at is not None else (credits_at or len(lines))
+    notes: list[str] = []
+    headings, rules = _parse_rules(lines[body_start:body_end], wrapped, notes)
+    glossary: tuple[GlossaryEntry, ...] = ()
+    if glossary_at is not None:
+        glossary_end = credits_at if credits_at is not None else len(lines)
+        glossary = tuple(_parse_glossary(lines[glossary_at + 1 : glossary_end], wrapped))
+    credits = ""
+    if credits_at is not None:
+        credits = "\n".join(line.strip() for line in lines[credits_at + 1 :] if line.strip())
+    contents_at = _find_heading(lines, "contents", 0, body_start)
+    intro_at = _find_heading(lines, "introduction", 0, contents_at or body_start)
+    introduction = ""
+    if intro_at is not None:
+        introduction = _join_block(lines[intro_at + 1 : contents_at or body_start], wrapped)
+    contents: tuple[str, ...] = ()
+    if contents_at is not None:
+        contents = tuple(
+            line.strip()
+            for line in lines[contents_at + 1 : body_start]
+            if line.strip() and not _DECORATION.fullmatch(line.strip())
+        )
+    return Document(
+        language=language,
+        effective_date=find_effective_date(text),
+        title=next(
+            (
+                line.strip()
+                for line in lines
+                if line.strip() and not _DECORATION.fullmatch(line.strip())
+            ),
+            "",
+        ),
+        introduction=introduction,
+        contents=contents,
+        headings=tuple(headings),
+        rules=tuple(rules),
+        glossary=glossary,
+        credits=credits,
+        notes=tuple(notes),
+    )
+
+
+def detect_language(text: str) -> str:
+    """Guess the language of a rules document: 'zh-Hans', 'it' or 'en'."""
+    sample = text[:200_000]
+    cjk = sum(1 for char in sample if "\u4e00" <= char <= "\u9fff")
+    if cjk > len(sample) * 0.05:
+        return "zh-Hans"
+    if "Regolamento" in sample or "Esempio:" in sample:
+        return "it"
+    return "en"
+
+
+def find_effective_date(text: str) -> dt.date | None:
+    """Return the date the document says it is effective (or current) as of."""
+    match = _DATE_EN.search(text)
+    if match and match.group("month") in _MONTHS:
+        month = _MONTHS[match.group("month")]
+        return dt.date(int(match.group("year")), month, int(match.group("day")))
+    match = _DATE_ZH.search(text)
+    if match:
+        return dt.date(int(match.group("year")), int(match.group("month")), int(match.group("day")))
+    return None
+
+
+def is_hard_wrapped(lines: list[str]) -> bool:
+    """Tell whether paragraphs are broken across lines (1999-2004 texts, PDF text)."""
+    lengths = sorted(len(line) for line in lines if line.strip())
+    if len(lengths) < 50:
+        return False
+    return lengths[int(len(lengths) * 0.99)] < 160
+
+
+def _find_heading(lines: list[str], kind: str, start: int, end: int | None = None) -> int | None:
+    names = _HEADINGS[kind]
+    found = None
+    for index in range(start, len(lines) if end is None else end):
+        if lines[index].strip().strip("-= ") in names:
+            found = index
+            if kind in ("introduction", "contents"):
+                return found
+    return found
+
+
+def _find_body_start(lines: list[str]) -> int:
+    """Return the line of the first section heading of the rules proper (after the contents)."""
+    first_rule = next(
+        (index for index, line in enumerate(lines) if re.match(r"\s*100\.1\.?\s", line)), None
+    )
+    if first_rule is None:
+        raise InputError("no rule 100.1 found: not a Comprehensive Rules document")
+    for index in range(first_rule - 1, max(-1, first_rule - 12), -1):
+        if _SECTION.fullmatch(lines[index].strip()):
+            return index
+    return first_rule
+
+
+def _paragraphs(lines: list[str], wrapped: bool) -> Iterator[str]:
+    """Yield the paragraphs of a block of lines, re-joining hard-wrapped ones."""
+    current: list[str] = []
+    for raw in lines:
+        line = raw.strip()
+        if not line or _DECORATION.fullmatch(line):
+            if current:
+                yield _join_lines(current)
+                current = []
+            continue
+        if not wrapped or not current or _starts_paragraph(line, current[-1]):
+            if current:
+                yield _join_lines(current)
+            current = [line]
+        else:
+            current.append(line)
+    if current:
+        yield _join_lines(current)
+
+
+def _starts_paragraph(line: str, previous: str) -> bool:
+    if _EXAMPLE.match(line):
+        return True
+    if _RULE.match(line) or _SECTION.fullmatch(line) or _CHAPTER.fullmatch(line):
+        return bool(_SENTENCE_END.search(previous)) or bool(_CHAPTER.fullmatch(previous))
+    return False
+
+
+def _join_lines(parts: list[str]) -> str:
+    text = parts[0]
+    for part in parts[1:]:
+        # 'Snow-' + 'Covered': a line-end hyphen is a real hyphen in these files, not a break.
+        glue = "" if re.search(r"\w-$", text) else " "
+        text += glue + part
+    return text
+
+
+def _join_block(lines: list[str], wrapped: bool) -> str:
+    return "\n".join(_paragraphs(lines, wrapped))
+
+
+def _parse_rules(
+    lines: list[str], wrapped: bool, notes: list[str]
+) -> tuple[list[Heading], list[Rule]]:
+    headings: list[Heading] = []
+    builders: list[_RuleBuilder] = []
+    for paragraph in _paragraphs(lines, wrapped):
+        current = builders[-1] if builders else None
+        number, text = _rule_number(paragraph, current.number if current else None, notes)
+        if number is not None:
+            builders.append(_RuleBuilder(number, [text] if text else []))
+            continue
+        heading = _SECTION.fullmatch(paragraph) or _CHAPTER.fullmatch(paragraph)
+        if heading and len(paragraph) < 90:
+            headings.append(Heading(heading.group("number"), heading.group("title").strip()))
+            continue
+        example = _EXAMPLE.match(paragraph)
+        if example and current is not None:
+            current.examples.append([paragraph[example.end() :]])
+        elif current is not None:
+            current.add(paragraph)
+        else:
+            notes.append(f"text before the first rule ignored: {paragraph[:60]!r}")
+    return headings, _repair_order([builder.build() for builder in builders], notes)
+
+
+def _repair_order(rules: list[Rule], notes: list[str]) -> list[Rule]:
+    """Renumber a rule whose printed number is out of sequence when one reading fits.
+
+    Real slips: '502.35b' printed after 502.36a (2004-06-01), a second '702.30d' (2009-09-04),
+    '505.54.' for 505.5 (2010-06-18), '432.2b' for 423.2b (2006-10-01).
+    """
+    repaired = list(rules)
+    for index in range(1, len(repaired)):
+        if _key(repaired, index) > _key(repaired, index - 1):
+            continue
+        for at, candidates in (
+            (index - 1, _misprints(repaired[index - 1].number)),
+            (index, _successors(repaired[index - 1].number, repaired[index].number)),
+            (index, _misprints(repaired[index].number)),
+        ):
+            fitting = [c for c in candidates if _fits(repaired, at, c)]
+            if fitting:
+                old = repaired[at]
+                notes.append(f"typo: '{old.number}' out of sequence, read as {fitting[0]}")
+                repaired[at] = Rule(fitting[0], old.text, old.examples)
+                break
+    return repaired
+
+
+def _key(rules: list[Rule], index: int) -> tuple[int, int, int, str]:
+    return rule_sort_key(rules[index].number)
+
+
+def _fits(rules: list[Rule], at: int, number: str) -> bool:
+    key = rule_sort_key(number)
+    after = at == 0 or key > _key(rules, at - 1)
+    if at + 1 >= len(rules):
+        return after
+    # The next rule may carry the same misprint (501.2-501.6 printed for 510.2-510.6).
+    following = rules[at + 1].number
+    return after and any(key < rule_sort_key(n) for n in [following, *_misprints(following)])
+
+
+def _successors(previous: str, rule: str) -> list[str]:
+    """Numbers the rule after `previous` was probably meant to have."""
+    prev_base, prev_letters = re.fullmatch(r"(\d{3}\.\d+)([a-z]*)", previous).groups()
+    letters = re.fullmatch(r"\d{3}\.\d+([a-z]*)", rule).group(1)
+    candidates = []
+    if letters and len(prev_letters) == 1:
+        following = chr(ord(prev_letters) + 1)
+        candidates.append(prev_base + {"l": "m", "o": "p"}.get(following, following))
+    if letters:
+        candidates.append(prev_base + letters)
+    return candidates
+
+
+def _misprints(number: str) -> list[str]:
+    """Numbers a misprinted number may stand for: swapped chapter digits, a doubled digit."""
+    chapter, rest = number[:3], number[3:]
+    candidates = [
+        chapter[:i] + chapter[i + 1] + chapter[i] + chapter[i + 2 :] + rest for i in range(2)
+    ]
+    base = re.match(r"\d{3}\.\d+", number).group()
+    if base == number and len(base) > 5:
+        candidates.append(base[:-1])
+    return candidates
+
+
+def _rule_number(paragraph: str, previous: str | None, notes: list[str]) -> tuple[str | None, str]:
+    """Return (number, text) when the paragraph starts a rule, repairing known typos."""
+    match = _RULE.match(paragraph)
+    if match:
+        number = f"{match['chapter']}.{match['rule']}{match['letters']}"
+        if match["letters"] and match["dot"]:
+            notes.append(f"typo: '{number}.' has a stray period after the sub-rule letter")
+        if not match["space"] and match["text"]:
+            notes.append(f"typo: no space after '{number}.'")
+        return number, match["text"]
+    split = _SPLIT_RULE.match(paragraph)
+    if split and previous and previous.startswith(split["chapter"]):
+        number = f"{split['chapter']}.{split['rule']}{split['letters']}"
+        if rule_sort_key(number) > rule_sort_key(previous):
+            notes.append(f"typo: '{paragraph[: len(number) + 2]}' read as {number}")
+            return number, split["text"]
+    return None, ""
+
+
+def _parse_glossary(lines: list[str], wrapped: bool) -> Iterator[GlossaryEntry]:
+    """Yield glossary entries: a term on its own line, then its definition."""
+    term: str | None = None
+    body: list[str] = []
+    previous_blank = True
+    for raw in lines:
+        if not raw.strip():
+            previous_blank = True
+            body.append("")
+            continue
+        unindented = not raw[:1].isspace()
+        if (
+            unindented
+            and (previous_blank or term is None)
+            and not _DECORATION.fullmatch(raw.strip())
+        ):
+            if term is not None:
+                yield _glossary_entry(term, body, wrapped)
+            term, body = raw.strip(), []
+        else:
+            body.append(raw)
+        previous_blank = False
+    if term is not None:
+        yield _glossary_entry(term, body, wrapped)
+
+
+def _glossary_entry(term: str, body: list[str], wrapped: bool) -> GlossaryEntry:
+    paragraphs: list[str] = []
+    for raw in body:
+        line = raw.strip()
+        if not line:
+            paragraphs.append("")
+            continue
+        new_paragraph = (
+            not wrapped
+            or not paragraphs
+            or not paragraphs[-1]
+            or raw.startswith("     ")
+            or bool(_EXAMPLE.match(line))
+            or bool(re.match(r"\d+\.\s", line))
+        )
+        if new_paragraph:
+            paragraphs.append(line)
+        else:
+            paragraphs[-1] = _join_lines([paragraphs[-1], line])
+    return GlossaryEntry(term, "\n".join(p for p in paragraphs if p))
