@@ -6,6 +6,8 @@ import datetime as dt
 import hashlib
 import re
 from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from itertools import repeat
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -71,18 +73,40 @@ def ingest_paths(
     progress: Callable[[Outcome], None] | None = None,
 ) -> list[Outcome]:
     """Ingest files one by one; a bad file is reported and does not stop the others."""
+    paths = [Path(path) for path in paths]
     outcomes = []
-    for path in paths:
-        try:
-            data = Path(path).read_bytes()
-        except OSError as error:
-            outcome = Outcome(str(path), "failed", f"{path}: cannot read ({error.strerror})")
-        else:
-            outcome = ingest_bytes(archive, data, str(path), overrides)
-        outcomes.append(outcome)
-        if progress:
-            progress(outcome)
+    # Reading (decode, parse, normalise) is the costly part and independent per file: do it on
+    # every core.  Storing stays in this process, in the given order, so neighbour checks see
+    # the releases stored before.
+    pool = ProcessPoolExecutor() if len(paths) >= _PARALLEL_FROM else None
+    try:
+        mapper = pool.map if pool else map
+        for path, reading in zip(paths, mapper(_read_path, paths, repeat(overrides)), strict=True):
+            if isinstance(reading, str):
+                outcome = Outcome(str(path), "failed", f"{path}: {reading}")
+            else:
+                outcome = _store_reading(archive, str(path), *reading, overrides, Provenance())
+            outcomes.append(outcome)
+            if progress:
+                progress(outcome)
+    finally:
+        if pool:
+            pool.shutdown(cancel_futures=True)
     return outcomes
+
+
+_PARALLEL_FROM = 4
+
+
+def _read_path(path: Path, overrides: Overrides) -> tuple[bytes, Document, Extracted] | str:
+    """Read one file in a worker; return the reason as a string when it cannot be read."""
+    try:
+        data = path.read_bytes()
+        return (data, *read_document(data, str(path), overrides))
+    except OSError as error:
+        return f"cannot read ({error.strerror})"
+    except InputError as error:
+        return str(error)
 
 
 def ingest_bytes(
@@ -95,6 +119,21 @@ def ingest_bytes(
     """Ingest one document's bytes into the archive; never raises for bad input."""
     try:
         document, extracted = read_document(data, name, overrides)
+    except InputError as error:
+        return Outcome(name, "failed", f"{name}: {error}")
+    return _store_reading(archive, name, data, document, extracted, overrides, provenance)
+
+
+def _store_reading(
+    archive: Archive,
+    name: str,
+    data: bytes,
+    document: Document,
+    extracted: Extracted,
+    overrides: Overrides,
+    provenance: Provenance,
+) -> Outcome:
+    try:
         release = _describe_release(document, extracted, data, name, overrides, provenance)
         release = _check_integrity(archive, document, release, overrides.force)
         return _store(archive, release, document, data, overrides.force)

@@ -25,13 +25,10 @@ _EXAMPLE = re.compile(r"(?:Example|EXAMPLE|Examples|Esempio|例如)\s*[:：]\s*"
 _DECORATION = re.compile(r"[-=_*]{4,}")
 _SENTENCE_END = re.compile(r"""[.:;!?)"”’'。）」]\s*$""")
 
-_MONTHS = {
-    name: index
-    for index, name in enumerate(
-        "January February March April May June July August September October November December".split(),
-        start=1,
-    )
-}
+_MONTH_NAMES = (
+    "January February March April May June July August September October November December"
+)
+_MONTHS = {name: index for index, name in enumerate(_MONTH_NAMES.split(), start=1)}
 _DATE_EN = re.compile(
     r"(?:effective|current)\s+as\s+of\s+(?P<month>[A-Z][a-z]+)\.?\s+(?P<day>\d{1,2}),\s*(?P<year>\d{4})"
 )
@@ -144,9 +141,16 @@ def find_effective_date(text: str) -> dt.date | None:
 def is_hard_wrapped(lines: list[str]) -> bool:
     """Tell whether paragraphs are broken across lines (1999-2004 texts, PDF text)."""
     lengths = sorted(len(line) for line in lines if line.strip())
-    if len(lengths) < 50:
+    if not lengths or lengths[int(len(lengths) * 0.99)] >= 160:
         return False
-    return lengths[int(len(lengths) * 0.99)] < 160
+    # Short lines alone prove nothing (a short document): wrapped rules run on to a next line.
+    rule_lines = [i for i, line in enumerate(lines[:-1]) if _RULE.match(line.strip())]
+    run_on = [
+        i
+        for i in rule_lines
+        if lines[i + 1].strip() and not _starts_paragraph(lines[i + 1].strip(), "")
+    ]
+    return len(run_on) > 0.2 * len(rule_lines)
 
 
 def _find_heading(lines: list[str], kind: str, start: int, end: int | None = None) -> int | None:
@@ -163,10 +167,10 @@ def _find_heading(lines: list[str], kind: str, start: int, end: int | None = Non
 def _find_body_start(lines: list[str]) -> int:
     """Return the line of the first section heading of the rules proper (after the contents)."""
     first_rule = next(
-        (index for index, line in enumerate(lines) if re.match(r"\s*100\.1\.?\s", line)), None
+        (index for index, line in enumerate(lines) if _RULE.match(line.strip())), None
     )
     if first_rule is None:
-        raise InputError("no rule 100.1 found: not a Comprehensive Rules document")
+        raise InputError("no numbered rules found: not a Comprehensive Rules document")
     for index in range(first_rule - 1, max(-1, first_rule - 12), -1):
         if _SECTION.fullmatch(lines[index].strip()):
             return index

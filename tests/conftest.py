@@ -1,0 +1,39 @@
+"""Shared fixtures: the real archive in ../shared (required under CI) and an ingested copy."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "cr-archive"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-golden", action="store_true", help="Rewrite golden files.")
+
+
+@pytest.fixture(scope="session")
+def shared_archive() -> Path:
+    """Return ../shared/cr-archive; fail under CI=true when it is missing, skip elsewhere."""
+    if not (SHARED / "MANIFEST.tsv").is_file():
+        message = f"real data not found at {SHARED}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return SHARED
+
+
+@pytest.fixture(scope="session")
+def ingested(shared_archive: Path, tmp_path_factory: pytest.TempPathFactory):
+    """Ingest every file of the shared archive once per test session; return (Archive, outcomes)."""
+    from corpus.store import Archive
+    from scraper.ingest import ingest_paths
+
+    archive = Archive(tmp_path_factory.mktemp("archive"))
+    paths = sorted((shared_archive / "en").glob("*.txt"))
+    paths += sorted((shared_archive / "orig" / "en").iterdir())
+    paths += sorted((shared_archive / "zh-Hans").glob("*.txt"))
+    outcomes = ingest_paths(archive, paths)
+    return archive, outcomes

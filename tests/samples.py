@@ -1,0 +1,128 @@
+"""Small Comprehensive Rules texts written for the tests (never copies of real files)."""
+
+from __future__ import annotations
+
+HEADER = """Magic: The Gathering Comprehensive Rules
+
+These rules are effective as of {date}.
+
+Introduction
+
+This document is the ultimate authority for Magic: The Gathering® competitive game play.
+
+Contents
+
+1. Game Concepts
+100. General
+4. Zones
+400. General
+Glossary
+Credits
+
+1. Game Concepts
+
+100. General
+
+"""
+
+FOOTER = """
+Glossary
+
+Ability
+1. Text on an object that explains what that object does or can do.
+2. An activated or triggered ability on the stack. This kind of ability is an object.
+See rule 113, “Abilities.”
+
+Non-Aura Card
+A card that isn’t an Aura. This is a one-shot sample entry.
+
+Credits
+
+Comprehensive Rules Design and Development: Sample Person
+
+These rules are effective as of {date}.
+"""
+
+ZONE_RULES = """4. Zones
+
+400. General
+
+400.1. A zone is a place where objects can be during a game.
+
+400.6. If an object would move from one zone to another, determine what event is moving the \
+object. If the object is moving to a public zone, {who} look{s} at it to see if it has any \
+abilities that would affect the move. That object’s controller—or its owner if it has no \
+controller—chooses which effect to apply.
+
+400.7. An object that moves from one zone to another becomes a new object.
+Example: A player casts “Giant Growth” targeting a creature.
+Example: A second example for rule 400.7.
+
+400.7a Effects that change the characteristics of a permanent spell continue to apply.
+"""
+
+
+def modern_text(
+    date: str = "November 8, 2024",
+    filler: int = 320,
+    who: str = "all players",
+    zone_rules: str | None = None,
+    footer: bool = True,
+) -> str:
+    """Return a small but complete modern-era rules text (LF line endings)."""
+    s = "" if who == "all players" else "s"
+    lines = [HEADER.format(date=date)]
+    lines += [
+        f"100.{n}. Sample rule number {n} of the general chapter.\n" for n in range(1, filler)
+    ]
+    lines.append("\n" + (zone_rules or ZONE_RULES.format(who=who, s=s)))
+    if footer:
+        lines.append(FOOTER.format(date=date))
+    return "\n".join(lines)
+
+
+OLD_ERA = """Magic: The Gathering Comprehensive Rules
+
+These rules are current as of October 1, 2008.
+
+Contents
+
+1. The Game
+100. General
+2. Parts of the Game
+217. Zones
+
+1. The Game
+
+100. General
+
+{filler}
+2. Parts of the Game
+
+217. Zones
+
+217.1. General
+
+217.1a A zone is a place where objects can be during a game.
+
+217.1d If an object would move from one zone to another, its owner looks at it.
+
+Glossary
+
+Ability
+"Ability" and "effect" are often confused with one another.
+     The general categories of abilities are activated, triggered and static.
+
+Absorb
+Absorb is a static ability that prevents damage.
+
+Credits
+
+Magic: The Gathering Original Game Design: Richard Garfield
+"""
+
+
+def old_era_text() -> str:
+    """Return a pre-2009 style text: sub-rules without periods, 5-space glossary continuations."""
+    filler = "\n".join(f"100.{n}. Old sample rule {n}.\n" for n in range(1, 320))
+    return OLD_ERA.format(filler=filler)

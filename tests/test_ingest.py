@@ -1,0 +1,115 @@
+"""Ingest into the archive: atomic writes, duplicates, damage, overrides."""
+
+import datetime as dt
+import json
+
+import pytest
+
+from corpus.store import Archive
+from scraper.ingest import Overrides, ingest_bytes, ingest_paths
+from tests.samples import modern_text
+
+
+def _files(archive: Archive) -> dict[str, bytes]:
+    return {
+        str(path.relative_to(archive.root)): path.read_bytes()
+        for path in sorted(archive.root.rglob("*"))
+        if path.is_file()
+    }
+
+
+def test_ingest_writes_release_folder(tmp_path):
+    archive = Archive(tmp_path)
+    outcome = ingest_bytes(archive, modern_text().encode(), "cr.txt")
+    assert outcome.status == "added"
+    folder = tmp_path / "en" / "2024-11-08"
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "document.json", "original.txt", "release.json", "rules.txt",
+    ]
+    meta = json.loads((folder / "release.json").read_text())
+    assert meta["set_code"] == "FDN"
+    assert meta["source"]["encoding"] == "utf-8"
+    assert meta["normalisation"]["quotes"] > 0
+    rules_txt = (folder / "rules.txt").read_text()
+    assert "400.7 Example: A player casts \"Giant Growth\" targeting a creature." in rules_txt
+    assert archive.load(outcome.release).rule("400.6").printed_text.count("—") == 2
+
+
+def test_same_bytes_or_same_text_in_another_encoding_changes_nothing(tmp_path):
+    archive = Archive(tmp_path)
+    text = modern_text()
+    ingest_bytes(archive, text.encode(), "a.txt")
+    before = _files(archive)
+    assert ingest_bytes(archive, text.encode(), "b.txt").status == "unchanged"
+    utf16 = b"\xff\xfe" + text.replace("\n", "\r\n").encode("utf-16-le")
+    other = ingest_bytes(archive, utf16, "c.txt")
+    assert other.status == "unchanged", other.message
+    assert _files(archive) == before
+
+
+def test_different_text_for_a_stored_release_needs_force(tmp_path):
+    archive = Archive(tmp_path)
+    ingest_bytes(archive, modern_text().encode(), "a.txt")
+    before = _files(archive)
+    changed = modern_text(who="its owner").encode()
+    refused = ingest_bytes(archive, changed, "b.txt")
+    assert refused.status == "failed" and "--force" in refused.message
+    assert _files(archive) == before
+    assert ingest_bytes(archive, changed, "b.txt", Overrides(force=True)).status == "replaced"
+
+
+def test_damaged_document_is_refused_unless_forced(tmp_path):
+    archive = Archive(tmp_path)
+    cut = modern_text(footer=False).encode()
+    refused = ingest_bytes(archive, cut, "cut.txt")
+    assert refused.status == "failed"
+    assert refused.message.startswith("cut.txt: damaged document: ends early: no glossary")
+    assert not archive.releases()
+    forced = ingest_bytes(archive, cut, "cut.txt", Overrides(force=True))
+    assert forced.status == "added"
+    assert "damaged" in forced.release.flags
+    # a good copy of the same release later replaces the damaged one without --force
+    assert ingest_bytes(archive, modern_text().encode(), "good.txt").status == "replaced"
+
+
+def test_rule_count_far_below_neighbours_is_damage(tmp_path):
+    archive = Archive(tmp_path)
+    ingest_bytes(archive, modern_text(date="February 7, 2025", filler=900).encode(), "big.txt")
+    small = ingest_bytes(archive, modern_text(date="April 4, 2025", filler=400).encode(), "small.txt")
+    assert small.status == "failed"
+    assert "neighbouring releases" in small.message
+
+
+def test_overrides_take_precedence(tmp_path):
+    archive = Archive(tmp_path)
+    overrides = Overrides(language="it", effective_date=dt.date(2030, 1, 2), set_name="Future Set (FUT2)")
+    outcome = ingest_bytes(archive, modern_text().encode(), "x.txt", overrides)
+    release = outcome.release
+    assert (release.language, release.effective_date) == ("it", dt.date(2030, 1, 2))
+    assert (release.set_code, release.set_name) == ("FUT2", "Future Set")
+
+
+def test_one_bad_file_does_not_stop_the_others(tmp_path):
+    archive = Archive(tmp_path / "archive")
+    good = tmp_path / "good.txt"
+    good.write_text(modern_text())
+    html = tmp_path / "page.txt"
+    html.write_text("<!DOCTYPE html><html><body>Not found</body></html>")
+    outcomes = ingest_paths(archive, [html, tmp_path / "missing.txt", good])
+    assert [o.status for o in outcomes] == ["failed", "failed", "added"]
+    assert "HTML page" in outcomes[0].message
+    assert "cannot read" in outcomes[1].message
+
+
+def test_failed_write_leaves_the_archive_as_it_was(tmp_path, monkeypatch):
+    archive = Archive(tmp_path)
+    ingest_bytes(archive, modern_text().encode(), "a.txt")
+    before = _files(archive)
+
+    def broken_dumps(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr("corpus.store.render_rules_text", broken_dumps)
+    with pytest.raises(OSError):
+        ingest_bytes(archive, modern_text(who="its owner").encode(), "b.txt", Overrides(force=True))
+    assert _files(archive) == before

@@ -1,0 +1,114 @@
+"""Parsing both eras into rules, examples, headings, glossary and credits."""
+
+import datetime as dt
+
+from scraper.integrity import find_damage
+from scraper.parse import detect_language, find_effective_date, is_hard_wrapped, parse_document
+from tests.samples import modern_text, old_era_text
+
+
+def test_modern_document_parts():
+    document = parse_document(modern_text())
+    assert document.effective_date == dt.date(2024, 11, 8)
+    assert document.language == "en"
+    assert document.introduction.startswith("This document is the ultimate authority")
+    assert document.contents[:2] == ("1. Game Concepts", "100. General")
+    assert [h.number for h in document.headings] == ["1", "100", "4", "400"]
+    assert document.credits.startswith("Comprehensive Rules Design")
+    assert find_damage(document) == []
+
+
+def test_examples_belong_to_their_rule():
+    rule = parse_document(modern_text()).rule("400.7")
+    assert rule.text == "An object that moves from one zone to another becomes a new object."
+    assert rule.examples == (
+        "A player casts “Giant Growth” targeting a creature.",
+        "A second example for rule 400.7.",
+    )
+
+
+def test_glossary_numbered_senses_stay_with_their_term():
+    glossary = parse_document(modern_text()).glossary
+    assert [entry.term for entry in glossary] == ["Ability", "Non-Aura Card"]
+    assert glossary[0].text.splitlines()[:2] == [
+        "1. Text on an object that explains what that object does or can do.",
+        "2. An activated or triggered ability on the stack. This kind of ability is an object.",
+    ]
+
+
+def test_old_era_sub_rules_and_indented_glossary_continuations():
+    document = parse_document(old_era_text())
+    assert document.effective_date == dt.date(2008, 10, 1)
+    assert document.rule("217.1d").text.endswith("its owner looks at it.")
+    assert document.rule("217.1").text == "General"
+    ability = document.glossary[0]
+    assert ability.term == "Ability"
+    assert ability.text.split("\n")[1].startswith("The general categories")
+
+
+def test_typo_stray_period_after_letter():
+    text = modern_text().replace("400.7a Effects", "400.7a. Effects")
+    document = parse_document(text)
+    assert document.rule("400.7a").text.startswith("Effects")
+    assert any("stray period" in note for note in document.notes)
+
+
+def test_typo_space_inside_number():
+    text = modern_text().replace("400.7a Effects", "400. 7a Effects")
+    document = parse_document(text)
+    assert document.rule("400.7a") is not None
+    assert any("read as 400.7a" in note for note in document.notes)
+
+
+def test_out_of_sequence_sub_rule_is_renumbered_and_noted():
+    text = modern_text().replace("400.7a Effects", "400.7a First.\n\n400.6b Effects")
+    document = parse_document(text)
+    assert document.rule("400.7b").text == (
+        "Effects that change the characteristics of a permanent spell continue to apply."
+    )
+    assert any("'400.6b' out of sequence, read as 400.7b" in note for note in document.notes)
+
+
+def test_missing_space_after_number():
+    document = parse_document(modern_text().replace("400.1. A zone", "400.1.A zone"))
+    assert document.rule("400.1").text.startswith("A zone")
+
+
+def test_hard_wrapped_paragraphs_are_rejoined():
+    wrapped = "\n".join(
+        [
+            "100. General",
+            "",
+            "100.1. These rules apply to any game with two or more players, and they are",
+            "long enough to wrap at a fixed width like the 1999-2004 files. Snow-",
+            "Covered lands are lands.",
+            "",
+            "100.2. Short rule.",
+        ]
+        + [
+            f"filler line {n} of a wrapped document, short enough to look wrapped."
+            for n in range(60)
+        ]
+    )
+    lines = wrapped.split("\n")
+    assert is_hard_wrapped(lines)
+    document = parse_document("1. The Game\n\n" + wrapped)
+    assert document.rule("100.1").text.endswith(
+        "fixed width like the 1999-2004 files. Snow-Covered lands are lands."
+    )
+
+
+def test_damage_is_found():
+    cut = modern_text(footer=False).rstrip()[:-20]
+    problems = find_damage(parse_document(cut))
+    assert "ends early: no glossary" in problems
+    assert any("cut mid-sentence" in problem for problem in problems)
+    assert any("only 4 rules" in p for p in find_damage(parse_document(modern_text(filler=1))))
+
+
+def test_effective_dates_in_english_and_chinese():
+    assert find_effective_date("These rules are current as of April 23, 1999.") == dt.date(
+        1999, 4, 23
+    )
+    assert find_effective_date("此规则于2024年11月8日起生效。") == dt.date(2024, 11, 8)
+    assert detect_language("此规则于2024年11月8日起生效。规则") == "zh-Hans"
