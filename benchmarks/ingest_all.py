@@ -37,7 +37,7 @@ def main() -> None:
     parent = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(f"documents read      {len(paths)} ({megabytes:.1f} MB)")
-    print(f"releases stored     {len(stored)} ({len(failed)} files refused, as expected: .doc, PDF twin)")
+    print(f"releases stored     {len(stored)} ({len(failed)} refused: .doc, PDF twin)")
     print(f"rules               {rules}")
     print(f"seconds             {seconds:.2f}")
     print(f"throughput          {megabytes / seconds:.1f} MB/s")

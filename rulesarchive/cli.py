@@ -9,12 +9,16 @@ from pathlib import Path
 
 import click
 
-from corpus.lookup import find_release
+from corpus.lookup import find_release, previous_release
 from corpus.present import release_summary, rule_view
 from corpus.store import Archive, ArchiveError
+from differ.classify import diff_documents
+from differ.history import read_scraped_history, rule_history
+from differ.report import diff_data, diff_text, history_data, history_text
 from scraper.ingest import Outcome, Overrides, ingest_paths
 
 FORMAT = click.Choice(["text", "json"])
+DIFF_FORMAT = click.Choice(["text", "markdown", "json"])
 
 
 @click.group()
@@ -107,6 +111,80 @@ def rule(archive: Archive, number: str, reference: str | None, lang: str, output
     for example in view["examples"]:
         click.echo(f"  Example: {example}")
     click.echo(f"  -- {release.set_name} ({release.set_code}), effective {release.effective_date}")
+
+
+@main.command()
+@click.argument("old")
+@click.argument("new")
+@click.option("--lang", default="en", show_default=True)
+@click.option("--format", "output", type=DIFF_FORMAT, default="text", show_default=True)
+@click.pass_obj
+def diff(archive: Archive, old: str, new: str, lang: str, output: str) -> None:
+    """Show what changed, rule by rule, between any two releases."""
+    try:
+        old_release, new_release = (
+            find_release(archive, old, lang),
+            find_release(archive, new, lang),
+        )
+        result = diff_documents(archive.load(old_release), archive.load(new_release))
+    except ArchiveError as error:
+        raise click.ClickException(str(error)) from None
+    _print_diff(diff_data(old_release, new_release, result), output)
+
+
+@main.command()
+@click.argument("reference", metavar="RELEASE", required=False)
+@click.option("--lang", default="en", show_default=True)
+@click.option("--format", "output", type=DIFF_FORMAT, default="text", show_default=True)
+@click.pass_obj
+def changelog(archive: Archive, reference: str | None, lang: str, output: str) -> None:
+    """Show a release's changes against the release before it (default: the newest)."""
+    try:
+        release = find_release(archive, reference, lang)
+        before = previous_release(archive, release)
+        if before is None:
+            raise ArchiveError(f"{release.key} is the oldest {lang} release: nothing to compare")
+        result = diff_documents(archive.load(before), archive.load(release))
+    except ArchiveError as error:
+        raise click.ClickException(str(error)) from None
+    _print_diff(diff_data(before, release, result), output)
+
+
+@main.command()
+@click.argument("number", required=False)
+@click.option("--lang", default="en", show_default=True)
+@click.option("--release", "reference", help="Name the rule by its number in this release.")
+@click.option(
+    "--from-file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Read a scraped per-rule history instead of the archive.",
+)
+@click.option("--format", "output", type=FORMAT, default="text", show_default=True)
+@click.pass_obj
+def history(archive: Archive, number, lang, reference, from_file, output) -> None:
+    """Show every version of a rule, following it through renumbering."""
+    try:
+        if from_file:
+            found = read_scraped_history(from_file, number or "")
+        elif number:
+            release = find_release(archive, reference, lang)
+            found = rule_history(archive, number.rstrip("."), lang, release)
+        else:
+            raise click.UsageError("give a rule NUMBER or --from-file FILE")
+    except (ArchiveError, LookupError, ValueError) as error:
+        raise click.ClickException(str(error)) from None
+    data = history_data(found)
+    if output == "json":
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        click.echo(history_text(data), nl=False)
+
+
+def _print_diff(data: dict, output: str) -> None:
+    if output == "json":
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        click.echo(diff_text(data, markdown=output == "markdown"), nl=False)
 
 
 def _report(outcome: Outcome) -> None:

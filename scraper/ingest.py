@@ -7,8 +7,8 @@ import hashlib
 import re
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
-from itertools import repeat
 from dataclasses import dataclass, field, replace
+from itertools import repeat
 from pathlib import Path
 
 from corpus.catalogue import entry_for

@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -26,7 +27,9 @@ def test_ingest_reports_each_file_and_fails_when_one_fails(tmp_path):
     bad.write_bytes(b"\xd0\xcf\x11\xe0 binary word document")
     good = tmp_path / "good.txt"
     good.write_text(modern_text())
-    result = CliRunner().invoke(main, ["--archive", str(tmp_path / "a"), "ingest", str(bad), str(good)])
+    result = CliRunner().invoke(
+        main, ["--archive", str(tmp_path / "a"), "ingest", str(bad), str(good)]
+    )
     assert result.exit_code == 1
     assert "added en/2024-11-08 FDN" in result.output
     assert f"error: {bad}: unsupported format 'doc'" in result.output
@@ -37,18 +40,47 @@ def test_releases_json_keys(tmp_path):
     result = CliRunner().invoke(main, ["--archive", str(archive), "releases", "--format", "json"])
     data = json.loads(result.output)
     assert [r["effective_date"] for r in data] == ["2011-04-01", "2011-05-01"]
-    assert {"language", "effective_date", "set_code", "set_name", "rule_count", "glossary_count", "flags"} <= set(data[0])
+    assert {
+        "language",
+        "effective_date",
+        "set_code",
+        "set_name",
+        "rule_count",
+        "glossary_count",
+        "flags",
+    } <= set(data[0])
     assert (data[1]["set_code"], data[1]["set_name"]) == ("NPH", "New Phyrexia")
 
 
 def test_rule_by_date_set_code_and_default_newest(tmp_path):
     archive = _archive_with_two_releases(tmp_path)
     run = CliRunner().invoke
-    old = json.loads(run(main, ["--archive", str(archive), "rule", "400.6", "--release", "2011-04-01", "--format", "json"]).output)
+    old = json.loads(
+        run(
+            main,
+            [
+                "--archive",
+                str(archive),
+                "rule",
+                "400.6",
+                "--release",
+                "2011-04-01",
+                "--format",
+                "json",
+            ],
+        ).output
+    )
     assert "its owner looks at it" in old["text"]
-    new = json.loads(run(main, ["--archive", str(archive), "rule", "400.6", "--release", "NPH", "--format", "json"]).output)
+    new = json.loads(
+        run(
+            main,
+            ["--archive", str(archive), "rule", "400.6", "--release", "NPH", "--format", "json"],
+        ).output
+    )
     assert "all players look at it" in new["text"]
-    newest = json.loads(run(main, ["--archive", str(archive), "rule", "400.7", "--format", "json"]).output)
+    newest = json.loads(
+        run(main, ["--archive", str(archive), "rule", "400.7", "--format", "json"]).output
+    )
     assert {"number", "text", "examples", "effective_date"} <= set(newest)
     assert newest["effective_date"] == "2011-05-01"
     assert len(newest["examples"]) == 2
@@ -79,3 +111,38 @@ def test_python_dash_m_end_to_end(tmp_path):
     subprocess.run([*run, "ingest", str(source)], check=True, capture_output=True)
     result = subprocess.run([*run, "rule", "100.2"], check=True, capture_output=True, text=True)
     assert result.stdout.startswith("100.2 Sample rule number 2")
+
+
+def test_diff_and_changelog_json(tmp_path):
+    archive = _archive_with_two_releases(tmp_path)
+    run = CliRunner().invoke
+    result = run(main, ["--archive", str(archive), "diff", "2011-04-01", "NPH", "--format", "json"])
+    data = json.loads(result.output)
+    assert {"old", "new", "changes", "renumbering", "sweeps"} <= set(data)
+    [change] = data["changes"]
+    assert {"kind", "old_number", "new_number", "old_text", "new_text", "phrases"} <= set(change)
+    assert change["kind"] == "substantive"
+    assert change["phrases"] == [{"old": "its owner looks", "new": "all players look"}]
+    again = run(main, ["--archive", str(archive), "changelog", "NPH", "--format", "json"])
+    assert json.loads(again.output) == data
+    markdown = run(main, ["--archive", str(archive), "changelog", "--format", "markdown"]).output
+    assert markdown.startswith("# Duel Decks: Knights vs. Dragons (DDG) 2011-04-01 → New Phyrexia")
+    assert "- substantive 400.6: “its owner looks” → “all players look”" in markdown
+
+
+def test_history_cli_from_archive_and_from_file(tmp_path):
+    archive = _archive_with_two_releases(tmp_path)
+    run = CliRunner().invoke
+    data = json.loads(
+        run(main, ["--archive", str(archive), "history", "400.6", "--format", "json"]).output
+    )
+    assert data["rule"] == "400.6"
+    assert [v["kind"] for v in data["versions"]] == ["unchanged", "substantive"]
+    assert {"effective_date", "set_name", "number", "text", "kind", "phrases"} <= set(
+        data["versions"][0]
+    )
+    seed = Path(__file__).parent / "fixtures" / "seed_400_6_history.txt"
+    text = run(main, ["history", "--from-file", str(seed), "400.6"]).output
+    assert "2011-05-01 · New Phyrexia · 400.6 · substantive" in text
+    missing = run(main, ["--archive", str(archive), "history"])
+    assert missing.exit_code != 0

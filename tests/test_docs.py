@@ -22,5 +22,7 @@ def test_command_has_help_and_readme_section(name):
 
 def test_ci_runs_the_readme_test_command():
     ci = (Path(__file__).resolve().parents[1] / ".ci" / "run").read_text()
-    test_command = next(line for line in README.splitlines() if "pytest" in line and "pip install" in line)
+    test_command = next(
+        line for line in README.splitlines() if "pytest" in line and "pip install" in line
+    )
     assert test_command.strip() in ci

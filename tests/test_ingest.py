@@ -24,14 +24,17 @@ def test_ingest_writes_release_folder(tmp_path):
     assert outcome.status == "added"
     folder = tmp_path / "en" / "2024-11-08"
     assert sorted(p.name for p in folder.iterdir()) == [
-        "document.json", "original.txt", "release.json", "rules.txt",
+        "document.json",
+        "original.txt",
+        "release.json",
+        "rules.txt",
     ]
     meta = json.loads((folder / "release.json").read_text())
     assert meta["set_code"] == "FDN"
     assert meta["source"]["encoding"] == "utf-8"
     assert meta["normalisation"]["quotes"] > 0
     rules_txt = (folder / "rules.txt").read_text()
-    assert "400.7 Example: A player casts \"Giant Growth\" targeting a creature." in rules_txt
+    assert '400.7 Example: A player casts "Giant Growth" targeting a creature.' in rules_txt
     assert archive.load(outcome.release).rule("400.6").printed_text.count("—") == 2
 
 
@@ -75,14 +78,18 @@ def test_damaged_document_is_refused_unless_forced(tmp_path):
 def test_rule_count_far_below_neighbours_is_damage(tmp_path):
     archive = Archive(tmp_path)
     ingest_bytes(archive, modern_text(date="February 7, 2025", filler=900).encode(), "big.txt")
-    small = ingest_bytes(archive, modern_text(date="April 4, 2025", filler=400).encode(), "small.txt")
+    small = ingest_bytes(
+        archive, modern_text(date="April 4, 2025", filler=400).encode(), "small.txt"
+    )
     assert small.status == "failed"
     assert "neighbouring releases" in small.message
 
 
 def test_overrides_take_precedence(tmp_path):
     archive = Archive(tmp_path)
-    overrides = Overrides(language="it", effective_date=dt.date(2030, 1, 2), set_name="Future Set (FUT2)")
+    overrides = Overrides(
+        language="it", effective_date=dt.date(2030, 1, 2), set_name="Future Set (FUT2)"
+    )
     outcome = ingest_bytes(archive, modern_text().encode(), "x.txt", overrides)
     release = outcome.release
     assert (release.language, release.effective_date) == ("it", dt.date(2030, 1, 2))

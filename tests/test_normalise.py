@@ -5,7 +5,8 @@ from collections import Counter
 import pytest
 
 from corpus.model import Document, Rule
-from scraper.normalise import normalise_document, normalise_text
+from corpus.typography import normalise_text
+from scraper.normalise import normalise_document
 
 
 @pytest.mark.parametrize(

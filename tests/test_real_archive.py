@@ -1,8 +1,9 @@
 """Every file of ../shared/cr-archive ingests, with plausible counts and known texts."""
 
 import csv
-import re
 import datetime as dt
+import itertools
+import re
 
 import pytest
 
@@ -34,7 +35,7 @@ def test_counts_are_plausible_and_grow_with_neighbours(ingested):
     archive, _ = ingested
     for language in ("en", "zh-Hans"):
         releases = archive.releases(language)
-        for before, after in zip(releases, releases[1:]):
+        for before, after in itertools.pairwise(releases):
             assert 300 <= after.rule_count <= 3500, after.key
             assert 150 <= after.glossary_count <= 800, after.key
             assert after.rule_count >= 0.95 * before.rule_count, (before.key, after.key)
@@ -73,7 +74,9 @@ def test_docx_and_derived_txt_yield_the_same_rules(shared_archive):
 
     for date in ("2014-05-01", "2014-06-01", "2014-07-18"):
         txt, _ = read_document((shared_archive / "en" / f"{date}.txt").read_bytes(), "x.txt")
-        docx, _ = read_document((shared_archive / "orig" / "en" / f"{date}.docx").read_bytes(), "x.docx")
+        docx, _ = read_document(
+            (shared_archive / "orig" / "en" / f"{date}.docx").read_bytes(), "x.docx"
+        )
         assert [(r.number, r.text, r.examples) for r in txt.rules] == [
             (r.number, r.text, r.examples) for r in docx.rules
         ]
@@ -102,7 +105,11 @@ def test_chinese_releases_match_english_numbering(ingested):
 def test_catalogue_matches_dates_printed_in_documents(shared_archive):
     catalogue = {entry.effective_date for entry in load_catalogue()}
     with (shared_archive / "MANIFEST.tsv").open(encoding="utf-8") as handle:
-        rows = [row for row in csv.DictReader(handle, delimiter="\t") if row["path"].endswith((".txt", ".docx", ".rtf"))]
+        rows = [
+            row
+            for row in csv.DictReader(handle, delimiter="\t")
+            if row["path"].endswith((".txt", ".docx", ".rtf"))
+        ]
     for row in rows:
         text = extract_text((shared_archive / row["path"]).read_bytes(), row["path"]).text
         printed = find_effective_date(text)

@@ -1,0 +1,71 @@
+"""Time this differ against `git diff --no-index --word-diff` on the same normalised texts.
+
+Usage: python benchmarks/diff.py [--archive DIR]   (default: ingest ../shared into a temp dir)
+Targets (2-core machine): a consecutive pair no slower than git (ratio <= 1); the 2009 rewrite
+under 10 s; the whole English chain, loading releases from the archive, under 10 s; < 500 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import resource
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from corpus.lookup import find_release
+from corpus.store import Archive
+from differ.classify import diff_documents
+from scraper.ingest import ingest_paths
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "cr-archive"
+PAIRS = [("2024-11-08", "2025-02-07"), ("2018-10-05", "2019-01-25"), ("2009-05-01", "2009-07-08")]
+
+
+def git_word_diff(archive: Archive, old, new) -> float:
+    """Time git's word diff of the two releases' normalised rules.txt."""
+    paths = [archive.root / release.key / "rules.txt" for release in (old, new)]
+    start = time.perf_counter()
+    subprocess.run(
+        ["git", "diff", "--no-index", "--word-diff", *map(str, paths)], capture_output=True
+    )
+    return time.perf_counter() - start
+
+
+def ours(archive: Archive, old, new) -> float:
+    start = time.perf_counter()
+    diff_documents(archive.load(old), archive.load(new))
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--archive", type=Path)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        archive = Archive(args.archive or folder)
+        if args.archive is None:
+            ingest_paths(archive, sorted((SHARED / "en").glob("*.txt")))
+        print(f"{'pair':27} {'rulesarchive':>12} {'git':>8} {'ratio':>6}")
+        for old_ref, new_ref in PAIRS:
+            old, new = find_release(archive, old_ref), find_release(archive, new_ref)
+            mine, git = ours(archive, old, new), git_word_diff(archive, old, new)
+            print(f"{old_ref} -> {new_ref}   {mine:10.3f} s {git:6.3f} s {mine / git:6.2f}")
+        releases = archive.releases("en")
+        start = time.perf_counter()
+        previous = archive.load(releases[0])
+        for release in releases[1:]:
+            current = archive.load(release)
+            diff_documents(previous, current)
+            previous = current
+        chain = time.perf_counter() - start
+        git_chain = sum(git_word_diff(archive, a, b) for a, b in itertools.pairwise(releases))
+        label = f"chain of {len(releases) - 1} pairs"
+        print(f"{label:27} {chain:10.3f} s {git_chain:6.3f} s {chain / git_chain:6.2f}")
+    print(f"peak memory {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Align rules across releases, diff their words, classify each change."""

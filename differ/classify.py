@@ -1,0 +1,209 @@
+"""Say what kind of change each aligned pair of rules is, and gather a release's changes."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from corpus.model import Document, Rule
+from differ.align import Pair, align_rules, renumbering, typography_key
+from differ.words import Diff, Phrase, diff_words, phrases_of
+
+KINDS = (
+    "added",
+    "removed",
+    "substantive",
+    "sweep",
+    "reference",
+    "example",
+    "typography",
+    "truncation",
+    "unchanged",
+)
+SWEEP_MIN_RULES = 3
+_REFERENCE = re.compile(r"\d{3}(?:\.\d+[a-z]*)?")
+_COMPLETE = re.compile(r"""[.:;!?)\]"'”’。）」]$""")
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What happened to one rule between two releases."""
+
+    kind: str
+    old_number: str | None
+    new_number: str | None
+    old_text: str
+    new_text: str
+    phrases: tuple[Phrase, ...] = ()
+    diff: Diff = ()
+    old_examples: tuple[str, ...] = ()
+    new_examples: tuple[str, ...] = ()
+    example_diffs: tuple[Diff, ...] = ()
+
+    @property
+    def moved(self) -> bool:
+        """Tell whether the rule's number changed."""
+        return bool(self.old_number and self.new_number and self.old_number != self.new_number)
+
+
+@dataclass(frozen=True, slots=True)
+class Sweep:
+    """One phrase substitution applied across many rules of a release."""
+
+    old: str
+    new: str
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseDiff:
+    """Every rule change between two documents, with the renumbering map and sweeps."""
+
+    changes: tuple[Change, ...]
+    renumbering: tuple[tuple[str, str], ...]
+    sweeps: tuple[Sweep, ...] = field(default=())
+
+    def of_kind(self, *kinds: str) -> list[Change]:
+        """Return the changes of these kinds, in rule order."""
+        return [change for change in self.changes if change.kind in kinds]
+
+
+def diff_documents(old: Document, new: Document) -> ReleaseDiff:
+    """Align two documents and classify every rule; sweeps are found across the whole release."""
+    pairs = align_rules(old.rules, new.rules)
+    moves = renumbering(pairs)
+    number_map = {rule.number: rule.number for rule in old.rules} | dict(moves)
+    number_map |= _chapter_moves(moves)
+    changes = [classify_pair(pair, number_map) for pair in pairs]
+    sweeps = find_sweeps(changes)
+    if sweeps:
+        swept = {(sweep.old, sweep.new) for sweep in sweeps}
+        changes = [_as_sweep(change, swept) for change in changes]
+    return ReleaseDiff(tuple(changes), tuple(moves), tuple(sweeps))
+
+
+def _chapter_moves(moves: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """Map a chapter to the chapter most of its moved rules went to ('715' -> '716')."""
+    votes: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for old, new in moves:
+        if old[:3] != new[:3]:
+            votes[old[:3]][new[:3]] += 1
+    return {chapter: max(targets, key=targets.__getitem__) for chapter, targets in votes.items()}
+
+
+def classify_pair(pair: Pair, number_map: dict[str, str] | None = None) -> Change:
+    """Classify one aligned pair (no sweep detection: that needs the whole release)."""
+    old, new = pair.old, pair.new
+    if old is None or new is None:
+        rule = new or old
+        assert rule is not None
+        kind = "added" if old is None else "removed"
+        text = (rule.text, "") if kind == "removed" else ("", rule.text)
+        examples = (rule.examples, ()) if kind == "removed" else ((), rule.examples)
+        return Change(
+            kind,
+            old and old.number,
+            new and new.number,
+            text[0],
+            text[1],
+            old_examples=examples[0],
+            new_examples=examples[1],
+        )
+    kind = compare_texts(old, new, number_map or {})
+    diff = diff_words(old.text, new.text) if old.text != new.text else ()
+    example_diffs = tuple(
+        diff_words(a, b) for a, b in _zip_examples(old.examples, new.examples) if a != b
+    )
+    return Change(
+        kind,
+        old.number,
+        new.number,
+        old.text,
+        new.text,
+        phrases=phrases_of(diff) if diff else (),
+        diff=diff,
+        old_examples=old.examples,
+        new_examples=new.examples,
+        example_diffs=example_diffs,
+    )
+
+
+def compare_texts(old: Rule, new: Rule, number_map: dict[str, str]) -> str:
+    """Return the kind of change from one version of a rule to the next."""
+    if old.text == new.text and old.examples == new.examples:
+        same_print = (
+            old.printed_text == new.printed_text and old.printed_examples == new.printed_examples
+        )
+        return "unchanged" if same_print else "typography"
+    old_key, new_key = typography_key(old.text), typography_key(new.text)
+    same_examples = [typography_key(e) for e in old.examples] == [
+        typography_key(e) for e in new.examples
+    ]
+    if old_key == new_key:
+        return "typography" if same_examples else "example"
+    if is_truncation(old_key, new_key):
+        return "truncation"
+    if _only_references(old.text, new.text, number_map):
+        return "reference"
+    return "substantive"
+
+
+def is_truncation(old_key: str, new_key: str) -> bool:
+    """Tell whether one text is a cut-short copy of the other (a scraping artefact)."""
+    shorter, longer = sorted((old_key, new_key), key=len)
+    return bool(shorter) and longer.startswith(shorter) and not _COMPLETE.search(shorter)
+
+
+def _only_references(old: str, new: str, number_map: dict[str, str]) -> bool:
+    """True when every changed phrase is a rule number that moved exactly as the renumbering did."""
+    phrases = phrases_of(diff_words(old, new))
+    if not phrases:
+        return False
+    for phrase in phrases:
+        if not (_REFERENCE.fullmatch(phrase.old) and _REFERENCE.fullmatch(phrase.new)):
+            return False
+        if number_map.get(phrase.old) != phrase.new:
+            return False
+    return True
+
+
+def _zip_examples(old: Sequence[str], new: Sequence[str]) -> list[tuple[str, str]]:
+    length = max(len(old), len(new))
+    return [(old[i] if i < len(old) else "", new[i] if i < len(new) else "") for i in range(length)]
+
+
+def find_sweeps(changes: Sequence[Change]) -> list[Sweep]:
+    """Find phrase substitutions made in at least SWEEP_MIN_RULES rules of one release."""
+    rules_by_phrase: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for change in changes:
+        if change.kind != "substantive":
+            continue
+        for phrase in set(change.phrases):
+            if phrase.old and phrase.new:
+                rules_by_phrase[(phrase.old, phrase.new)].append(change.new_number or "")
+    return [
+        Sweep(old, new, tuple(rules))
+        for (old, new), rules in sorted(rules_by_phrase.items())
+        if len(rules) >= SWEEP_MIN_RULES
+    ]
+
+
+def _as_sweep(change: Change, swept: set[tuple[str, str]]) -> Change:
+    if change.kind != "substantive" or not change.phrases:
+        return change
+    if all((phrase.old, phrase.new) in swept for phrase in change.phrases):
+        return Change(
+            "sweep",
+            change.old_number,
+            change.new_number,
+            change.old_text,
+            change.new_text,
+            change.phrases,
+            change.diff,
+            change.old_examples,
+            change.new_examples,
+            change.example_diffs,
+        )
+    return change

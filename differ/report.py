@@ -1,0 +1,153 @@
+"""Render release diffs and rule histories as JSON-ready data, text and Markdown."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from corpus.model import Release
+from differ.align import compact_ranges
+from differ.classify import KINDS, Change, ReleaseDiff
+from differ.history import History
+from differ.words import DELETE, INSERT, Diff
+
+_ORDER = {kind: index for index, kind in enumerate(KINDS)}
+_GROUPED = {"typography", "truncation"}  # one line each, with their rule lists
+
+
+def release_label(release: Release) -> dict:
+    """Return the release fields a diff names its two sides by."""
+    return {
+        "language": release.language,
+        "effective_date": release.effective_date.isoformat(),
+        "set_code": release.set_code,
+        "set_name": release.set_name,
+    }
+
+
+def diff_data(old: Release, new: Release, diff: ReleaseDiff) -> dict:
+    """Return the deterministic JSON form of a release diff (unchanged rules left out)."""
+    changes = sorted(
+        (change for change in diff.changes if change.kind != "unchanged"),
+        key=lambda change: _ORDER[change.kind],
+    )
+    return {
+        "old": release_label(old),
+        "new": release_label(new),
+        "counts": dict(sorted(Counter(change.kind for change in diff.changes).items())),
+        "changes": [_change_data(change) for change in changes],
+        "renumbering": [{"old": a, "new": b} for a, b in diff.renumbering],
+        "sweeps": [{"old": s.old, "new": s.new, "rules": list(s.rules)} for s in diff.sweeps],
+    }
+
+
+def _change_data(change: Change) -> dict:
+    return {
+        "kind": change.kind,
+        "old_number": change.old_number,
+        "new_number": change.new_number,
+        "moved": change.moved,
+        "old_text": change.old_text,
+        "new_text": change.new_text,
+        "phrases": [{"old": p.old, "new": p.new} for p in change.phrases],
+        "old_examples": list(change.old_examples),
+        "new_examples": list(change.new_examples),
+    }
+
+
+def diff_text(data: dict, markdown: bool = False) -> str:
+    """Render diff data as a changelog: substantive first, grouped kinds on one line each."""
+    old, new = data["old"], data["new"]
+    title = f"{_name(old)} → {_name(new)}"
+    lines = [f"# {title}" if markdown else title, ""]
+    counts = ", ".join(f"{n} {kind}" for kind, n in data["counts"].items() if kind != "unchanged")
+    lines += [counts or "no changes", ""]
+    grouped: dict[str, list[str]] = {}
+    for change in data["changes"]:
+        number = change["new_number"] or change["old_number"]
+        if change["kind"] in _GROUPED or (change["kind"] == "sweep"):
+            grouped.setdefault(change["kind"], []).append(number)
+            continue
+        lines.append(_change_line(change, markdown))
+    for sweep in data["sweeps"]:
+        lines.append(
+            f"{'- ' if markdown else ''}sweep: “{sweep['old']}” → “{sweep['new']}” "
+            f"in {len(sweep['rules'])} rules ({', '.join(sweep['rules'])})"
+        )
+    for kind in sorted(_GROUPED & grouped.keys()):
+        numbers = grouped[kind]
+        lines.append(
+            f"{'- ' if markdown else ''}{kind}: {len(numbers)} rules ({_short_list(numbers)})"
+        )
+    moves = [(m["old"], m["new"]) for m in data["renumbering"]]
+    if moves:
+        lines += ["", "## Renumbering" if markdown else "Renumbering:"]
+        lines += [f"{'- ' if markdown else '  '}{a} → {b}" for a, b in compact_ranges(moves)]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _change_line(change: dict, markdown: bool) -> str:
+    number = change["new_number"] or change["old_number"]
+    if change["moved"]:
+        number = f"{change['old_number']} → {change['new_number']}"
+    bullet = "- " if markdown else ""
+    if change["kind"] in {"added", "removed"}:
+        text = change["new_text"] or change["old_text"]
+        return f"{bullet}{change['kind']} {number}: {text}"
+    phrases = "; ".join(f"“{p['old']}” → “{p['new']}”" for p in change["phrases"])
+    return f"{bullet}{change['kind']} {number}: {phrases or '(examples)'}"
+
+
+def _name(release: dict) -> str:
+    return f"{release['set_name']} ({release['set_code']}) {release['effective_date']}".replace(
+        " () ", " "
+    )
+
+
+def _short_list(numbers: list[str], limit: int = 12) -> str:
+    shown = ", ".join(numbers[:limit])
+    return shown + (f", … {len(numbers) - limit} more" if len(numbers) > limit else "")
+
+
+def history_data(history: History) -> dict:
+    """Return the JSON form of a rule history, oldest version first."""
+    return {
+        "rule": history.rule,
+        "numbers": list(history.numbers),
+        "versions": [
+            {
+                "effective_date": v.effective_date.isoformat() if v.effective_date else None,
+                "set_code": v.set_code,
+                "set_name": v.set_name,
+                "number": v.number,
+                "text": v.text,
+                "examples": list(v.examples),
+                "kind": v.kind,
+                "phrases": [{"old": p.old, "new": p.new} for p in v.phrases],
+                "compared_with": v.compared_with.isoformat() if v.compared_with else None,
+            }
+            for v in history.versions
+        ],
+    }
+
+
+def history_text(data: dict) -> str:
+    """Render a rule history newest first, each version under its date · set heading."""
+    numbers = " ← ".join(reversed(data["numbers"]))
+    lines = [
+        f"Rule {data['rule']}" + (f" (numbers: {numbers})" if len(data["numbers"]) > 1 else ""),
+        "",
+    ]
+    for version in reversed(data["versions"]):
+        when = version["effective_date"] or "current"
+        lines.append(f"{when} · {version['set_name']} · {version['number']} · {version['kind']}")
+        for phrase in version["phrases"]:
+            lines.append(f"    “{phrase['old']}” → “{phrase['new']}”")
+    return "\n".join(lines) + "\n"
+
+
+def inline_diff(diff: Diff) -> str:
+    """Render a word diff with [-deleted-]{+inserted+} marks, as git's word diff does."""
+    marks = {DELETE: ("[-", "-]"), INSERT: ("{+", "+}")}
+    return "".join(
+        f"{marks[op][0]}{text}{marks[op][1]}" if op in marks else text for op, text in diff
+    )

@@ -1,0 +1,158 @@
+"""The differ: word diffs, alignment, classification, sweeps, histories."""
+
+from pathlib import Path
+
+from corpus.model import Document, Rule
+from corpus.typography import normalise_text
+from differ.align import align_rules, compact_ranges
+from differ.classify import diff_documents
+from differ.history import read_scraped_history
+from differ.words import diff_words, phrases_of
+
+SEED = Path(__file__).parent / "fixtures" / "seed_400_6_history.txt"
+
+
+def rule(number: str, printed: str, *examples: str) -> Rule:
+    text = normalise_text(printed)
+    return Rule(
+        number,
+        text,
+        tuple(normalise_text(e) for e in examples),
+        printed if printed != text else "",
+        examples,
+    )
+
+
+def doc(*rules: Rule) -> Document:
+    return Document("en", None, rules=rules)
+
+
+def kinds(old: Document, new: Document) -> dict[str, str]:
+    return {(c.new_number or c.old_number): c.kind for c in diff_documents(old, new).changes}
+
+
+def test_word_diff_is_one_phrase_change():
+    diff = diff_words(
+        "a public zone, its owner looks at it", "a public zone, all players look at it"
+    )
+    assert phrases_of(diff) == phrases_of(diff)  # deterministic
+    assert [(p.old, p.new) for p in phrases_of(diff)] == [("its owner looks", "all players look")]
+
+
+def test_chinese_changes_are_a_few_characters():
+    phrases = phrases_of(
+        diff_words("当某个规则或效应说你能作某事", "当某个规则或效应允许或指示作某事")
+    )
+    assert [(p.old, p.new) for p in phrases] == [("说你能", "允许或指示")]
+
+
+def test_each_kind():
+    old = doc(
+        rule("100.1", "A rule that is “quoted”."),
+        rule("100.2", "Players draw seven cards."),
+        rule("100.3", "Text with an example.", "Old example."),
+        rule("100.4", "See rule 100.6 for details."),
+        rule("100.5", "This rule will be removed."),
+        rule("100.6", "Detailed rule about mulligans and hands."),
+    )
+    new = doc(
+        rule("100.1", 'A rule that is "quoted".'),
+        rule("100.2", "Players draw eight cards."),
+        rule("100.3", "Text with an example.", "New example."),
+        rule("100.4", "See rule 100.7 for details."),
+        rule("100.6", "A brand new rule."),
+        rule("100.7", "Detailed rule about mulligans and hands."),
+    )
+    assert kinds(old, new) == {
+        "100.1": "typography",
+        "100.2": "substantive",
+        "100.3": "example",
+        "100.4": "reference",
+        "100.5": "removed",
+        "100.6": "added",
+        "100.7": "unchanged",
+    }
+    moved = next(c for c in diff_documents(old, new).changes if c.new_number == "100.7")
+    assert moved.moved and moved.old_number == "100.6"
+
+
+def test_reference_to_a_different_rule_is_substantive():
+    old = doc(
+        rule("100.4", "See rule 100.6 for details."),
+        rule("100.6", "Mulligans and hands rule text."),
+    )
+    new = doc(
+        rule("100.4", "See rule 100.5 for details."),
+        rule("100.6", "Mulligans and hands rule text."),
+    )
+    assert kinds(old, new)["100.4"] == "substantive"
+
+
+def test_truncation():
+    full = "If an object would move from one zone to another, determine what event is moving it."
+    cut = "If an object would move from one zone to another, determine what"
+    assert kinds(doc(rule("400.6", full)), doc(rule("400.6", cut)))["400.6"] == "truncation"
+
+
+def test_sweep_is_listed_once_with_its_rules():
+    old = doc(
+        *(
+            rule(f"100.{n}", f"Rule {n}: a player shuffles his or her library number {n}.")
+            for n in range(1, 5)
+        )
+    )
+    new = doc(
+        *(
+            rule(f"100.{n}", f"Rule {n}: a player shuffles their library number {n}.")
+            for n in range(1, 5)
+        )
+    )
+    result = diff_documents(old, new)
+    assert [(s.old, s.new, s.rules) for s in result.sweeps] == [
+        ("his or her", "their", ("100.1", "100.2", "100.3", "100.4"))
+    ]
+    assert {c.kind for c in result.changes} == {"sweep"}
+
+
+def test_identical_short_rules_pair_by_position_not_at_random():
+    old = doc(rule("100.1", "Reserved for future use."), rule("200.1", "Reserved for future use."))
+    new = doc(rule("100.1", "Reserved for future use."), rule("200.1", "Reserved for future use."))
+    pairs = align_rules(old.rules, new.rules)
+    assert [(p.old.number, p.new.number) for p in pairs] == [("100.1", "100.1"), ("200.1", "200.1")]
+
+
+def test_bulk_shift_is_a_compact_range():
+    keyword = "{} is a keyword ability with its own distinct rules text number {}."
+    old = doc(*(rule(f"702.{n}", keyword.format(f"Word{n}", n)) for n in range(140, 150)))
+    new = doc(
+        rule("702.140", "Brand new keyword inserted early."),
+        *(rule(f"702.{n + 1}", keyword.format(f"Word{n}", n)) for n in range(140, 150)),
+    )
+    result = diff_documents(old, new)
+    assert len(result.renumbering) == 10
+    assert compact_ranges(result.renumbering) == [("702.140–702.149", "702.141–702.150")]
+
+
+def test_seed_history_of_400_6():
+    history = read_scraped_history(SEED, "400.6")
+    assert len(history.versions) == 12
+    by_set = {v.set_name: v for v in history.versions}
+    assert {name for name, v in by_set.items() if v.kind == "truncation"} == {
+        "Scars of Mirrodin",
+        "Commander 2011",
+    }
+    substantive = [v for v in history.versions if v.kind == "substantive"]
+    assert [v.set_name for v in substantive] == ["New Phyrexia", "Kaladesh"]
+    assert [(p.old, p.new) for p in by_set["New Phyrexia"].phrases] == [
+        ("its owner looks", "all players look")
+    ]
+    kaladesh = " | ".join(f"{p.old} -> {p.new}" for p in by_set["Kaladesh"].phrases)
+    assert (
+        "all players look -> and its owner will be able to look at it in that zone, its owner looks"
+        in kaladesh
+    )
+    assert "If the object is moving to the battlefield, each other player" in kaladesh
+    others = {v.kind for v in history.versions if v.kind not in {"truncation", "substantive"}}
+    assert others <= {"typography", "unchanged"}
+    # a version after a truncated one is compared with the last full version before it
+    assert by_set["Mirrodin Besieged"].compared_with.isoformat() == "2010-02-01"
