@@ -49,12 +49,18 @@ def align_rules(old: Sequence[Rule], new: Sequence[Rule]) -> list[Pair]:
     """Pair every rule of `old` with its counterpart in `new`, or with None."""
     matched: dict[int, int] = {}  # old index -> new index
     new_by_number = {rule.number: index for index, rule in enumerate(new)}
-    keys_old = [typography_key(rule.text) for rule in old]
-    keys_new = [typography_key(rule.text) for rule in new]
-    # 1. Same number, same text.
+    # 1. Same number, same text (most rules of a release: compare the text before any key).
     for index, rule in enumerate(old):
         other = new_by_number.get(rule.number)
-        if other is not None and keys_old[index] == keys_new[other]:
+        if other is not None and rule.text == new[other].text:
+            matched[index] = other
+    taken = set(matched.values())
+    keys_old = _KeyList(old)
+    keys_new = _KeyList(new)
+    for index, rule in enumerate(old):
+        other = new_by_number.get(rule.number)
+        free = index not in matched and other is not None and other not in taken
+        if free and keys_old[index] == keys_new[other]:
             matched[index] = other
     # 2. Same text found under one other number only: a move or a renumbering.
     _match_unique_texts(keys_old, keys_new, matched)
@@ -74,16 +80,32 @@ def align_rules(old: Sequence[Rule], new: Sequence[Rule]) -> list[Pair]:
     return _pairs_in_order(old, new, matched)
 
 
-def _match_unique_texts(keys_old: list[str], keys_new: list[str], matched: dict[int, int]) -> None:
+class _KeyList:
+    """Typography keys computed only for the rules left to pair (the costly part of aligning)."""
+
+    def __init__(self, rules: Sequence[Rule]) -> None:
+        self.rules: Sequence[Rule] = rules
+        self.cache: dict[int, str] = {}
+
+    def __getitem__(self, index: int) -> str:
+        if index not in self.cache:
+            self.cache[index] = typography_key(self.rules[index].text)
+        return self.cache[index]
+
+    def __len__(self) -> int:
+        return len(self.rules)
+
+
+def _match_unique_texts(keys_old: _KeyList, keys_new: _KeyList, matched: dict[int, int]) -> None:
     taken = set(matched.values())
     old_by_key: dict[str, list[int]] = defaultdict(list)
     new_by_key: dict[str, list[int]] = defaultdict(list)
-    for index, key in enumerate(keys_old):
+    for index in range(len(keys_old)):
         if index not in matched:
-            old_by_key[key].append(index)
-    for index, key in enumerate(keys_new):
+            old_by_key[keys_old[index]].append(index)
+    for index in range(len(keys_new)):
         if index not in taken:
-            new_by_key[key].append(index)
+            new_by_key[keys_new[index]].append(index)
     for key, olds in old_by_key.items():
         news = new_by_key.get(key, [])
         if len(olds) == 1 and len(news) == 1 and len(key) > 20:
@@ -128,8 +150,8 @@ def _match_similar(old: Sequence[Rule], new: Sequence[Rule], matched: dict[int, 
 def _match_in_order(
     old: Sequence[Rule],
     new: Sequence[Rule],
-    keys_old: list[str],
-    keys_new: list[str],
+    keys_old: _KeyList,
+    keys_new: _KeyList,
     matched: dict[int, int],
 ) -> None:
     taken = set(matched.values())
