@@ -16,11 +16,6 @@ def rule_sort_key(number: str) -> tuple[int, int, int, str]:
     return (int(chapter), int(rule) if rule else -1, len(letters or ""), letters or "")
 
 
-def chapter_of(number: str) -> str:
-    """Return the chapter of a rule: '702' for '702.19b'."""
-    return number[:3]
-
-
 def parent_of(number: str) -> str | None:
     """Return the rule a sub-rule belongs to: '702.19' for '702.19b', None for '702.19'."""
     match = RULE_NUMBER.fullmatch(number)
@@ -29,8 +24,3 @@ def parent_of(number: str) -> str | None:
     if match.group(3):
         return f"{match.group(1)}.{match.group(2)}"
     return match.group(1)
-
-
-def section_of(number: str) -> str:
-    """Return the section digit of a rule: '7' for '702.19b'."""
-    return number[0]

@@ -5,13 +5,20 @@ from __future__ import annotations
 from corpus.model import Release, Rule
 
 
-def release_summary(release: Release) -> dict:
-    """Return the JSON object `rulesarchive releases` prints for one release."""
+def release_label(release: Release) -> dict:
+    """Return the fields that name a release: language, date and set."""
     return {
         "language": release.language,
         "effective_date": release.effective_date.isoformat(),
         "set_code": release.set_code,
         "set_name": release.set_name,
+    }
+
+
+def release_summary(release: Release) -> dict:
+    """Return the JSON object `rulesarchive releases` prints for one release."""
+    return {
+        **release_label(release),
         "rule_count": release.rule_count,
         "glossary_count": release.glossary_count,
         "flags": list(release.flags),

@@ -36,10 +36,6 @@ class Archive:
         found = [_read_release(path) for path in self._release_files(language)]
         return sorted(found, key=lambda release: (release.language, release.effective_date))
 
-    def languages(self) -> list[str]:
-        """Return the languages that have at least one release."""
-        return sorted({release.language for release in self.releases()})
-
     def get(self, language: str, effective_date: dt.date) -> Release | None:
         """Return the release of this language and date, or None."""
         path = self._folder(language, effective_date) / "release.json"
@@ -52,11 +48,6 @@ class Archive:
             return document_from_json(json.loads(path.read_text(encoding="utf-8")))
         except (OSError, ValueError, KeyError) as error:
             raise ArchiveError(f"{path}: unreadable document ({error})") from None
-
-    def original(self, release: Release) -> Path:
-        """Return the path of the bytes the release was ingested from."""
-        folder = self._folder(release.language, release.effective_date)
-        return next(folder.glob("original.*"))
 
     def save(self, release: Release, document: Document, raw: bytes) -> None:
         """Write a release, replacing any with the same key; all or nothing."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from corpus.model import Document, Rule
 from differ.align import Pair, align_rules, renumbering, typography_key
@@ -111,8 +111,8 @@ def classify_pair(pair: Pair, number_map: dict[str, str] | None = None) -> Chang
             old_examples=examples[0],
             new_examples=examples[1],
         )
-    kind = compare_texts(old, new, number_map or {})
     diff = diff_words(old.text, new.text) if old.text != new.text else ()
+    kind = compare_texts(old, new, number_map or {}, diff)
     example_diffs = tuple(
         diff_words(a, b) for a, b in _zip_examples(old.examples, new.examples) if a != b
     )
@@ -130,8 +130,8 @@ def classify_pair(pair: Pair, number_map: dict[str, str] | None = None) -> Chang
     )
 
 
-def compare_texts(old: Rule, new: Rule, number_map: dict[str, str]) -> str:
-    """Return the kind of change from one version of a rule to the next."""
+def compare_texts(old: Rule, new: Rule, number_map: dict[str, str], diff: Diff) -> str:
+    """Return the kind of change from one version of a rule to the next (diff: of their texts)."""
     if old.text == new.text and old.examples == new.examples:
         same_print = (
             old.printed_text == new.printed_text and old.printed_examples == new.printed_examples
@@ -145,7 +145,7 @@ def compare_texts(old: Rule, new: Rule, number_map: dict[str, str]) -> str:
         return "typography" if same_examples else "example"
     if is_truncation(old_key, new_key):
         return "truncation"
-    if _only_references(old.text, new.text, number_map):
+    if _only_references(phrases_of(diff), number_map):
         return "reference"
     return "substantive"
 
@@ -156,9 +156,8 @@ def is_truncation(old_key: str, new_key: str) -> bool:
     return bool(shorter) and longer.startswith(shorter) and not _COMPLETE.search(shorter)
 
 
-def _only_references(old: str, new: str, number_map: dict[str, str]) -> bool:
+def _only_references(phrases: Sequence[Phrase], number_map: dict[str, str]) -> bool:
     """True when every changed phrase is a rule number that moved exactly as the renumbering did."""
-    phrases = phrases_of(diff_words(old, new))
     if not phrases:
         return False
     for phrase in phrases:
@@ -194,16 +193,5 @@ def _as_sweep(change: Change, swept: set[tuple[str, str]]) -> Change:
     if change.kind != "substantive" or not change.phrases:
         return change
     if all((phrase.old, phrase.new) in swept for phrase in change.phrases):
-        return Change(
-            "sweep",
-            change.old_number,
-            change.new_number,
-            change.old_text,
-            change.new_text,
-            change.phrases,
-            change.diff,
-            change.old_examples,
-            change.new_examples,
-            change.example_diffs,
-        )
+        return replace(change, kind="sweep")
     return change

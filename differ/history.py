@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from corpus.model import Document, Release, Rule
@@ -55,34 +55,47 @@ class Sighting:
 
 def history_of(sightings: Sequence[Sighting], first_is_addition: bool) -> tuple[Version, ...]:
     """Classify each sighting (oldest first) against the last complete version before it."""
+    first_kind = "added" if first_is_addition else "unchanged"
     versions: list[Version] = []
-    last_good: Sighting | None = None
+    last_good: int | None = None  # index of the last version that was not cut short
     for sighting in sightings:
         rule = sighting.rule
         if last_good is None:
-            kind, diff = ("added" if first_is_addition else "unchanged"), ()
-        else:
-            kind = compare_texts(last_good.rule, rule, {})
-            if kind == "truncation" and len(rule.text) > len(last_good.rule.text):
-                kind = "substantive"  # the earlier copy was cut: a longer one is not a cut
-            diff = diff_words(last_good.rule.text, rule.text) if kind != "unchanged" else ()
-        versions.append(
-            Version(
-                sighting.effective_date,
-                sighting.set_code,
-                sighting.set_name,
-                rule.number,
-                rule.printed_text,
-                rule.printed_examples,
-                kind,
-                phrases_of(diff) if kind not in {"unchanged", "truncation"} else (),
-                diff,
-                last_good.effective_date if last_good else None,
+            versions.append(_version(sighting, first_kind, (), None))
+            last_good = len(versions) - 1
+            continue
+        reference = sightings[last_good]
+        diff = diff_words(reference.rule.text, rule.text)
+        kind = compare_texts(reference.rule, rule, {}, diff)
+        if kind == "truncation" and len(rule.text) > len(reference.rule.text):
+            # The copy taken as the first complete one was itself cut: it is the truncation,
+            # and this one is the first complete version (no change is faked).
+            versions[last_good] = replace(
+                versions[last_good], kind="truncation", phrases=(), diff=()
             )
-        )
-        if kind != "truncation":
-            last_good = sighting
+            versions.append(_version(sighting, first_kind, (), None))
+        else:
+            versions.append(_version(sighting, kind, diff, reference.effective_date))
+        if kind != "truncation" or len(rule.text) > len(reference.rule.text):
+            last_good = len(versions) - 1
     return tuple(versions)
+
+
+def _version(sighting: Sighting, kind: str, diff: Diff, compared_with: dt.date | None) -> Version:
+    rule = sighting.rule
+    shown = kind not in {"unchanged", "truncation"}
+    return Version(
+        sighting.effective_date,
+        sighting.set_code,
+        sighting.set_name,
+        rule.number,
+        rule.printed_text,
+        rule.printed_examples,
+        kind,
+        phrases_of(diff) if shown else (),
+        diff if shown else (),
+        compared_with,
+    )
 
 
 def rule_history(
@@ -115,7 +128,9 @@ def rule_history(
     return History(number, numbers, history_of(sightings, first_is_addition))
 
 
-def _follow(load, start: int, rule: Rule, indexes: range, backward: bool) -> list[tuple[int, Rule]]:
+def _follow(
+    load: Callable[[int], Document], start: int, rule: Rule, indexes: range, backward: bool
+) -> list[tuple[int, Rule]]:
     found: list[tuple[int, Rule]] = []
     current_index, current = start, rule
     for index in indexes:
@@ -131,9 +146,9 @@ def _follow(load, start: int, rule: Rule, indexes: range, backward: bool) -> lis
 
 
 def _same_line(candidate: Rule, current: Rule) -> bool:
-    if typography_key(candidate.text) == typography_key(current.text):
-        return True
-    if is_truncation(typography_key(candidate.text), typography_key(current.text)):
+    """Tell whether a rule under the same number is still the same rule (no full alignment)."""
+    candidate_key, current_key = typography_key(candidate.text), typography_key(current.text)
+    if candidate_key == current_key or is_truncation(candidate_key, current_key):
         return True
     return similarity(candidate.text, current.text) >= _SAME_LINE
 

@@ -5,23 +5,13 @@ from __future__ import annotations
 from collections import Counter
 
 from corpus.model import Release
+from corpus.present import release_label
 from differ.align import compact_ranges
 from differ.classify import KINDS, Change, ReleaseDiff
 from differ.history import History
-from differ.words import DELETE, INSERT, Diff
 
 _ORDER = {kind: index for index, kind in enumerate(KINDS)}
 _GROUPED = {"typography", "truncation"}  # one line each, with their rule lists
-
-
-def release_label(release: Release) -> dict:
-    """Return the release fields a diff names its two sides by."""
-    return {
-        "language": release.language,
-        "effective_date": release.effective_date.isoformat(),
-        "set_code": release.set_code,
-        "set_name": release.set_name,
-    }
 
 
 def diff_data(old: Release, new: Release, diff: ReleaseDiff) -> dict:
@@ -64,7 +54,9 @@ def diff_text(data: dict, markdown: bool = False) -> str:
     grouped: dict[str, list[str]] = {}
     for change in data["changes"]:
         number = change["new_number"] or change["old_number"]
-        if change["kind"] in _GROUPED or (change["kind"] == "sweep"):
+        if change["kind"] == "sweep":
+            continue  # listed once per phrase below, from data["sweeps"]
+        if change["kind"] in _GROUPED:
             grouped.setdefault(change["kind"], []).append(number)
             continue
         lines.append(_change_line(change, markdown))
@@ -73,8 +65,7 @@ def diff_text(data: dict, markdown: bool = False) -> str:
             f"{'- ' if markdown else ''}sweep: “{sweep['old']}” → “{sweep['new']}” "
             f"in {len(sweep['rules'])} rules ({', '.join(sweep['rules'])})"
         )
-    for kind in sorted(_GROUPED & grouped.keys()):
-        numbers = grouped[kind]
+    for kind, numbers in sorted(grouped.items()):
         lines.append(
             f"{'- ' if markdown else ''}{kind}: {len(numbers)} rules ({_short_list(numbers)})"
         )
@@ -143,11 +134,3 @@ def history_text(data: dict) -> str:
         for phrase in version["phrases"]:
             lines.append(f"    “{phrase['old']}” → “{phrase['new']}”")
     return "\n".join(lines) + "\n"
-
-
-def inline_diff(diff: Diff) -> str:
-    """Render a word diff with [-deleted-]{+inserted+} marks, as git's word diff does."""
-    marks = {DELETE: ("[-", "-]"), INSERT: ("{+", "+}")}
-    return "".join(
-        f"{marks[op][0]}{text}{marks[op][1]}" if op in marks else text for op, text in diff
-    )

@@ -109,8 +109,3 @@ def phrases_of(diff: Diff) -> tuple[Phrase, ...]:
     if old or new:
         found.append(Phrase("".join(old).strip(), "".join(new).strip()))
     return tuple(found)
-
-
-def diff_to_json(diff: Diff) -> list[list]:
-    """Return a diff as JSON-friendly [op, text] lists."""
-    return [[op, text] for op, text in diff]

@@ -7,7 +7,7 @@ import hashlib
 import re
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from itertools import repeat
 from pathlib import Path
 
@@ -50,7 +50,6 @@ class Provenance:
     fetched_at: str = ""
     etag: str = ""
     last_modified: str = ""
-    extra_flags: tuple[str, ...] = field(default=())
 
 
 def read_document(
@@ -166,7 +165,7 @@ def _describe_release(
         etag=provenance.etag,
         last_modified=provenance.last_modified,
     )
-    flags = (("typos-repaired",) if typos else ()) + provenance.extra_flags
+    flags = ("typos-repaired",) if typos else ()
     return Release(
         language=document.language,
         effective_date=document.effective_date,

@@ -146,9 +146,7 @@ def is_hard_wrapped(lines: list[str]) -> bool:
     # Short lines alone prove nothing (a short document): wrapped rules run on to a next line.
     rule_lines = [i for i, line in enumerate(lines[:-1]) if _RULE.match(line.strip())]
     run_on = [
-        i
-        for i in rule_lines
-        if lines[i + 1].strip() and not _starts_paragraph(lines[i + 1].strip(), "")
+        i for i in rule_lines if lines[i + 1].strip() and not _opens_paragraph(lines[i + 1].strip())
     ]
     return len(run_on) > 0.2 * len(rule_lines)
 
@@ -197,10 +195,17 @@ def _paragraphs(lines: list[str], wrapped: bool) -> Iterator[str]:
         yield _join_lines(current)
 
 
+def _opens_paragraph(line: str) -> bool:
+    """Tell whether a line looks like the start of a rule, heading or example."""
+    numbered = _RULE.match(line) or _SECTION.fullmatch(line) or _CHAPTER.fullmatch(line)
+    return bool(numbered or _EXAMPLE.match(line))
+
+
 def _starts_paragraph(line: str, previous: str) -> bool:
+    """In wrapped text, a number opens a paragraph only after a finished sentence or heading."""
     if _EXAMPLE.match(line):
         return True
-    if _RULE.match(line) or _SECTION.fullmatch(line) or _CHAPTER.fullmatch(line):
+    if _opens_paragraph(line):
         return bool(_SENTENCE_END.search(previous)) or bool(_CHAPTER.fullmatch(previous))
     return False
 

@@ -156,3 +156,15 @@ def test_seed_history_of_400_6():
     assert others <= {"typography", "unchanged"}
     # a version after a truncated one is compared with the last full version before it
     assert by_set["Mirrodin Besieged"].compared_with.isoformat() == "2010-02-01"
+
+
+def test_a_cut_first_copy_is_the_truncation_not_a_change_in_the_next():
+    from differ.history import Sighting, history_of
+
+    full = "If an object would move from one zone to another, determine what event is moving it."
+    cut = "If an object would move from one zone to another, determine"
+    sightings = [
+        Sighting(None, "", name, rule("400.6", text)) for name, text in (("A", cut), ("B", full))
+    ]
+    versions = history_of(sightings, first_is_addition=False)
+    assert [v.kind for v in versions] == ["truncation", "unchanged"]
