@@ -3,46 +3,28 @@
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from bisect import bisect_right
+from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
-from difflib import SequenceMatcher
+from typing import NamedTuple
 
 from corpus.model import Rule
 from corpus.numbers import rule_sort_key
-from differ.words import tokenise
+from differ.texts import typography_key
+from differ.words import contained, similarity, tokenise, word_bag
 
 SAME_NUMBER_SIMILARITY = 0.5
 MOVED_SIMILARITY = 0.6
+KEPT_SHARE = 0.8  # a rule that grew (or shrank) a lot but kept this share of its words
+_MIN_KEPT_WORDS = 6
 _RARE = 25  # a word in more rules than this does not help find a rule's new place
 
-_DASHES = re.compile(r"\s*[-—–]\s*")
-_MARKS = re.compile(r"[\"'™®]|\((?:tm|r)\)", re.IGNORECASE)
-_SPACES = re.compile(r"\s+")
 
-
-@dataclass(frozen=True, slots=True)
-class Pair:
+class Pair(NamedTuple):
     """One rule in two releases; `old` or `new` is None for an added or removed rule."""
 
     old: Rule | None
     new: Rule | None
-
-
-def typography_key(text: str) -> str:
-    """Flatten quotes, dashes, marks and spacing: equal keys differ only in typography."""
-    text = _MARKS.sub("", text)
-    text = _DASHES.sub("-", text)
-    return _SPACES.sub(" ", text).strip()
-
-
-def similarity(old: str, new: str) -> float:
-    """Return how alike two texts are, 0..1, over word tokens."""
-    a, b = tokenise(old), tokenise(new)
-    matcher = SequenceMatcher(None, a, b, autojunk=False)
-    if matcher.real_quick_ratio() < 0.3 or matcher.quick_ratio() < 0.3:
-        return matcher.quick_ratio()
-    return matcher.ratio()
 
 
 def align_rules(old: Sequence[Rule], new: Sequence[Rule]) -> list[Pair]:
@@ -50,62 +32,54 @@ def align_rules(old: Sequence[Rule], new: Sequence[Rule]) -> list[Pair]:
     matched: dict[int, int] = {}  # old index -> new index
     new_by_number = {rule.number: index for index, rule in enumerate(new)}
     # 1. Same number, same text (most rules of a release: compare the text before any key).
+    same_number: list[tuple[int, int]] = []  # same number, other text: paired in steps 1b and 3
     for index, rule in enumerate(old):
         other = new_by_number.get(rule.number)
-        if other is not None and rule.text == new[other].text:
+        if other is None:
+            continue
+        if rule.text == new[other].text:
             matched[index] = other
-    taken = set(matched.values())
-    keys_old = _KeyList(old)
-    keys_new = _KeyList(new)
-    for index, rule in enumerate(old):
-        other = new_by_number.get(rule.number)
-        free = index not in matched and other is not None and other not in taken
-        if free and keys_old[index] == keys_new[other]:
+        else:
+            same_number.append((index, other))
+    for index, other in same_number:
+        if typography_key(old[index].text) == typography_key(new[other].text):
             matched[index] = other
     # 2. Same text found under one other number only: a move or a renumbering.
-    _match_unique_texts(keys_old, keys_new, matched)
+    _match_unique_texts(old, new, matched)
     # 3. Same number, text still alike: an edit in place.
     taken = set(matched.values())
-    for index, rule in enumerate(old):
-        other = new_by_number.get(rule.number)
-        if index in matched or other is None or other in taken:
+    for index, other in same_number:
+        if index in matched or other in taken:
             continue
-        if similarity(old[index].text, new[other].text) >= SAME_NUMBER_SIMILARITY:
+        old_text, new_text = old[index].text, new[other].text
+        if similarity(
+            old_text, new_text, SAME_NUMBER_SIMILARITY
+        ) >= SAME_NUMBER_SIMILARITY or _grown_or_cut(old_text, new_text):
             matched[index] = other
             taken.add(other)
     # 4. Moved and edited: look for a similar rule elsewhere, preferring the same chapter.
     _match_similar(old, new, matched)
     # 5. Identical short texts ('Reserved for future use.') paired in order, within a chapter.
-    _match_in_order(old, new, keys_old, keys_new, matched)
+    _match_in_order(old, new, matched)
     return _pairs_in_order(old, new, matched)
 
 
-class _KeyList:
-    """Typography keys computed only for the rules left to pair (the costly part of aligning)."""
-
-    def __init__(self, rules: Sequence[Rule]) -> None:
-        self.rules: Sequence[Rule] = rules
-        self.cache: dict[int, str] = {}
-
-    def __getitem__(self, index: int) -> str:
-        if index not in self.cache:
-            self.cache[index] = typography_key(self.rules[index].text)
-        return self.cache[index]
-
-    def __len__(self) -> int:
-        return len(self.rules)
+def _grown_or_cut(old: str, new: str) -> bool:
+    """Tell whether the shorter text's words nearly all live on in the longer one."""
+    shorter, longer = sorted((word_bag(old), word_bag(new)), key=Counter.total)
+    return shorter.total() >= _MIN_KEPT_WORDS and contained(shorter, longer) >= KEPT_SHARE
 
 
-def _match_unique_texts(keys_old: _KeyList, keys_new: _KeyList, matched: dict[int, int]) -> None:
+def _match_unique_texts(old: Sequence[Rule], new: Sequence[Rule], matched: dict[int, int]) -> None:
     taken = set(matched.values())
     old_by_key: dict[str, list[int]] = defaultdict(list)
     new_by_key: dict[str, list[int]] = defaultdict(list)
-    for index in range(len(keys_old)):
+    for index, rule in enumerate(old):
         if index not in matched:
-            old_by_key[keys_old[index]].append(index)
-    for index in range(len(keys_new)):
+            old_by_key[typography_key(rule.text)].append(index)
+    for index, rule in enumerate(new):
         if index not in taken:
-            new_by_key[keys_new[index]].append(index)
+            new_by_key[typography_key(rule.text)].append(index)
     for key, olds in old_by_key.items():
         news = new_by_key.get(key, [])
         if len(olds) == 1 and len(news) == 1 and len(key) > 20:
@@ -135,34 +109,47 @@ def _match_similar(old: Sequence[Rule], new: Sequence[Rule], matched: dict[int, 
             for candidate in index_by_word.get(word, ()):
                 if candidate not in taken:
                     votes[candidate] += 1
-        best, best_score = None, MOVED_SIMILARITY
-        for candidate in sorted(votes, key=lambda c: (-votes[c], c))[:8]:
-            score = similarity(rule.text, new[candidate].text)
-            if new[candidate].number[:3] == rule.number[:3]:
-                score += 0.05  # same chapter: the likelier home among near-equals
-            if score > best_score:
-                best, best_score = candidate, score
+        best = _most_similar(
+            rule, [(c, new[c]) for c in sorted(votes, key=lambda c: (-votes[c], c))[:8]]
+        )
         if best is not None:
             matched[index] = best
             taken.add(best)
 
 
-def _match_in_order(
-    old: Sequence[Rule],
-    new: Sequence[Rule],
-    keys_old: _KeyList,
-    keys_new: _KeyList,
-    matched: dict[int, int],
-) -> None:
+def _most_similar(rule: Rule, candidates: list[tuple[int, Rule]]) -> int | None:
+    """Return the index of the candidate most like `rule` (above MOVED_SIMILARITY), if any.
+
+    Candidates are ranked by their shared words, in any order (cheap); only the best two get
+    the exact, order-aware measure.
+    """
+    bag = Counter(tokenise(rule.text))
+    size = bag.total()
+    ranked = []
+    for index, candidate in candidates:
+        other = Counter(tokenise(candidate.text))
+        bonus = 0.05 if candidate.number[:3] == rule.number[:3] else 0.0  # same chapter
+        shared = 2 * (bag & other).total() / ((size + other.total()) or 1)
+        ranked.append((-(shared + bonus), index, candidate, bonus))
+    for upper_bound, index, candidate, bonus in sorted(ranked)[:2]:
+        if -upper_bound <= MOVED_SIMILARITY:
+            break
+        floor = MOVED_SIMILARITY - bonus
+        if similarity(rule.text, candidate.text, floor) + bonus > MOVED_SIMILARITY:
+            return index
+    return None
+
+
+def _match_in_order(old: Sequence[Rule], new: Sequence[Rule], matched: dict[int, int]) -> None:
     taken = set(matched.values())
     waiting: dict[tuple[str, str], list[int]] = defaultdict(list)
     for index, rule in enumerate(new):
         if index not in taken:
-            waiting[(rule.number[:3], keys_new[index])].append(index)
+            waiting[(rule.number[:3], typography_key(rule.text))].append(index)
     for index, rule in enumerate(old):
         if index in matched:
             continue
-        queue = waiting.get((rule.number[:3], keys_old[index]))
+        queue = waiting.get((rule.number[:3], typography_key(rule.text)))
         if queue:
             matched[index] = queue.pop(0)
 
@@ -172,20 +159,22 @@ def _pairs_in_order(
 ) -> list[Pair]:
     """Return pairs in the new release's order; a removed rule follows its old predecessor."""
     by_new = {new_index: old_index for old_index, new_index in matched.items()}
-    pairs = [Pair(old[by_new[i]] if i in by_new else None, rule) for i, rule in enumerate(new)]
-    removed = [rule for index, rule in enumerate(old) if index not in matched]
-    for rule in removed:
-        key = rule_sort_key(rule.number)
-        at = next(
-            (
-                i
-                for i, pair in enumerate(pairs)
-                if pair.new and rule_sort_key(pair.new.number) > key
-            ),
-            len(pairs),
-        )
-        pairs.insert(at, Pair(rule, None))
+    removed_before: dict[int, list[Rule]] = defaultdict(list)  # new index -> removed rules
+    for index, rule in enumerate(old):
+        if index not in matched:
+            at = bisect_right(new, rule_sort_key(rule.number), key=_number_key)
+            removed_before[at].append(rule)
+    pairs: list[Pair] = []
+    for index, rule in enumerate(new):
+        if index in removed_before:
+            pairs.extend(Pair(gone, None) for gone in removed_before[index])
+        pairs.append(Pair(old[by_new[index]] if index in by_new else None, rule))
+    pairs.extend(Pair(gone, None) for gone in removed_before.get(len(new), ()))
     return pairs
+
+
+def _number_key(rule: Rule) -> tuple[int, int, int, str]:
+    return rule_sort_key(rule.number)
 
 
 def _words(text: str) -> list[str]:

@@ -6,9 +6,14 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from difflib import SequenceMatcher
+from operator import attrgetter
 
 from corpus.model import Document, Rule
-from differ.align import Pair, align_rules, renumbering, typography_key
+from differ.align import Pair, align_rules, renumbering
+from differ.glossary import GlossaryChange, diff_glossaries
+from differ.splits import Split, find_splits
+from differ.texts import is_truncation, typography_key
 from differ.words import Diff, Phrase, diff_words, phrases_of
 
 KINDS = (
@@ -24,7 +29,6 @@ KINDS = (
 )
 SWEEP_MIN_RULES = 3
 _REFERENCE = re.compile(r"\d{3}(?:\.\d+[a-z]*)?")
-_COMPLETE = re.compile(r"""[.:;!?)\]"'”’。）」]$""")
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +44,12 @@ class Change:
     diff: Diff = ()
     old_examples: tuple[str, ...] = ()
     new_examples: tuple[str, ...] = ()
-    example_diffs: tuple[Diff, ...] = ()
+
+    @property
+    def example_diffs(self) -> tuple[Diff, ...]:
+        """Word diffs of the examples that differ, paired in order (worked out when asked)."""
+        pairs = align_examples(self.old_examples, self.new_examples)
+        return tuple(diff_words(old, new) for old, new in pairs if old != new)
 
     @property
     def moved(self) -> bool:
@@ -59,11 +68,19 @@ class Sweep:
 
 @dataclass(frozen=True, slots=True)
 class ReleaseDiff:
-    """Every rule change between two documents, with the renumbering map and sweeps."""
+    """Every rule change between two documents, with the renumbering map and sweeps.
+
+    Rules identical under the same number are only counted (`unchanged`); a rule that kept its
+    text under a new number is a change of kind "unchanged" that has `moved`.
+    """
 
     changes: tuple[Change, ...]
     renumbering: tuple[tuple[str, str], ...]
     sweeps: tuple[Sweep, ...] = field(default=())
+    unchanged: int = 0
+    splits: tuple[Split, ...] = ()
+    merges: tuple[Split, ...] = ()
+    glossary: tuple[GlossaryChange, ...] = ()
 
     def of_kind(self, *kinds: str) -> list[Change]:
         """Return the changes of these kinds, in rule order."""
@@ -72,16 +89,50 @@ class ReleaseDiff:
 
 def diff_documents(old: Document, new: Document) -> ReleaseDiff:
     """Align two documents and classify every rule; sweeps are found across the whole release."""
-    pairs = align_rules(old.rules, new.rules)
+    old_rules, new_rules = _set_aside_identical(old.rules, new.rules)
+    pairs = align_rules(old_rules, new_rules)
     moves = renumbering(pairs)
-    number_map = {rule.number: rule.number for rule in old.rules} | dict(moves)
+    numbers = [rule.number for rule in old.rules]
+    number_map = dict(zip(numbers, numbers, strict=True)) | dict(moves)
     number_map |= _chapter_moves(moves)
     changes = [classify_pair(pair, number_map) for pair in pairs]
     sweeps = find_sweeps(changes)
     if sweeps:
         swept = {(sweep.old, sweep.new) for sweep in sweeps}
         changes = [_as_sweep(change, swept) for change in changes]
-    return ReleaseDiff(tuple(changes), tuple(moves), tuple(sweeps))
+    unchanged = len(new.rules) - len(new_rules)
+    splits, merges = find_splits(pairs)
+    glossary = diff_glossaries(old.glossary, new.glossary)
+    return ReleaseDiff(
+        tuple(changes),
+        tuple(moves),
+        tuple(sweeps),
+        unchanged,
+        tuple(splits),
+        tuple(merges),
+        tuple(glossary),
+    )
+
+
+_EVERY_FIELD = attrgetter("number", "text", "examples", "original", "original_examples")
+
+
+def _set_aside_identical(old: Sequence[Rule], new: Sequence[Rule]) -> tuple[list[Rule], list[Rule]]:
+    """Drop the rules found in both releases under the same number, to the letter.
+
+    Most rules of a release are untouched; finding them with set operations, not rule by rule,
+    is what makes a diff of neighbouring releases as quick as a plain text diff. Aligning the
+    rest gives the same pairs as aligning everything: step 1 of align_rules pairs these first.
+    """
+    old_fields, new_fields = list(map(_EVERY_FIELD, old)), list(map(_EVERY_FIELD, new))
+    old_set, new_set = set(old_fields), set(new_fields)
+    if len(old_set) != len(old_fields) or len(new_set) != len(new_fields):
+        return list(old), list(new)  # a rule printed twice: let the aligner pair the copies
+    both = old_set & new_set
+    return (
+        [rule for rule, fields in zip(old, old_fields, strict=True) if fields not in both],
+        [rule for rule, fields in zip(new, new_fields, strict=True) if fields not in both],
+    )
 
 
 def _chapter_moves(moves: Sequence[tuple[str, str]]) -> dict[str, str]:
@@ -111,11 +162,18 @@ def classify_pair(pair: Pair, number_map: dict[str, str] | None = None) -> Chang
             old_examples=examples[0],
             new_examples=examples[1],
         )
+    if old.text == new.text and old.examples == new.examples:
+        return Change(
+            _same_words(old, new),
+            old.number,
+            new.number,
+            old.text,
+            new.text,
+            old_examples=old.examples,
+            new_examples=new.examples,
+        )
     diff = diff_words(old.text, new.text) if old.text != new.text else ()
     kind = compare_texts(old, new, number_map or {}, diff)
-    example_diffs = tuple(
-        diff_words(a, b) for a, b in _zip_examples(old.examples, new.examples) if a != b
-    )
     return Change(
         kind,
         old.number,
@@ -126,21 +184,18 @@ def classify_pair(pair: Pair, number_map: dict[str, str] | None = None) -> Chang
         diff=diff,
         old_examples=old.examples,
         new_examples=new.examples,
-        example_diffs=example_diffs,
     )
 
 
 def compare_texts(old: Rule, new: Rule, number_map: dict[str, str], diff: Diff) -> str:
     """Return the kind of change from one version of a rule to the next (diff: of their texts)."""
     if old.text == new.text and old.examples == new.examples:
-        same_print = (
-            old.printed_text == new.printed_text and old.printed_examples == new.printed_examples
-        )
-        return "unchanged" if same_print else "typography"
+        return _same_words(old, new)
     old_key, new_key = typography_key(old.text), typography_key(new.text)
-    same_examples = [typography_key(e) for e in old.examples] == [
-        typography_key(e) for e in new.examples
-    ]
+    same_examples = len(old.examples) == len(new.examples) and all(
+        a == b or typography_key(a) == typography_key(b)
+        for a, b in zip(old.examples, new.examples, strict=True)
+    )
     if old_key == new_key:
         return "typography" if same_examples else "example"
     if is_truncation(old_key, new_key):
@@ -150,10 +205,12 @@ def compare_texts(old: Rule, new: Rule, number_map: dict[str, str], diff: Diff) 
     return "substantive"
 
 
-def is_truncation(old_key: str, new_key: str) -> bool:
-    """Tell whether one text is a cut-short copy of the other (a scraping artefact)."""
-    shorter, longer = sorted((old_key, new_key), key=len)
-    return bool(shorter) and longer.startswith(shorter) and not _COMPLETE.search(shorter)
+def _same_words(old: Rule, new: Rule) -> str:
+    """Kind of a pair whose normalised texts are equal: did the printed typography change?"""
+    same_print = (
+        old.printed_text == new.printed_text and old.printed_examples == new.printed_examples
+    )
+    return "unchanged" if same_print else "typography"
 
 
 def _only_references(phrases: Sequence[Phrase], number_map: dict[str, str]) -> bool:
@@ -168,9 +225,23 @@ def _only_references(phrases: Sequence[Phrase], number_map: dict[str, str]) -> b
     return True
 
 
-def _zip_examples(old: Sequence[str], new: Sequence[str]) -> list[tuple[str, str]]:
-    length = max(len(old), len(new))
-    return [(old[i] if i < len(old) else "", new[i] if i < len(new) else "") for i in range(length)]
+def align_examples(old: Sequence[str], new: Sequence[str]) -> list[tuple[str, str]]:
+    """Pair a rule's examples across two versions ('' for an added or removed example).
+
+    Examples equal but for typography anchor the pairing; between anchors, examples pair in
+    order, so an example inserted first does not make every later one look rewritten.
+    """
+    matcher = SequenceMatcher(
+        None, [typography_key(e) for e in old], [typography_key(e) for e in new], autojunk=False
+    )
+    pairs: list[tuple[str, str]] = []
+    for _, old_start, old_end, new_start, new_end in matcher.get_opcodes():
+        olds, news = old[old_start:old_end], new[new_start:new_end]
+        for index in range(max(len(olds), len(news))):
+            pairs.append(
+                (olds[index] if index < len(olds) else "", news[index] if index < len(news) else "")
+            )
+    return pairs
 
 
 def find_sweeps(changes: Sequence[Change]) -> list[Sweep]:

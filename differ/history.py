@@ -11,9 +11,10 @@ from pathlib import Path
 from corpus.model import Document, Release, Rule
 from corpus.store import Archive
 from corpus.typography import normalise_text
-from differ.align import align_rules, similarity, typography_key
-from differ.classify import compare_texts, is_truncation
-from differ.words import Diff, Phrase, diff_words, phrases_of
+from differ.align import align_rules
+from differ.classify import compare_texts
+from differ.texts import is_truncation, typography_key
+from differ.words import Diff, Phrase, diff_words, phrases_of, similarity
 
 _SAME_LINE = 0.8  # same number and this alike: no need to align the whole release
 
@@ -150,7 +151,7 @@ def _same_line(candidate: Rule, current: Rule) -> bool:
     candidate_key, current_key = typography_key(candidate.text), typography_key(current.text)
     if candidate_key == current_key or is_truncation(candidate_key, current_key):
         return True
-    return similarity(candidate.text, current.text) >= _SAME_LINE
+    return similarity(candidate.text, current.text, _SAME_LINE) >= _SAME_LINE
 
 
 def _aligned(known: Document, other: Document, rule: Rule, backward: bool) -> Rule | None:

@@ -8,7 +8,9 @@ from corpus.model import Release
 from corpus.present import release_label
 from differ.align import compact_ranges
 from differ.classify import KINDS, Change, ReleaseDiff
+from differ.glossary import GlossaryChange
 from differ.history import History
+from differ.words import phrases_of
 
 _ORDER = {kind: index for index, kind in enumerate(KINDS)}
 _GROUPED = {"typography", "truncation"}  # one line each, with their rule lists
@@ -23,10 +25,24 @@ def diff_data(old: Release, new: Release, diff: ReleaseDiff) -> dict:
     return {
         "old": release_label(old),
         "new": release_label(new),
-        "counts": dict(sorted(Counter(change.kind for change in diff.changes).items())),
+        "counts": _counts(diff),
         "changes": [_change_data(change) for change in changes],
         "renumbering": [{"old": a, "new": b} for a, b in diff.renumbering],
         "sweeps": [{"old": s.old, "new": s.new, "rules": list(s.rules)} for s in diff.sweeps],
+        "splits": [{"old": list(s.old), "new": list(s.new)} for s in diff.splits],
+        "merges": [{"old": list(s.old), "new": list(s.new)} for s in diff.merges],
+        "glossary": [_glossary_data(change) for change in diff.glossary],
+    }
+
+
+def _glossary_data(change: GlossaryChange) -> dict:
+    return {
+        "kind": change.kind,
+        "old_term": change.old_term,
+        "new_term": change.new_term,
+        "old_text": change.old_text,
+        "new_text": change.new_text,
+        "phrases": [{"old": p.old, "new": p.new} for p in change.phrases],
     }
 
 
@@ -41,7 +57,16 @@ def _change_data(change: Change) -> dict:
         "phrases": [{"old": p.old, "new": p.new} for p in change.phrases],
         "old_examples": list(change.old_examples),
         "new_examples": list(change.new_examples),
+        "example_phrases": [
+            {"old": p.old, "new": p.new} for diff in change.example_diffs for p in phrases_of(diff)
+        ],
     }
+
+
+def _counts(diff: ReleaseDiff) -> dict[str, int]:
+    counts = Counter(change.kind for change in diff.changes)
+    counts["unchanged"] += diff.unchanged
+    return dict(sorted(counts.items()))
 
 
 def diff_text(data: dict, markdown: bool = False) -> str:
@@ -69,11 +94,38 @@ def diff_text(data: dict, markdown: bool = False) -> str:
         lines.append(
             f"{'- ' if markdown else ''}{kind}: {len(numbers)} rules ({_short_list(numbers)})"
         )
+    for kind in ("splits", "merges"):
+        for split in data[kind]:
+            lines.append(
+                f"{'- ' if markdown else ''}{kind[:-1]}: {', '.join(split['old'])} → "
+                f"{', '.join(split['new'])}"
+            )
+    lines += _glossary_lines(data["glossary"], markdown)
     moves = [(m["old"], m["new"]) for m in data["renumbering"]]
     if moves:
         lines += ["", "## Renumbering" if markdown else "Renumbering:"]
         lines += [f"{'- ' if markdown else '  '}{a} → {b}" for a, b in compact_ranges(moves)]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _glossary_lines(changes: list[dict], markdown: bool) -> list[str]:
+    bullet = "- " if markdown else "  "
+    lines: list[str] = []
+    retyped = [c["new_term"] for c in changes if c["kind"] in _GROUPED]
+    for change in changes:
+        term = change["new_term"] or change["old_term"]
+        if change["old_term"] and change["new_term"] and change["old_term"] != change["new_term"]:
+            term = f"{change['old_term']} → {change['new_term']}"
+        if change["kind"] in {"added", "removed"}:
+            lines.append(f"{bullet}{change['kind']} {term}")
+        elif change["kind"] not in _GROUPED:
+            phrases = _phrase_list(change["phrases"])
+            lines.append(f"{bullet}{change['kind']} {term}: {phrases or '(renamed)'}")
+    if retyped:
+        lines.append(f"{bullet}typography or truncation: {len(retyped)} entries")
+    if not lines:
+        return []
+    return ["", "## Glossary" if markdown else "Glossary:", *lines]
 
 
 def _change_line(change: dict, markdown: bool) -> str:
@@ -84,8 +136,14 @@ def _change_line(change: dict, markdown: bool) -> str:
     if change["kind"] in {"added", "removed"}:
         text = change["new_text"] or change["old_text"]
         return f"{bullet}{change['kind']} {number}: {text}"
-    phrases = "; ".join(f"“{p['old']}” → “{p['new']}”" for p in change["phrases"])
-    return f"{bullet}{change['kind']} {number}: {phrases or '(examples)'}"
+    parts = [_phrase_list(change["phrases"])] if change["phrases"] else []
+    if change["example_phrases"]:
+        parts.append(f"in examples: {_phrase_list(change['example_phrases'])}")
+    return f"{bullet}{change['kind']} {number}: {'; '.join(parts)}"
+
+
+def _phrase_list(phrases: list[dict]) -> str:
+    return "; ".join(f"“{p['old']}” → “{p['new']}”" for p in phrases)
 
 
 def _name(release: dict) -> str:

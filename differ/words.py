@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from diff_match_patch import diff_match_patch
+
+try:
+    from fast_diff_match_patch import diff as _fast_diff
+except ImportError:  # a platform without its wheel (PyPy, say)
+    _fast_diff = None
 
 DELETE, EQUAL, INSERT = -1, 0, 1
 Diff = tuple[tuple[int, str], ...]
@@ -15,8 +21,22 @@ Diff = tuple[tuple[int, str], ...]
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
 # A rule number ('614.12b') is one token, so that a changed reference is one phrase.
 _TOKEN = re.compile(rf"\d+\.\d+[a-z]*|[{_CJK}]|[^\W{_CJK}]+|\s+|[^\w\s]")
+_CJK_CHAR = re.compile(f"[{_CJK}]")
 _ENGINE = diff_match_patch()
 _ENGINE.Diff_Timeout = 0  # deterministic output; rule texts are short
+_OPS = {"=": EQUAL, "-": DELETE, "+": INSERT}
+
+
+def diff_chars(old: str, new: str) -> list[tuple[int, str]]:
+    """Run diff-match-patch's diff_main (no time limit) on two strings of encoded tokens.
+
+    The C++ build of the same algorithm (fast-diff-match-patch) is used where it is installed:
+    it gives the same output about ten times faster. Elsewhere the pure-Python library runs.
+    """
+    if _fast_diff is None:
+        return _ENGINE.diff_main(old, new, False)
+    pieces = _fast_diff(old, new, timelimit=0, checklines=False, cleanup="No", counts_only=False)
+    return [(_OPS[op], text) for op, text in pieces]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,13 +56,122 @@ def diff_words(old: str, new: str) -> Diff:
     """Return the word-level diff of two texts as (op, text) pairs, semantically cleaned up."""
     if old == new:
         return ((EQUAL, old),) if old else ()
+    head, tail = _common_ends(old, new)
+    old_tokens = tokenise(old[head : len(old) - tail])
+    new_tokens = tokenise(new[head : len(new) - tail])
+    # The cut above stops short of a token it cannot prove whole ('zone' before ',' / ' and').
+    same_head, same_tail = _common_token_ends(old_tokens, new_tokens)
+    end_old, end_new = len(old_tokens) - same_tail, len(new_tokens) - same_tail
     vocabulary: dict[str, str] = {}
-    encoded_old = _encode(tokenise(old), vocabulary)
-    encoded_new = _encode(tokenise(new), vocabulary)
-    diffs = _ENGINE.diff_main(encoded_old, encoded_new, False)
+    encoded_old = _encode(old_tokens[same_head:end_old], vocabulary)
+    encoded_new = _encode(new_tokens[same_head:end_new], vocabulary)
+    diffs = diff_chars(encoded_old, encoded_new)
     decode = {char: token for token, char in vocabulary.items()}
     words = [(op, "".join(decode[char] for char in text)) for op, text in diffs]
-    return tuple(_absorb_small_equalities(words))
+    equal_head = old[:head] + "".join(old_tokens[:same_head])
+    equal_tail = "".join(old_tokens[end_old:]) + old[len(old) - tail :]
+    return tuple(
+        _absorb_small_equalities(
+            _merge_equalities([(EQUAL, equal_head), *words, (EQUAL, equal_tail)])
+        )
+    )
+
+
+def _common_token_ends(old: list[str], new: list[str]) -> tuple[int, int]:
+    """Count the tokens the two lists share at the start and, after that, at the end."""
+    shortest = min(len(old), len(new))
+    head = 0
+    while head < shortest and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < shortest - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    return head, tail
+
+
+def _common_ends(old: str, new: str) -> tuple[int, int]:
+    """Return how many characters the texts share at the start and then at the end.
+
+    Both are cut back to token boundaries, so that only the changed middle is tokenised.
+    """
+    shared = _shared_prefix(old, new)
+    head = shared
+    while head and not _ends_token(old, head, at_difference=head == shared):
+        head -= 1
+    old_rest, new_rest = old[head:], new[head:]
+    tail = _shared_prefix(old_rest[::-1], new_rest[::-1])
+    suffix = old_rest[len(old_rest) - tail :]
+    start = 0
+    while start < tail and not _starts_token(suffix, start):
+        start += 1
+    return head, tail - start
+
+
+def _shared_prefix(a: str, b: str) -> int:
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _ends_token(text: str, at: int, *, at_difference: bool) -> bool:
+    """Tell whether a token ends before text[at] whatever follows the shared head."""
+    if _is_cjk(text[at - 1]):
+        return True
+    return not at_difference and text[at].isspace() and not text[at - 1].isspace()
+
+
+def _starts_token(suffix: str, at: int) -> bool:
+    """Tell whether a token starts at suffix[at] whatever precedes the shared tail."""
+    if _is_cjk(suffix[at]):
+        return True
+    return at > 0 and suffix[at - 1].isspace() and not suffix[at].isspace()
+
+
+def _is_cjk(char: str) -> bool:
+    return _CJK_CHAR.match(char) is not None
+
+
+def _merge_equalities(diffs: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    merged: list[tuple[int, str]] = []
+    for op, text in diffs:
+        if merged and op == EQUAL and merged[-1][0] == EQUAL:
+            merged[-1] = (EQUAL, merged[-1][1] + text)
+        elif text:
+            merged.append((op, text))
+    return merged
+
+
+def similarity(old: str, new: str, floor: float = 0.3) -> float:
+    """Return how alike two texts are, 0..1: the share of word tokens they have in common.
+
+    Below `floor` the answer is only an upper bound (the share of shared words, in any order).
+    """
+    old_tokens, new_tokens = tokenise(old), tokenise(new)
+    total = len(old_tokens) + len(new_tokens)
+    if not total:
+        return 1.0
+    # The bag of words bounds the ratio from above: below the floor, the order cannot matter.
+    common = sum((Counter(old_tokens) & Counter(new_tokens)).values())
+    if 2 * common / total < floor:
+        return 2 * common / total
+    vocabulary: dict[str, str] = {}
+    diffs = diff_chars(_encode(old_tokens, vocabulary), _encode(new_tokens, vocabulary))
+    return 2 * sum(len(text) for op, text in diffs if op == EQUAL) / total
+
+
+def word_bag(text: str) -> Counter[str]:
+    """Count the words of a text, lower-cased (spaces and punctuation left out)."""
+    return Counter(token.lower() for token in tokenise(text) if token[0].isalnum())
+
+
+def contained(part: Counter[str], whole: Counter[str]) -> float:
+    """Return the share of `part`'s words (with their counts) that are found in `whole`."""
+    return (part & whole).total() / (part.total() or 1)
 
 
 def _absorb_small_equalities(diffs: list[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -82,16 +211,13 @@ def _edits(deleted: str, inserted: str) -> list[tuple[int, str]]:
 
 
 def _encode(tokens: list[str], vocabulary: dict[str, str]) -> str:
-    chars = []
-    for token in tokens:
-        char = vocabulary.get(token)
-        if char is None:
+    """Spell the tokens as one character each, growing the shared vocabulary."""
+    for token in dict.fromkeys(tokens):  # new tokens in order of appearance: deterministic codes
+        if token not in vocabulary:
             # Skip the surrogate range: those code points cannot stand alone in a str.
             code = len(vocabulary) + 1
-            char = chr(code + 0x800 if code >= 0xD800 else code)
-            vocabulary[token] = char
-        chars.append(char)
-    return "".join(chars)
+            vocabulary[token] = chr(code + 0x800 if code >= 0xD800 else code)
+    return "".join(map(vocabulary.__getitem__, tokens))
 
 
 def phrases_of(diff: Diff) -> tuple[Phrase, ...]:

@@ -2,12 +2,13 @@
 
 from pathlib import Path
 
-from corpus.model import Document, Rule
+import differ.words
+from corpus.model import Document, GlossaryEntry, Rule
 from corpus.typography import normalise_text
 from differ.align import align_rules, compact_ranges
 from differ.classify import diff_documents
 from differ.history import read_scraped_history
-from differ.words import diff_words, phrases_of
+from differ.words import Phrase, diff_words, phrases_of
 
 SEED = Path(__file__).parent / "fixtures" / "seed_400_6_history.txt"
 
@@ -37,6 +38,19 @@ def test_word_diff_is_one_phrase_change():
     )
     assert phrases_of(diff) == phrases_of(diff)  # deterministic
     assert [(p.old, p.new) for p in phrases_of(diff)] == [("its owner looks", "all players look")]
+
+
+def test_compiled_and_pure_python_engines_agree(monkeypatch):
+    texts = [
+        ("Its owner looks at it.", "All players look at it."),
+        ("Exile target creature. Draw a card.", "Exile target creature card. Then draw two cards."),
+        ("Add {G}{G}.", "Add {G}."),
+        ("", "Reserved for future use."),
+        ("见规则702.19。", "见规则702.20和702.21。"),
+    ]
+    compiled = [diff_words(old, new) for old, new in texts]
+    monkeypatch.setattr(differ.words, "_fast_diff", None)
+    assert [diff_words(old, new) for old, new in texts] == compiled
 
 
 def test_chinese_changes_are_a_few_characters():
@@ -168,3 +182,99 @@ def test_a_cut_first_copy_is_the_truncation_not_a_change_in_the_next():
     ]
     versions = history_of(sightings, first_is_addition=False)
     assert [v.kind for v in versions] == ["truncation", "unchanged"]
+
+
+FIRST = "The first sentence says what a player does when a permanent phases out of play."
+SECOND = "The second sentence covers what happens to auras attached to that phased permanent."
+
+
+def test_a_rule_split_in_two_keeping_its_number():
+    old = doc(rule("208.3", "Unrelated rule before."), rule("208.4", f"{FIRST} {SECOND}"))
+    new = doc(rule("208.3", "Unrelated rule before."), rule("208.4", FIRST), rule("208.4a", SECOND))
+    result = diff_documents(old, new)
+    assert [(s.old, s.new) for s in result.splits] == [(("208.4",), ("208.4", "208.4a"))]
+    assert result.merges == ()
+
+
+def test_a_rule_split_into_two_new_numbers():
+    old = doc(rule("500.5", f"{FIRST} {SECOND}"), rule("500.6", "Another rule entirely."))
+    new = doc(
+        rule("500.5a", FIRST), rule("500.5b", SECOND), rule("500.6", "Another rule entirely.")
+    )
+    result = diff_documents(old, new)
+    assert [(s.old, s.new) for s in result.splits] == [(("500.5",), ("500.5a", "500.5b"))]
+
+
+def test_two_rules_merged_into_one():
+    old = doc(rule("706.5", FIRST), rule("706.6", SECOND))
+    new = doc(rule("706.5", f"{FIRST} {SECOND}"))
+    result = diff_documents(old, new)
+    assert [(s.old, s.new) for s in result.merges] == [(("706.5", "706.6"), ("706.5",))]
+    assert result.splits == ()
+
+
+def test_a_rule_that_grew_a_lot_keeps_its_line():
+    old = doc(rule("214.8c", "A short rule about mana abilities of lands."))
+    new = doc(
+        rule(
+            "214.8c",
+            "A short rule about mana abilities of lands. Since 2001 it also explains at length "
+            "what happens when such an ability is activated while a spell is being cast, which "
+            "tripled its length and made it look like a different rule.",
+        )
+    )
+    assert kinds(old, new) == {"214.8c": "substantive"}
+
+
+def test_glossary_entries_are_aligned_and_diffed():
+    old = Document(
+        "en",
+        None,
+        glossary=(
+            GlossaryEntry("Abandon", "To turn a face-up ongoing scheme face down."),
+            GlossaryEntry("Chump Block", "Slang for a block that sacrifices a creature."),
+            GlossaryEntry("Face-Down", "Describes a card whose back shows."),
+            GlossaryEntry("Mana Burn", "Obsolete rule: lose life for unused mana."),
+            GlossaryEntry("Quote", "A 'quoted' text.", "A \u2018quoted\u2019 text."),
+        ),
+    )
+    new = Document(
+        "en",
+        None,
+        glossary=(
+            GlossaryEntry("Abandon", "To turn a face-up ongoing scheme face down."),
+            GlossaryEntry("Double", "To double a value; see rule 701.10."),
+            GlossaryEntry("Face Down", "Describes a card whose back is visible."),
+            GlossaryEntry("Quote", "A 'quoted' text."),
+            GlossaryEntry("Sacrificial Block", "Slang for a block that sacrifices a creature."),
+        ),
+    )
+    found = {
+        (c.old_term, c.new_term): (c.kind, [(p.old, p.new) for p in c.phrases])
+        for c in diff_documents(old, new).glossary
+    }
+    assert found == {
+        (None, "Double"): ("added", []),
+        ("Face-Down", "Face Down"): ("substantive", [("shows", "is visible")]),
+        ("Mana Burn", None): ("removed", []),
+        ("Quote", "Quote"): ("typography", []),
+        ("Chump Block", "Sacrificial Block"): ("renamed", []),
+    }
+
+
+def test_an_example_inserted_first_is_the_only_example_change():
+    examples = ("Example: Grizzly Bears attacks.", "Example: Llanowar Elves taps for mana.")
+    old = doc(rule("302.6", "A creature's activated ability can't be activated.", *examples))
+    new = doc(
+        rule(
+            "302.6",
+            "A creature's activated ability can't be activated.",
+            "Example: A new first example.",
+            *examples,
+        )
+    )
+    (change,) = diff_documents(old, new).changes
+    assert change.kind == "example"
+    assert [phrases_of(d) for d in change.example_diffs] == [
+        (Phrase("", "Example: A new first example."),)
+    ]

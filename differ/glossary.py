@@ -1,0 +1,88 @@
+"""Align the glossary entries of two releases by term, and say how each definition changed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from operator import attrgetter
+
+from corpus.model import GlossaryEntry
+from differ.texts import is_truncation, typography_key
+from differ.words import Diff, Phrase, diff_words, phrases_of
+
+
+@dataclass(frozen=True, slots=True)
+class GlossaryChange:
+    """One glossary entry between two releases; a renamed entry has two different terms."""
+
+    kind: str  # added, removed, renamed, substantive, typography, truncation or unchanged
+    old_term: str | None
+    new_term: str | None
+    old_text: str
+    new_text: str
+    phrases: tuple[Phrase, ...] = ()
+    diff: Diff = ()
+
+    @property
+    def renamed(self) -> bool:
+        """Tell whether the term itself changed (beyond typography and case)."""
+        return bool(self.old_term and self.new_term and self.old_term != self.new_term)
+
+
+def diff_glossaries(
+    old: Sequence[GlossaryEntry], new: Sequence[GlossaryEntry]
+) -> list[GlossaryChange]:
+    """Pair entries by term (ignoring case and typography), then renamed entries by definition.
+
+    Entries unchanged to the letter are left out; the rest come in the glossary's own order,
+    alphabetical by term.
+    """
+    identical = set(map(_EVERY_FIELD, old)) & set(map(_EVERY_FIELD, new))
+    old = [entry for entry in old if _EVERY_FIELD(entry) not in identical]
+    new = [entry for entry in new if _EVERY_FIELD(entry) not in identical]
+    old_by_term = {term_key(entry.term): entry for entry in old}
+    partner = {  # new entry's term key -> its old entry
+        term_key(entry.term): old_by_term.pop(term_key(entry.term))
+        for entry in new
+        if term_key(entry.term) in old_by_term
+    }
+    # Left over on both sides: a term renamed with its definition kept.
+    orphans = {typography_key(entry.text): entry for entry in old_by_term.values()}
+    changes: list[GlossaryChange] = []
+    for entry in new:
+        before = partner.get(term_key(entry.term)) or orphans.pop(typography_key(entry.text), None)
+        if before is None:
+            changes.append(GlossaryChange("added", None, entry.term, "", entry.text))
+        else:
+            changes.append(_compare(before, entry))
+    changes += [
+        GlossaryChange("removed", entry.term, None, entry.text, "") for entry in orphans.values()
+    ]
+    return sorted(changes, key=lambda change: term_key(change.new_term or change.old_term or ""))
+
+
+_EVERY_FIELD = attrgetter("term", "text", "original")
+
+
+def _compare(old: GlossaryEntry, new: GlossaryEntry) -> GlossaryChange:
+    if old.text == new.text:
+        kind = "unchanged" if old.printed_text == new.printed_text else "typography"
+        if term_key(old.term) != term_key(new.term):
+            kind = "renamed"
+        return GlossaryChange(kind, old.term, new.term, old.text, new.text)
+    diff = diff_words(old.text, new.text)
+    old_key, new_key = typography_key(old.text), typography_key(new.text)
+    if old_key == new_key:
+        kind = "typography"
+    elif is_truncation(old_key, new_key):
+        kind = "truncation"
+    else:
+        kind = "substantive"
+    return GlossaryChange(kind, old.term, new.term, old.text, new.text, phrases_of(diff), diff)
+
+
+@lru_cache(maxsize=1 << 12)
+def term_key(term: str) -> str:
+    """'Face-Down', 'Face Down' and 'face down' are one term."""
+    return " ".join(typography_key(term).casefold().replace("-", " ").split())

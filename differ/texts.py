@@ -1,0 +1,28 @@
+"""Compare texts the way a reader does: typography aside, and knowing a cut-short copy."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_DASHES = re.compile(r"\s*[-—–]\s*")
+_DROPPED_MARKS = str.maketrans("", "", "\"'™®")
+_TEXT_MARKS = re.compile(r"\((?:tm|r)\)", re.IGNORECASE)
+_COMPLETE = re.compile(r"""[.:;!?)\]"'”’。）」]$""")
+
+
+@lru_cache(maxsize=1 << 14)  # a rule's key is asked for by several steps and both releases
+def typography_key(text: str) -> str:
+    """Flatten quotes, dashes, marks and spacing: equal keys differ only in typography."""
+    text = text.translate(_DROPPED_MARKS)
+    if "(" in text:
+        text = _TEXT_MARKS.sub("", text)
+    if "-" in text or "—" in text or "–" in text:
+        text = _DASHES.sub("-", text)
+    return " ".join(text.split())
+
+
+def is_truncation(old_key: str, new_key: str) -> bool:
+    """Tell whether one text is a cut-short copy of the other (a scraping artefact)."""
+    shorter, longer = sorted((old_key, new_key), key=len)
+    return bool(shorter) and longer.startswith(shorter) and not _COMPLETE.search(shorter)
