@@ -5,6 +5,7 @@ import datetime as dt
 from corpus.lookup import find_release
 from differ.classify import diff_documents
 from differ.history import rule_history
+from differ.words import phrases_of
 
 
 def _diff(archive, old, new):
@@ -43,3 +44,17 @@ def test_history_follows_400_6_back_through_the_renumbering(ingested):
         ("its owner looks", "all players look")
     ]
     assert by_date[dt.date(2019, 1, 25)].kind == "typography"
+
+
+def test_real_splits_and_example_and_glossary_diffs(ingested):
+    archive, _ = ingested
+    splits = _diff(archive, "2025-09-19", "2025-11-14").splits
+    assert (("500.5",), ("500.5a", "500.5b")) in [(s.old, s.new) for s in splits]
+    result = _diff(archive, "2024-11-08", "2025-02-07")
+    by_number = {c.new_number: c for c in result.changes}
+    assert by_number["616.1g"].kind == "example"
+    assert ("Voice of All", "this creature") in [
+        (p.old, p.new) for d in by_number["616.1g"].example_diffs for p in phrases_of(d)
+    ]
+    added_terms = {c.new_term for c in result.glossary if c.kind == "added"}
+    assert {"Exhaust", "Max Speed", "Start Your Engines!"} <= added_terms
