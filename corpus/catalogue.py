@@ -19,6 +19,11 @@ class CatalogueEntry:
     set_name: str
     languages: tuple[str, ...]
     urls: tuple[str, ...]
+    sha256: tuple[tuple[str, str], ...] = ()  # (url, sha256 of its bytes) where known
+
+    def checksum(self, url: str) -> str:
+        """Return the known sha256 of a URL's bytes, or ''."""
+        return dict(self.sha256).get(url, "")
 
 
 @cache
@@ -33,6 +38,7 @@ def load_catalogue() -> tuple[CatalogueEntry, ...]:
             set_name=item["set_name"],
             languages=tuple(item["languages"]),
             urls=tuple(item["urls"]),
+            sha256=tuple(sorted(item.get("sha256", {}).items())),
         )
         for item in json.loads(text)
     )

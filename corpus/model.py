@@ -64,6 +64,8 @@ class Document:
     credits: str = ""
     notes: tuple[str, ...] = ()
     normalisation: tuple[tuple[str, int], ...] = ()
+    set_name: str = ""  # as the document states it, where it does (the Italian wiki does)
+    excerpt: bool = False  # quotes some chapters only (a wiki page), not the whole rules
 
     def rule(self, number: str) -> Rule | None:
         """Return the rule with this number, or None."""

@@ -155,6 +155,8 @@ def document_to_json(document: Document) -> dict:
         "credits": document.credits,
         "notes": list(document.notes),
         "normalisation": dict(document.normalisation),
+        "set_name": document.set_name,
+        "excerpt": document.excerpt,
     }
 
 
@@ -202,4 +204,6 @@ def document_from_json(data: dict) -> Document:
         credits=data["credits"],
         notes=tuple(data["notes"]),
         normalisation=tuple(data["normalisation"].items()),
+        set_name=data.get("set_name", ""),
+        excerpt=data.get("excerpt", False),
     )

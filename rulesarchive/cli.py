@@ -15,7 +15,10 @@ from corpus.store import Archive, ArchiveError
 from differ.classify import diff_documents
 from differ.history import read_scraped_history, rule_history
 from differ.report import diff_data, diff_text, history_data, history_text
+from scraper.http import Fetcher
 from scraper.ingest import Outcome, Overrides, ingest_paths
+from scraper.scrape import LANGUAGES
+from scraper.scrape import scrape as run_scrape
 
 FORMAT = click.Choice(["text", "json"])
 DIFF_FORMAT = click.Choice(["text", "markdown", "json"])
@@ -59,6 +62,43 @@ def ingest(
         outcomes = ingest_paths(archive, paths, overrides, progress=lambda _: advance())
     for outcome in outcomes:
         _report(outcome)
+    if any(outcome.status == "failed" for outcome in outcomes):
+        sys.exit(1)
+
+
+@main.command()
+@click.option("--since", type=click.DateTime(["%Y-%m-%d"]), help="Only releases from this date on.")
+@click.option(
+    "--lang",
+    "languages",
+    multiple=True,
+    type=click.Choice(LANGUAGES),
+    help="Only this language (repeatable; default: all).",
+)
+@click.option("--dry-run", is_flag=True, help="Only say what would be fetched.")
+@click.option("--mirror", help="Fetch every URL from MIRROR/<host>/<path> instead (offline use).")
+@click.pass_obj
+def scrape(archive: Archive, since, languages, dry_run: bool, mirror: str | None) -> None:
+    """Fetch the releases the archive lacks from Wizards and the translations, and ingest them."""
+    fetcher = Fetcher(archive.root / ".cache" / "http", mirror=mirror)
+    day = since.date() if isinstance(since, dt.datetime) else None
+    with _progress_after_plan("Fetching") as progress:
+        try:
+            planned, outcomes = run_scrape(
+                archive, fetcher, languages or LANGUAGES, day, dry_run, progress
+            )
+        except KeyboardInterrupt:
+            click.echo("interrupted: what was stored is kept; run scrape again to resume", err=True)
+            sys.exit(130)
+    if dry_run:
+        for item in planned:
+            click.echo(
+                f"would fetch {item.label}: {item.urls[0] if item.urls else item.bundle_url}"
+            )
+    for outcome in outcomes:
+        _report(outcome)
+    if not dry_run and not outcomes:
+        click.echo("nothing to fetch: the archive has every known release")
     if any(outcome.status == "failed" for outcome in outcomes):
         sys.exit(1)
 
@@ -207,6 +247,26 @@ class _progress:
             return lambda: None
         bar = self.bar.__enter__()
         return lambda: bar.update(1)
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+
+class _progress_after_plan:
+    """Like _progress, for jobs that learn their length once planned (scrape)."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.bar: _progress | None = None
+
+    def __enter__(self):
+        def start(total: int):
+            self.bar = _progress(total, self.label)
+            advance = self.bar.__enter__()
+            return lambda _outcome: advance()
+
+        return start
 
     def __exit__(self, *exc) -> None:
         if self.bar is not None:

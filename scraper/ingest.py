@@ -19,6 +19,7 @@ from scraper.extract import Extracted, extract_text
 from scraper.integrity import compare_with_neighbours, find_damage
 from scraper.normalise import normalise_document
 from scraper.parse import parse_document
+from scraper.wiki import is_wiki_page, parse_wiki
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +57,12 @@ def read_document(
     data: bytes, name: str, overrides: Overrides = Overrides()
 ) -> tuple[Document, Extracted]:
     """Decode, extract, parse and normalise one file's bytes."""
-    extracted = extract_text(data, name)
-    document = parse_document(extracted.text, language=overrides.language)
+    if is_wiki_page(data):
+        document = parse_wiki(data)
+        extracted = Extracted("", "wiki", "utf-8")
+    else:
+        extracted = extract_text(data, name)
+        document = parse_document(extracted.text, language=overrides.language)
     if overrides.effective_date:
         document = replace(document, effective_date=overrides.effective_date)
     if document.effective_date is None:
@@ -150,7 +155,7 @@ def _describe_release(
 ) -> Release:
     assert document.effective_date is not None
     entry = entry_for(document.effective_date)
-    set_code, set_name = (entry.set_code, entry.set_name) if entry else ("", "")
+    set_code, set_name = (entry.set_code, entry.set_name) if entry else ("", document.set_name)
     if overrides.set_name:
         set_code, set_name = _split_set(overrides.set_name, set_code)
     typos = tuple(note for note in document.notes if note.startswith("typo"))
@@ -166,6 +171,8 @@ def _describe_release(
         last_modified=provenance.last_modified,
     )
     flags = ("typos-repaired",) if typos else ()
+    if document.excerpt:
+        flags = (*flags, "excerpt")
     return Release(
         language=document.language,
         effective_date=document.effective_date,
@@ -191,6 +198,8 @@ def _split_set(label: str, default_code: str) -> tuple[str, str]:
 def _check_integrity(
     archive: Archive, document: Document, release: Release, force: bool
 ) -> Release:
+    if document.excerpt:
+        return release  # a few chapters by design: no glossary, credits or full rule count
     problems = find_damage(document)
     neighbours = [
         other.rule_count for other in _neighbours(archive, release) if "damaged" not in other.flags

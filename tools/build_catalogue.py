@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 
 MANIFEST = Path(__file__).resolve().parents[2] / "shared" / "cr-archive" / "MANIFEST.tsv"
+# Files kept exactly as downloaded: their sha256 is the download's, checked by `scrape`.
+BYTE_FOR_BYTE = ("original (archived download)", "original (downloaded from Wizards)")
 OUTPUT = Path(__file__).resolve().parents[1] / "corpus" / "data" / "releases.json"
 
 
@@ -40,12 +42,15 @@ def main() -> int:
                     "set_name": name,
                     "languages": [],
                     "urls": [],
+                    "sha256": {},
                 },
             )
             if row["language"] not in entry["languages"]:
                 entry["languages"].append(row["language"])
             if row["original_url"] and row["original_url"] not in entry["urls"]:
                 entry["urls"].append(row["original_url"])
+                if row["provenance"].startswith(BYTE_FOR_BYTE):
+                    entry["sha256"][row["original_url"]] = row["sha256"]
     ordered = [entries[date] for date in sorted(entries)]
     OUTPUT.write_text(json.dumps(ordered, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"{len(ordered)} releases -> {OUTPUT}")

@@ -1,0 +1,196 @@
+"""Fetch what the archive lacks from the sources, and ingest it like a local file."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from urllib.parse import unquote, urlsplit
+
+from corpus.catalogue import load_catalogue
+from corpus.store import Archive
+from scraper.http import Fetched, Fetcher, FetchError
+from scraper.ingest import Outcome, Provenance, ingest_bytes
+from scraper.sources import (
+    RULES_PAGE,
+    chinese_downloads,
+    document_links,
+    italian_page_html,
+    italian_pages,
+    wayback_capture,
+)
+from scraper.wiki import page_date
+
+LANGUAGES = ("en", "zh-Hans", "it")
+_FORMAT_ORDER = (".txt", ".docx", ".pdf", ".rtf", ".doc")
+
+
+@dataclass(frozen=True, slots=True)
+class Planned:
+    """One document to fetch: the URLs to try in order, or bytes already in hand (wiki pages)."""
+
+    language: str
+    label: str  # what the user sees: 'en current release', 'en 2009-07-11', ...
+    urls: tuple[str, ...] = ()
+    date: dt.date | None = None
+    checksums: tuple[tuple[str, str], ...] = ()
+    bundle: bytes = b""  # the wiki pages of one date, fetched during planning
+    bundle_url: str = ""
+    wayback: bool = True  # dead wizards.com URLs: try the Wayback Machine's capture
+
+
+def plan(
+    archive: Archive,
+    fetcher: Fetcher,
+    languages: tuple[str, ...] = LANGUAGES,
+    since: dt.date | None = None,
+) -> tuple[list[Planned], list[Outcome]]:
+    """List what to fetch; discovery failures come back as failed outcomes, not exceptions."""
+    planned: list[Planned] = []
+    failures: list[Outcome] = []
+    steps: dict[str, Callable[[], list[Planned]]] = {
+        "en": lambda: _english(archive, fetcher, since),
+        "zh-Hans": lambda: _chinese(archive, fetcher, since),
+        "it": lambda: _italian(archive, fetcher, since),
+    }
+    for language in languages:
+        try:
+            planned += steps[language]()
+        except FetchError as error:
+            failures.append(Outcome(language, "failed", f"{language}: {error}"))
+    return planned, failures
+
+
+def _english(archive: Archive, fetcher: Fetcher, since: dt.date | None) -> list[Planned]:
+    page = fetcher.get(RULES_PAGE)
+    links = document_links(page.body.decode("utf-8", "replace"), page.final_url)
+    if not links:
+        raise FetchError(f"{RULES_PAGE}: no TXT, DOCX or PDF link on the rules page")
+    planned = [Planned("en", "en current release", tuple(links), wayback=False)]
+    for entry in load_catalogue():
+        if "en" not in entry.languages or not entry.urls:
+            continue
+        if since and entry.effective_date < since:
+            continue
+        if archive.get("en", entry.effective_date) is not None:
+            continue
+        urls = tuple(sorted(entry.urls, key=_format_rank))
+        planned.append(
+            Planned("en", f"en {entry.effective_date}", urls, entry.file_date, entry.sha256)
+        )
+    return planned
+
+
+def _chinese(archive: Archive, fetcher: Fetcher, since: dt.date | None) -> list[Planned]:
+    return [
+        Planned("zh-Hans", f"zh-Hans {d.date}", (d.url,), d.date, wayback=False)
+        for d in chinese_downloads(fetcher)
+        if d.date and not (since and d.date < since) and archive.get("zh-Hans", d.date) is None
+    ]
+
+
+def _italian(archive: Archive, fetcher: Fetcher, since: dt.date | None) -> list[Planned]:
+    """Fetch the wiki pages (small) to learn their dates; bundle the pages of each date."""
+    by_date: dict[dt.date, list[dict]] = defaultdict(list)
+    first_url: dict[dt.date, str] = {}
+    for title in italian_pages(fetcher):
+        url, html = italian_page_html(fetcher, title)
+        date = page_date(html)
+        if date is None or (since and date < since):
+            continue
+        by_date[date].append({"title": title, "url": url, "html": html})
+        first_url.setdefault(date, url)
+    planned = []
+    for date, pages in sorted(by_date.items()):
+        if archive.get("it", date) is not None:
+            continue
+        bundle = json.dumps({"pages": pages}, ensure_ascii=False, indent=1).encode()
+        label = f"it {date} ({len(pages)} wiki pages)"
+        planned.append(Planned("it", label, date=date, bundle=bundle, bundle_url=first_url[date]))
+    return planned
+
+
+def fetch_and_ingest(archive: Archive, fetcher: Fetcher, item: Planned) -> Outcome:
+    """Fetch one planned document (first URL that works, else its Wayback capture) and ingest it."""
+    if item.bundle:
+        provenance = Provenance(url=item.bundle_url, final_url=item.bundle_url, fetched_at=_now())
+        return ingest_bytes(
+            archive, item.bundle, f"{item.language}-wiki.json", provenance=provenance
+        )
+    try:
+        fetched = _first_that_works(fetcher, item)
+    except FetchError as error:
+        return Outcome(item.label, "failed", f"{item.label}: {error}")
+    provenance = Provenance(
+        url=fetched.url,
+        final_url=fetched.final_url,
+        fetched_at=fetched.fetched_at,
+        etag=fetched.etag,
+        last_modified=fetched.last_modified,
+    )
+    return ingest_bytes(archive, fetched.body, _file_name(fetched.url), provenance=provenance)
+
+
+def _first_that_works(fetcher: Fetcher, item: Planned) -> Fetched:
+    problems = []
+    checksums = dict(item.checksums)
+    for url in item.urls:
+        try:
+            return fetcher.get(url, document=True, sha256=checksums.get(url, ""))
+        except FetchError as error:
+            problems.append(str(error))
+    if item.wayback:
+        for url in item.urls:
+            capture = wayback_capture(fetcher, url, item.date)
+            if capture is None:
+                continue
+            try:
+                fetched = fetcher.get(capture, document=True, sha256=checksums.get(url, ""))
+            except FetchError as error:
+                problems.append(str(error))
+                continue
+            return fetched
+        problems.append("no Wayback Machine capture")
+    raise FetchError("; ".join(problems))
+
+
+def _format_rank(url: str) -> int:
+    suffix = PurePosixPath(unquote(urlsplit(url).path)).suffix.lower()
+    return _FORMAT_ORDER.index(suffix) if suffix in _FORMAT_ORDER else len(_FORMAT_ORDER)
+
+
+def _file_name(url: str) -> str:
+    return PurePosixPath(unquote(urlsplit(url).path)).name or "download"
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def scrape(
+    archive: Archive,
+    fetcher: Fetcher,
+    languages: tuple[str, ...] = LANGUAGES,
+    since: dt.date | None = None,
+    dry_run: bool = False,
+    progress: Callable[[int], Callable[[Outcome], None]] | None = None,
+) -> tuple[list[Planned], list[Outcome]]:
+    """Plan, then fetch and ingest each document in turn (nothing but planning when dry_run).
+
+    `progress(total)` is called once the plan is known and returns the callback for each
+    outcome. Every release is stored atomically as it arrives, so an interrupted run keeps
+    what it finished and the next run picks up where it stopped.
+    """
+    planned, outcomes = plan(archive, fetcher, languages, since)
+    if dry_run:
+        return planned, outcomes
+    advance = progress(len(planned)) if progress else None
+    for item in planned:
+        outcome = fetch_and_ingest(archive, fetcher, item)
+        outcomes.append(outcome)
+        if advance:
+            advance(outcome)
+    return planned, outcomes

@@ -1,0 +1,112 @@
+"""Where the rules are published: Wizards' rules page, the Wayback Machine, translation repos."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from dataclasses import dataclass
+from urllib.parse import quote, unquote, urljoin, urlsplit
+
+from bs4 import BeautifulSoup
+
+from scraper.http import Fetcher, FetchError
+
+RULES_PAGE = "https://magic.wizards.com/en/rules"
+WAYBACK_AVAILABLE = "https://archive.org/wayback/available"
+GITHUB_API = "https://api.github.com"
+ZH_REPOSITORIES = (
+    "HeliumOctahelide/magic-comp-rules-zh-cn",  # the continuation: newest files first
+    "athenacykes/magic-comp-rules-zh-cn",
+)
+ITALIAN_WIKI_API = "https://magicthegathering.fandom.com/it/api.php"
+ITALIAN_MARKER = "Tratto dal Regolamento"
+_PREFERENCE = (".txt", ".docx", ".pdf")  # TXT is the text itself; DOCX keeps paragraphs; PDF last
+_ZH_FILE = re.compile(r"(\d{4})(\d{2})(\d{2})_Zh\.txt")
+
+
+@dataclass(frozen=True, slots=True)
+class Download:
+    """One document to fetch: its URL and what is known of it before fetching."""
+
+    url: str
+    language: str
+    date: dt.date | None = None  # the date the source gives (catalogue, file name)
+    sha256: str = ""
+
+
+def document_links(html: str, base_url: str = RULES_PAGE) -> list[str]:
+    """Return the rules page's TXT, DOCX and PDF links, best format first.
+
+    File names contain spaces and change pattern from year to year, so links are recognised by
+    their extension alone (after undoing %20), not by a name pattern.
+    """
+    soup = BeautifulSoup(html, "html.parser")
+    found: dict[str, int] = {}
+    for anchor in soup.find_all("a", href=True):
+        url = urljoin(base_url, anchor["href"].strip())
+        path = unquote(urlsplit(url).path).lower()
+        for rank, suffix in enumerate(_PREFERENCE):
+            if path.endswith(suffix):
+                found.setdefault(_spaces_quoted(url), rank)
+    return sorted(found, key=found.__getitem__)
+
+
+def _spaces_quoted(url: str) -> str:
+    return url.replace(" ", "%20")
+
+
+def wayback_capture(fetcher: Fetcher, url: str, near: dt.date | None) -> str | None:
+    """Return the raw Wayback Machine capture of a URL closest to a date, if there is one."""
+    query = f"?url={quote(url, safe='')}"
+    if near:
+        query += f"&timestamp={near:%Y%m%d}"
+    try:
+        answer = json.loads(fetcher.get(WAYBACK_AVAILABLE + query).body)
+    except (FetchError, ValueError):
+        return None
+    closest = (answer.get("archived_snapshots") or {}).get("closest") or {}
+    if not closest.get("available") or not closest.get("timestamp"):
+        return None
+    # id_ asks for the bytes as captured, without the Wayback toolbar rewritten into them.
+    return f"https://web.archive.org/web/{closest['timestamp']}id_/{url}"
+
+
+def chinese_downloads(fetcher: Fetcher) -> list[Download]:
+    """List the plain-text files of the Simplified Chinese translation, one per date."""
+    downloads: dict[dt.date, Download] = {}
+    problems = []
+    for repository in ZH_REPOSITORIES:
+        listing = f"{GITHUB_API}/repos/{repository}/contents/plain_text"
+        try:
+            entries = json.loads(fetcher.get(listing).body)
+        except (FetchError, ValueError) as error:
+            problems.append(str(error))
+            continue
+        for entry in entries:
+            match = _ZH_FILE.fullmatch(entry.get("name", ""))
+            if match and entry.get("download_url"):
+                date = dt.date(*map(int, match.groups()))
+                downloads.setdefault(date, Download(entry["download_url"], "zh-Hans", date))
+    if not downloads and problems:
+        raise FetchError(problems[0])
+    return [downloads[date] for date in sorted(downloads)]
+
+
+def italian_pages(fetcher: Fetcher) -> list[str]:
+    """Return the titles of the Italian wiki pages that quote the rules."""
+    query = (
+        f"{ITALIAN_WIKI_API}?action=query&list=search&format=json&srlimit=500"
+        f"&srsearch={quote(chr(34) + ITALIAN_MARKER + chr(34))}"
+    )
+    answer = json.loads(fetcher.get(query).body)
+    return sorted(hit["title"] for hit in answer.get("query", {}).get("search", []))
+
+
+def italian_page_html(fetcher: Fetcher, title: str) -> tuple[str, str]:
+    """Return (URL, HTML) of one wiki page, through the MediaWiki parse API."""
+    url = f"{ITALIAN_WIKI_API}?action=parse&format=json&page={quote(title)}"
+    answer = json.loads(fetcher.get(url).body)
+    if "parse" not in answer:
+        raise FetchError(f"{url}: {answer.get('error', {}).get('info', 'no page in the answer')}")
+    return url, answer["parse"]["text"]["*"]

@@ -1,0 +1,386 @@
+"""Scraping over real HTTP: a local server stands in for Wizards, GitHub, the wiki and Wayback.
+
+It serves the real documents of ../shared/cr-archive at the paths the real sites use (under a
+mirror root, as `--mirror` expects) and injects faults. Each fault test checks the outcome and
+that the archive is intact.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from werkzeug import Request, Response
+
+from corpus.store import Archive
+from rulesarchive.cli import main
+from scraper.http import Fetcher, FetchError, HttpSettings
+from scraper.scrape import scrape
+from scraper.sources import document_links
+
+FIXTURES = Path(__file__).parent / "fixtures"
+RULES_PAGE = "/magic.wizards.com/en/rules"
+CURRENT_TXT = "/media.wizards.com/2025/downloads/MagicCompRules 20251114.txt"
+PAST_TXT = "/media.wizards.com/2026/downloads/MagicCompRules 20260116.txt"
+NOT_YET = dt.date(2026, 6, 1)  # a --since after every catalogued release: only the current one
+FAST = HttpSettings(read_timeout=0.5, retries=2, backoff=0.0, per_host_interval=0.0)
+
+
+@pytest.fixture
+def current_txt(shared_archive: Path) -> bytes:
+    return (shared_archive / "en" / "2025-11-14.txt").read_bytes()
+
+
+@pytest.fixture
+def archive(tmp_path: Path) -> Archive:
+    return Archive(tmp_path / "archive")
+
+
+@pytest.fixture
+def waits() -> list[float]:
+    return []
+
+
+@pytest.fixture
+def fetcher(httpserver, archive: Archive, waits: list[float]) -> Fetcher:
+    mirror = httpserver.url_for("/").rstrip("/")
+    return Fetcher(archive.root / ".cache" / "http", FAST, mirror=mirror, sleep=waits.append)
+
+
+def serve_rules_page(httpserver) -> None:
+    page = (FIXTURES / "wizards_rules_page.html").read_text(encoding="utf-8")
+    httpserver.expect_request(RULES_PAGE).respond_with_data(page, content_type="text/html")
+
+
+def scrape_english(archive, fetcher, since=NOT_YET):
+    _, outcomes = scrape(archive, fetcher, ("en",), since)
+    return outcomes
+
+
+def intact(archive: Archive) -> bool:
+    """No half-written release folder or cache file is left behind."""
+    return not list(archive.root.rglob(".incoming-*"))
+
+
+def requests_to(httpserver, path: str) -> list[Request]:
+    return [request for request, _ in httpserver.log if request.path == path]
+
+
+def test_rules_page_links_best_format_first():
+    page = (FIXTURES / "wizards_rules_page.html").read_text(encoding="utf-8")
+    links = document_links(page)
+    assert links[:3] == [
+        "https://media.wizards.com/2025/downloads/MagicCompRules%2020251114.txt",
+        "https://media.wizards.com/2025/downloads/MagicCompRules%2020251114.docx",
+        "https://media.wizards.com/2025/downloads/MagicCompRules%2020251114.pdf",
+    ]
+    without_txt = page.replace("20251114.txt", "20251114.html")
+    assert document_links(without_txt)[0].endswith(".docx")
+
+
+def test_current_release_then_304_downloads_nothing(httpserver, archive, fetcher, current_txt):
+    serve_rules_page(httpserver)
+    httpserver.expect_request(CURRENT_TXT, headers={"If-None-Match": '"v1"'}).respond_with_data(
+        "", status=304
+    )
+    httpserver.expect_request(CURRENT_TXT).respond_with_data(
+        current_txt, content_type="text/plain", headers={"ETag": '"v1"'}
+    )
+    (first,) = scrape_english(archive, fetcher)
+    assert first.status == "added", first.message
+    release = archive.get("en", dt.date(2025, 11, 14))
+    source = release.source
+    assert source.url.endswith("MagicCompRules%2020251114.txt")
+    assert source.final_url == source.url and source.etag == '"v1"' and source.fetched_at
+    (second,) = scrape_english(archive, fetcher)
+    assert second.status == "unchanged"
+    last = requests_to(httpserver, CURRENT_TXT)[-1]
+    assert last.headers["If-None-Match"] == '"v1"'
+    assert httpserver.log[-1][1].status_code == 304
+    assert intact(archive)
+
+
+def test_500_then_success(httpserver, archive, fetcher, current_txt):
+    serve_rules_page(httpserver)
+    httpserver.expect_oneshot_request(CURRENT_TXT).respond_with_data("oops", status=500)
+    httpserver.expect_request(CURRENT_TXT).respond_with_data(current_txt)
+    (outcome,) = scrape_english(archive, fetcher)
+    assert outcome.status == "added"
+    assert len(requests_to(httpserver, CURRENT_TXT)) == 2
+
+
+def test_429_honours_retry_after(httpserver, archive, fetcher, waits, current_txt):
+    serve_rules_page(httpserver)
+    httpserver.expect_oneshot_request(CURRENT_TXT).respond_with_data(
+        "slow down", status=429, headers={"Retry-After": "7"}
+    )
+    httpserver.expect_request(CURRENT_TXT).respond_with_data(current_txt)
+    (outcome,) = scrape_english(archive, fetcher)
+    assert outcome.status == "added"
+    assert 7 in waits
+
+
+def test_read_timeout_is_retried(httpserver, archive, fetcher, current_txt):
+    serve_rules_page(httpserver)
+
+    def stall(request: Request) -> Response:
+        time.sleep(FAST.read_timeout * 3)
+        return Response(current_txt)
+
+    httpserver.expect_oneshot_request(CURRENT_TXT).respond_with_handler(stall)
+    httpserver.expect_request(CURRENT_TXT).respond_with_data(current_txt)
+    (outcome,) = scrape_english(archive, fetcher)
+    assert outcome.status == "added"
+
+
+def cut_short(body: bytes) -> Response:
+    response = Response(body[: len(body) // 2])
+    response.headers["Content-Length"] = str(len(body))
+    response.headers["Connection"] = "close"
+    return response
+
+
+def test_a_body_cut_short_is_retried(httpserver, archive, fetcher, current_txt):
+    serve_rules_page(httpserver)
+    httpserver.expect_oneshot_request(CURRENT_TXT).respond_with_response(cut_short(current_txt))
+    httpserver.expect_request(CURRENT_TXT).respond_with_data(current_txt)
+    (outcome,) = scrape_english(archive, fetcher)
+    assert outcome.status == "added"
+    assert archive.get("en", dt.date(2025, 11, 14)).rule_count > 3000
+
+
+def test_a_body_always_cut_short_is_rejected_never_ingested(
+    httpserver, archive, fetcher, current_txt
+):
+    serve_rules_page(httpserver)
+    httpserver.expect_request(CURRENT_TXT).respond_with_handler(lambda _: cut_short(current_txt))
+    (outcome,) = scrape_english(archive, fetcher)
+    assert outcome.status == "failed"
+    assert "gave up after 3 tries" in outcome.message
+    assert archive.releases() == [] and intact(archive)
+
+
+def test_redirect_records_the_final_url(httpserver, archive, fetcher, current_txt):
+    serve_rules_page(httpserver)
+    moved = "/media.wizards.com/2025/downloads/moved/MagicCompRules%2020251114.txt"
+    httpserver.expect_request(CURRENT_TXT).respond_with_data(
+        "", status=301, headers={"Location": moved}
+    )
+    httpserver.expect_request(moved.replace("%20", " ")).respond_with_data(current_txt)
+    (outcome,) = scrape_english(archive, fetcher)
+    assert outcome.status == "added"
+    source = archive.get("en", dt.date(2025, 11, 14)).source
+    assert (
+        source.final_url
+        == "https://media.wizards.com/2025/downloads/moved/MagicCompRules%2020251114.txt"
+    )
+
+
+def test_404_is_not_retried_and_falls_back_to_the_next_format(httpserver, archive, fetcher):
+    serve_rules_page(httpserver)
+    httpserver.expect_request(CURRENT_TXT).respond_with_data("gone", status=404)
+    docx = CURRENT_TXT.replace(".txt", ".docx")
+    httpserver.expect_request(docx).respond_with_data("gone", status=404)
+    pdf = CURRENT_TXT.replace(".txt", ".pdf")
+    httpserver.expect_request(pdf).respond_with_data("gone", status=404)
+    (outcome,) = scrape_english(archive, fetcher)
+    assert outcome.status == "failed"
+    assert "HTTP 404" in outcome.message
+    assert len(requests_to(httpserver, CURRENT_TXT)) == 1
+    assert archive.releases() == []
+
+
+def test_html_instead_of_the_text_is_rejected(httpserver, archive, fetcher):
+    serve_rules_page(httpserver)
+    soft_404 = "<!DOCTYPE html><html><body>Page not found</body></html>"
+    for suffix in (".txt", ".docx", ".pdf"):
+        httpserver.expect_request(CURRENT_TXT.replace(".txt", suffix)).respond_with_data(
+            soft_404, content_type="text/html"
+        )
+    (outcome,) = scrape_english(archive, fetcher)
+    assert outcome.status == "failed"
+    assert "HTML page where a rules document was expected" in outcome.message
+    assert archive.releases() == [] and intact(archive)
+
+
+def test_a_dead_past_url_falls_back_to_the_wayback_machine(
+    httpserver, archive, fetcher, shared_archive
+):
+    serve_rules_page(httpserver)
+    httpserver.expect_request(CURRENT_TXT).respond_with_data(
+        (shared_archive / "en" / "2025-11-14.txt").read_bytes()
+    )
+    httpserver.expect_request(PAST_TXT).respond_with_data("gone", status=404)
+    original = "https://media.wizards.com/2026/downloads/MagicCompRules%2020260116.txt"
+    httpserver.expect_request(
+        "/archive.org/wayback/available", query_string={"url": original, "timestamp": "20260116"}
+    ).respond_with_json(
+        {"archived_snapshots": {"closest": {"available": True, "timestamp": "20260120000000"}}}
+    )
+    capture = f"/web.archive.org/web/20260120000000id_/{original}".replace("%20", " ")
+    httpserver.expect_request(capture).respond_with_data(
+        (shared_archive / "en" / "2026-01-16.txt").read_bytes()
+    )
+    outcomes = scrape_english(archive, fetcher, since=dt.date(2026, 1, 1))
+    assert {o.status for o in outcomes} == {"added"}, [o.message for o in outcomes]
+    past = archive.get("en", dt.date(2026, 1, 16))
+    assert past.source.url.startswith("https://web.archive.org/web/20260120000000id_/")
+
+
+def test_chinese_translation_from_the_github_repositories(
+    httpserver, archive, fetcher, shared_archive
+):
+    repo = "HeliumOctahelide/magic-comp-rules-zh-cn"
+    raw = f"https://raw.githubusercontent.com/{repo}/main/plain_text/20260417_Zh.txt"
+    httpserver.expect_request(
+        f"/api.github.com/repos/{repo}/contents/plain_text"
+    ).respond_with_json(
+        [
+            {"name": "20260417_Zh.txt", "download_url": raw},
+            {"name": "README.md", "download_url": ""},
+        ]
+    )
+    other = "/api.github.com/repos/athenacykes/magic-comp-rules-zh-cn/contents/plain_text"
+    httpserver.expect_request(other).respond_with_data("not found", status=404)
+    httpserver.expect_request(
+        f"/raw.githubusercontent.com/{repo}/main/plain_text/20260417_Zh.txt"
+    ).respond_with_data((shared_archive / "zh-Hans" / "2026-04-17.txt").read_bytes())
+    _, outcomes = scrape(archive, fetcher, ("zh-Hans",))
+    assert [o.status for o in outcomes] == ["added"], [o.message for o in outcomes]
+    release = archive.get("zh-Hans", dt.date(2026, 4, 17))
+    assert release.rule_count > 3000 and release.source.url == raw
+
+
+def test_italian_wiki_through_the_mediawiki_api(httpserver, archive, fetcher):
+    api = "/magicthegathering.fandom.com/it/api.php"
+    httpserver.expect_request(
+        api,
+        query_string={
+            "action": "query",
+            "list": "search",
+            "format": "json",
+            "srlimit": "500",
+            "srsearch": '"Tratto dal Regolamento"',
+        },
+    ).respond_with_json(
+        {
+            "query": {
+                "search": [{"title": "Interazione di effetti di sostituzione e/o di prevenzione"}]
+            }
+        }
+    )
+    html = (FIXTURES / "it_wiki_616.html").read_text(encoding="utf-8")
+    httpserver.expect_request(
+        api,
+        query_string={
+            "action": "parse",
+            "format": "json",
+            "page": "Interazione di effetti di sostituzione e/o di prevenzione",
+        },
+    ).respond_with_json({"parse": {"title": "Interazione", "text": {"*": html}}})
+    _, outcomes = scrape(archive, fetcher, ("it",))
+    assert [o.status for o in outcomes] == ["added"], [o.message for o in outcomes]
+    release = archive.get("it", dt.date(2024, 11, 23))
+    assert release.set_name == "Fondamenti di Magic: the Gathering"
+    assert "excerpt" in release.flags
+    document = archive.load(release)
+    assert document.rule("616.1f").examples[0].startswith("Esempio: ci sono due permanenti")
+    assert "slip: 616.1e appears twice" in document.notes
+
+
+def test_interrupted_scrape_keeps_what_it_finished_and_resumes(
+    httpserver, archive, shared_archive, waits
+):
+    mirror = httpserver.url_for("/").rstrip("/")
+    repo = "HeliumOctahelide/magic-comp-rules-zh-cn"
+    names = {"20260227_Zh.txt": "2026-02-27.txt", "20260417_Zh.txt": "2026-04-17.txt"}
+    listing = [
+        {
+            "name": name,
+            "download_url": f"https://raw.githubusercontent.com/{repo}/main/plain_text/{name}",
+        }
+        for name in names
+    ]
+    httpserver.expect_request(
+        f"/api.github.com/repos/{repo}/contents/plain_text"
+    ).respond_with_json(listing)
+    other = "/api.github.com/repos/athenacykes/magic-comp-rules-zh-cn/contents/plain_text"
+    httpserver.expect_request(other).respond_with_data("not found", status=404)
+    for name, stored in names.items():
+        httpserver.expect_request(
+            f"/raw.githubusercontent.com/{repo}/main/plain_text/{name}"
+        ).respond_with_data((shared_archive / "zh-Hans" / stored).read_bytes())
+
+    class Killed(Fetcher):
+        def get(self, url, **options):
+            if url.endswith("20260417_Zh.txt"):
+                raise KeyboardInterrupt
+            return super().get(url, **options)
+
+    killed = Killed(archive.root / ".cache" / "http", FAST, mirror=mirror, sleep=waits.append)
+    with pytest.raises(KeyboardInterrupt):
+        scrape(archive, killed, ("zh-Hans",))
+    assert [r.effective_date for r in archive.releases("zh-Hans")] == [dt.date(2026, 2, 27)]
+    assert intact(archive)
+    again = Fetcher(archive.root / ".cache" / "http", FAST, mirror=mirror, sleep=waits.append)
+    planned, outcomes = scrape(archive, again, ("zh-Hans",))
+    assert [p.label for p in planned] == ["zh-Hans 2026-04-17"]
+    assert [o.status for o in outcomes] == ["added"]
+
+
+def test_fetch_error_names_the_url(httpserver, fetcher):
+    httpserver.expect_request("/example.org/missing.txt").respond_with_data("", status=410)
+    with pytest.raises(FetchError, match=r"^https://example.org/missing.txt: HTTP 410"):
+        fetcher.get("https://example.org/missing.txt", document=True)
+
+
+def test_cli_scrape_with_mirror_and_dry_run(httpserver, tmp_path, current_txt):
+    serve_rules_page(httpserver)
+    httpserver.expect_request(CURRENT_TXT).respond_with_data(current_txt)
+    mirror = httpserver.url_for("/")
+    runner = CliRunner()
+    folder = str(tmp_path / "archive")
+    dry = runner.invoke(
+        main,
+        [
+            "--archive",
+            folder,
+            "scrape",
+            "--mirror",
+            mirror,
+            "--lang",
+            "en",
+            "--since",
+            "2026-06-01",
+            "--dry-run",
+        ],
+    )
+    assert dry.exit_code == 0, dry.output
+    assert "would fetch en current release: https://media.wizards.com/" in dry.output
+    assert Archive(folder).releases() == []
+    real = runner.invoke(
+        main,
+        [
+            "--archive",
+            folder,
+            "scrape",
+            "--mirror",
+            mirror,
+            "--lang",
+            "en",
+            "--since",
+            "2026-06-01",
+        ],
+    )
+    assert real.exit_code == 0, real.output
+    assert "added en/2025-11-14" in real.output
+    assert (
+        json.loads(
+            runner.invoke(main, ["--archive", folder, "releases", "--format", "json"]).output
+        )[0]["effective_date"]
+        == "2025-11-14"
+    )
