@@ -75,8 +75,8 @@ def _english(archive: Archive, fetcher: Fetcher, since: dt.date | None) -> list[
             continue
         if since and entry.effective_date < since:
             continue
-        if archive.get("en", entry.effective_date) is not None:
-            continue
+        if archive.get("en", entry.effective_date) is not None or set(entry.urls) & set(links):
+            continue  # stored already, or the current release itself
         urls = tuple(sorted(entry.urls, key=_format_rank))
         planned.append(
             Planned("en", f"en {entry.effective_date}", urls, entry.file_date, entry.sha256)
