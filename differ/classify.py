@@ -89,7 +89,7 @@ class ReleaseDiff:
 
 def diff_documents(old: Document, new: Document) -> ReleaseDiff:
     """Align two documents and classify every rule; sweeps are found across the whole release."""
-    old_rules, new_rules = _set_aside_identical(old.rules, new.rules)
+    old_rules, new_rules = set_aside_identical(old.rules, new.rules)
     pairs = align_rules(old_rules, new_rules)
     moves = renumbering(pairs)
     numbers = [rule.number for rule in old.rules]
@@ -117,7 +117,7 @@ def diff_documents(old: Document, new: Document) -> ReleaseDiff:
 _EVERY_FIELD = attrgetter("number", "text", "examples", "original", "original_examples")
 
 
-def _set_aside_identical(old: Sequence[Rule], new: Sequence[Rule]) -> tuple[list[Rule], list[Rule]]:
+def set_aside_identical(old: Sequence[Rule], new: Sequence[Rule]) -> tuple[list[Rule], list[Rule]]:
     """Drop the rules found in both releases under the same number, to the letter.
 
     Most rules of a release are untouched; finding them with set operations, not rule by rule,

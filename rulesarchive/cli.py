@@ -19,6 +19,9 @@ from scraper.http import Fetcher
 from scraper.ingest import Outcome, Overrides, ingest_paths
 from scraper.scrape import LANGUAGES
 from scraper.scrape import scrape as run_scrape
+from site_builder.build import BuildError, build_site
+from site_builder.search import SearchIndexError
+from site_builder.serve import make_server, sample_archive
 
 FORMAT = click.Choice(["text", "json"])
 DIFF_FORMAT = click.Choice(["text", "markdown", "json"])
@@ -101,6 +104,59 @@ def scrape(archive: Archive, since, languages, dry_run: bool, mirror: str | None
         click.echo("nothing to fetch: the archive has every known release")
     if any(outcome.status == "failed" for outcome in outcomes):
         sys.exit(1)
+
+
+@main.command()
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default="site",
+    show_default=True,
+    help="Folder of the site.",
+)
+@click.option(
+    "--base-url",
+    default="http://localhost:8000/",
+    show_default=True,
+    help="Where the site will be served (for the feed and sitemap).",
+)
+@click.option("--sample", is_flag=True, help="Build a demo site from the shipped sample archive.")
+@click.pass_obj
+def build(archive: Archive, out: Path, base_url: str, sample: bool) -> None:
+    """Render the archive as a static site (histories, changelogs, search, feed, data)."""
+    source = Archive(sample_archive()) if sample else archive
+    if not base_url.endswith("/"):
+        base_url += "/"
+    say = (lambda message: click.echo(f"{message}…", err=True)) if sys.stderr.isatty() else None
+    try:
+        report = build_site(source, out, base_url, progress=say, cache=not sample)
+    except (BuildError, SearchIndexError) as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(
+        f"built {out}: {report.pages} files ({report.written} written) for "
+        f"{', '.join(report.languages)} in {report.seconds:.1f} s"
+    )
+
+
+@main.command()
+@click.option(
+    "--out",
+    "site",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    default="site",
+    show_default=True,
+    help="Folder of the built site.",
+)
+@click.option("--port", type=int, default=8000, show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True)
+def serve(site: Path, port: int, host: str) -> None:
+    """Preview the built site at http://HOST:PORT/ (Ctrl-C stops)."""
+    server = make_server(site, port, host)
+    click.echo(f"serving {site} at http://{host}:{port}/ (Ctrl-C stops)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        server.server_close()
 
 
 @main.command()

@@ -1,0 +1,1 @@
+"""Render the archive as a static site: histories, changelogs, search, feeds and data."""

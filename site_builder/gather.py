@@ -1,0 +1,138 @@
+"""Walk a language's releases once: diffs, lines of descent, glossary histories, the newest text."""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import differ
+from corpus.model import Document, GlossaryEntry, Heading, Release
+from corpus.store import Archive
+from differ.classify import ReleaseDiff, diff_documents
+from differ.glossary import term_key
+from differ.lineage import Line, trace_lines
+
+
+@dataclass(frozen=True, slots=True)
+class GlossaryLine:
+    """One glossary term through the releases: (first, last, entry) stretches, oldest first."""
+
+    key: str
+    stretches: tuple[tuple[int, int, GlossaryEntry], ...]
+
+
+@dataclass
+class Language:
+    """Everything the site shows of one language's releases."""
+
+    language: str
+    releases: list[Release]
+    diffs: list[ReleaseDiff | None]
+    lines: list[Line]
+    glossary: list[GlossaryLine]
+    headings: tuple[Heading, ...]
+    holders: dict[str, list[Line]] = field(default_factory=dict)  # number -> lines, ever
+
+    def __post_init__(self) -> None:
+        for line in self.lines:
+            for number in line.numbers:
+                self.holders.setdefault(number, []).append(line)
+
+    def holder(self, number: str, index: int) -> Line | None:
+        """Return the line that printed `number` in release `index`, if any."""
+        for line in self.holders.get(number, ()):
+            for stretch in line.stretches:
+                if stretch.first <= index <= stretch.last and stretch.rule.number == number:
+                    return line
+        return None
+
+
+def gather(
+    archive: Archive,
+    language: str,
+    cache: Path | None = None,
+    on_document: Callable[[int, Release, Document], None] | None = None,
+) -> Language:
+    """Read every release of a language once, oldest first, diffing each with the one before.
+
+    Diffs are cached under `cache`, keyed by the two releases' content hashes, so a rebuild
+    after one new release diffs one pair. `on_document` sees each document as it passes
+    (the per-release data files are written from it); only two documents are held at a time.
+    """
+    releases = archive.releases(language)
+    diffs: list[ReleaseDiff | None] = []
+    glossary: dict[str, list[list]] = {}
+    newest: list[Document] = []
+
+    def steps() -> Iterator[tuple[Document, ReleaseDiff | None]]:
+        previous: Document | None = None
+        for index, release in enumerate(releases):
+            document = archive.load(release)
+            diff = None
+            if previous is not None:
+                diff = _cached_diff(cache, releases[index - 1], release, previous, document)
+            diffs.append(diff)
+            _grow_glossary(glossary, index, document)
+            if on_document:
+                on_document(index, release, document)
+            newest[:] = [document]
+            yield document, diff
+            previous = document
+
+    lines = trace_lines(releases, steps())
+    return Language(
+        language,
+        releases,
+        diffs,
+        lines,
+        [
+            GlossaryLine(key, tuple((a, b, entry) for a, b, entry in stretches))
+            for key, stretches in glossary.items()
+        ],
+        newest[0].headings if newest else (),
+    )
+
+
+def _grow_glossary(glossary: dict[str, list[list]], index: int, document: Document) -> None:
+    for entry in document.glossary:
+        stretches = glossary.setdefault(term_key(entry.term), [])
+        if stretches and stretches[-1][2] == entry and stretches[-1][1] == index - 1:
+            stretches[-1][1] = index
+        else:
+            stretches.append([index, index, entry])
+
+
+@cache
+def _differ_fingerprint() -> str:
+    """Hash of the differ's code: a cached diff from other code is never reused."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(differ.__file__).parent.glob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _cached_diff(
+    cache: Path | None, old: Release, new: Release, before: Document, after: Document
+) -> ReleaseDiff:
+    if cache is None:
+        return diff_documents(before, after)
+    pair = f"{_differ_fingerprint()}:{old.content_sha256}:{new.content_sha256}"
+    key = hashlib.sha256(pair.encode()).hexdigest()
+    path = cache / f"{key[:32]}.pickle"
+    if path.exists():
+        try:
+            with path.open("rb") as handle:
+                return pickle.load(handle)
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
+            pass  # unreadable (an older version of the code): diff afresh
+    diff = diff_documents(before, after)
+    cache.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".incoming")
+    with temporary.open("wb") as handle:
+        pickle.dump(diff, handle, protocol=pickle.HIGHEST_PROTOCOL)
+    temporary.replace(path)
+    return diff

@@ -1,0 +1,377 @@
+"""Turn one language's gathered history into page contexts, rendered through the templates."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from corpus.model import Release
+from corpus.numbers import rule_sort_key
+from differ.align import compact_ranges
+from differ.classify import Change, ReleaseDiff, align_examples
+from differ.history import Version
+from differ.lineage import Line, line_versions
+from differ.words import diff_words
+from site_builder import paths
+from site_builder.gather import GlossaryLine, Language
+from site_builder.refs import cited_numbers, split_citations
+
+LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "it": "Italiano"}
+SHOWN_FIRST = ("substantive", "added", "removed", "reference", "example")
+FOLDED = ("typography", "truncation", "unchanged")
+
+
+def environment() -> Environment:
+    """Return the Jinja2 environment over templates/ (autoescaping: rule text is only text)."""
+    folder = str(resources.files("templates"))
+    env = Environment(
+        loader=FileSystemLoader(folder),
+        autoescape=select_autoescape(["html", "xml"]),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.globals["language_names"] = LANGUAGE_NAMES
+    return env
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One output file: its path under the site root and its content."""
+
+    path: str
+    content: str
+
+
+class LanguagePages:
+    """Every page of one language."""
+
+    def __init__(self, env: Environment, data: Language, languages: list[str]) -> None:
+        self.env = env
+        self.data = data
+        self.language = data.language
+        self.languages = languages
+        self.newest = len(data.releases) - 1
+        self.cited_by = self._cited_by()
+        self._versions: dict[str, tuple[Version, ...]] = {}
+        self.glossary_slugs = paths.glossary_slugs([term.key for term in data.glossary])
+        self.current_by_chapter: dict[str, list[Line]] = {}
+        for line in data.lines:
+            if line.last == self.newest:
+                self.current_by_chapter.setdefault(line.rule.number[:3], []).append(line)
+
+    def versions(self, line: Line) -> tuple[Version, ...]:
+        """Return a line's versions (worked out once per build)."""
+        if line.id not in self._versions:
+            self._versions[line.id] = line_versions(line, self.data.releases)
+        return self._versions[line.id]
+
+    # -- shared -----------------------------------------------------------------------------
+
+    def render(self, template: str, path: str, root: str | None = None, **context) -> Page:
+        """Render a template for the page at `path` (links relative to it unless `root`)."""
+        context.setdefault("switches", [])
+        html = self.env.get_template(template).render(
+            root=paths.root_of(path) if root is None else root,
+            language=self.language,
+            lang_attr=self.language,
+            **context,
+        )
+        return Page(path, html)
+
+    def line_href(self, page: str, line: Line | None) -> str:
+        """Link from `page` to a line's rule page ('' for no line)."""
+        return paths.relative(page, paths.rule_page(self.language, line)) if line else ""
+
+    def all_pages(self) -> Iterator[Page]:
+        """Yield every page of the language."""
+        yield self.language_home()
+        for index in range(len(self.data.releases)):
+            yield self.release(index)
+        for line in self.data.lines:
+            yield self.rule(line)
+        for number in self.data.holders:
+            yield self.number_stub(number)
+        yield self.chapters()
+        for heading in self.data.headings:
+            if len(heading.number) == 3:
+                yield self.chapter(heading.number, heading.title)
+        yield self.glossary_index()
+        for term in self.data.glossary:
+            yield self.glossary_term(term)
+        yield self.render(
+            "compare.html",
+            f"{self.language}/compare.html",
+            title="Compare releases",
+            releases=self.release_rows(),
+        )
+        yield self.render("goto.html", f"{self.language}/goto.html", title="Go to a rule")
+
+    # -- releases ---------------------------------------------------------------------------
+
+    def release_rows(self) -> list[dict]:
+        rows = []
+        for index, release in enumerate(self.data.releases):
+            counts = _counts(self.data.diffs[index])
+            rows.append(
+                {
+                    "release": release,
+                    "href_from_root": paths.release_page(release),
+                    "substantive": counts["substantive"] + counts["sweep"],
+                    "added": counts["added"],
+                    "removed": counts["removed"],
+                }
+            )
+        return list(reversed(rows))
+
+    def language_home(self) -> Page:
+        """The language's releases, newest first."""
+        return self.render(
+            "releases.html",
+            paths.language_home(self.language),
+            title=f"Releases ({LANGUAGE_NAMES.get(self.language, self.language)})",
+            rows=self.release_rows(),
+        )
+
+    def release(self, index: int) -> Page:
+        """A release's changelog against the release before it."""
+        release = self.data.releases[index]
+        page = paths.release_page(release)
+        diff = self.data.diffs[index]
+        previous = self.data.releases[index - 1] if index else None
+        groups: dict[str, list[dict]] = {kind: [] for kind in (*SHOWN_FIRST, "sweep", *FOLDED)}
+        for change in diff.changes if diff else ():
+            groups.setdefault(change.kind, []).append(self._change_view(page, index, change))
+        return self.render(
+            "release.html",
+            page,
+            title=f"{release.effective_date} {release.set_name}".strip(),
+            release=release,
+            previous=previous,
+            previous_href=paths.relative(page, paths.release_page(previous)) if previous else "",
+            groups=groups,
+            shown_first=SHOWN_FIRST,
+            sweeps=diff.sweeps if diff else (),
+            renumbering=compact_ranges(diff.renumbering) if diff else [],
+            splits=diff.splits if diff else (),
+            merges=diff.merges if diff else (),
+            glossary=diff.glossary if diff else (),
+            unchanged=diff.unchanged if diff else release.rule_count,
+            compare_href=paths.relative(page, f"{self.language}/compare.html"),
+            json_href=paths.relative(page, f"data/{self.language}/{release.effective_date}.json"),
+        )
+
+    def _change_view(self, page: str, index: int, change: Change) -> dict:
+        if change.new_number:
+            line = self.data.holder(change.new_number, index)
+        else:
+            line = self.data.holder(change.old_number or "", index - 1)
+        return {
+            "change": change,
+            "href": self.line_href(page, line),
+            "diff": change.diff,
+            "example_diffs": change.example_diffs if change.kind == "example" else (),
+        }
+
+    # -- rules ------------------------------------------------------------------------------
+
+    def rule(self, line: Line) -> Page:
+        """A rule's page: its current text, then its whole history, newest first."""
+        page = paths.rule_page(self.language, line)
+        releases = self.data.releases
+        versions = self.versions(line)
+        current = line.rule
+        settled = next((v for v in reversed(versions) if v.kind not in FOLDED), versions[0])
+        cites = []
+        for number in cited_numbers(current.text + " " + " ".join(current.examples)):
+            target = self.data.holder(number, line.last)
+            cites.append({"number": number, "href": self.line_href(page, target)})
+        return self.render(
+            "rule.html",
+            page,
+            title=f"{current.number} {_short(current.printed_text)}",
+            line=line,
+            rule=current,
+            text_pieces=self._linked(page, current.printed_text, line.last),
+            current=line.last == self.newest,
+            last_release=releases[line.last],
+            first_release=releases[line.first],
+            settled=settled,
+            versions=list(reversed(versions)),
+            renumbered=_renumbered(versions),
+            example_diffs=_example_diffs(versions),
+            folded=FOLDED,
+            cites=cites,
+            cited_by=[
+                {"number": other.rule.number, "href": self.line_href(page, other)}
+                for other in sorted(self.cited_by.get(line.id, ()), key=_line_order)
+            ],
+            data_href=paths.relative(page, f"data/{self.language}/r/{line.id}.json"),
+        )
+
+    def _linked(self, page: str, text: str, index: int) -> list[dict]:
+        pieces = []
+        for kind, value in split_citations(text):
+            if kind == "text":
+                pieces.append({"text": value, "href": "", "dangling": False})
+            else:
+                target = self.data.holder(value, index)
+                pieces.append(
+                    {
+                        "text": value,
+                        "href": self.line_href(page, target),
+                        "dangling": target is None,
+                    }
+                )
+        return pieces
+
+    def _cited_by(self) -> dict[str, list[Line]]:
+        cited: dict[str, list[Line]] = {}
+        for line in self.data.lines:
+            rule = line.rule
+            for number in cited_numbers(rule.text + " " + " ".join(rule.examples)):
+                target = self.data.holder(number, line.last)
+                if target is not None and target is not line and target.last == line.last:
+                    cited.setdefault(target.id, []).append(line)
+        return cited
+
+    def number_stub(self, number: str) -> Page:
+        """The page of a rule number: redirects to the rule that holds it (or held it last)."""
+        page = paths.number_page(self.language, number)
+        holders = sorted(self.data.holders[number], key=lambda line: -line.last)
+        rows = []
+        for line in holders:
+            spans = [s for s in line.stretches if s.rule.number == number]
+            rows.append(
+                {
+                    "line": line,
+                    "href": self.line_href(page, line),
+                    "since": self.data.releases[spans[0].first],
+                    "until": self.data.releases[spans[-1].last],
+                    "current": spans[-1].last == self.newest,
+                }
+            )
+        return self.render(
+            "number.html",
+            page,
+            title=f"Rule {number}",
+            number=number,
+            rows=rows,
+            target=rows[0]["href"],
+        )
+
+    # -- indexes ----------------------------------------------------------------------------
+
+    def chapters(self) -> Page:
+        """Sections and chapters of the newest release."""
+        page = f"{self.language}/chapters/index.html"
+        sections = []
+        for heading in self.data.headings:
+            if len(heading.number) == 1:
+                sections.append({"heading": heading, "chapters": []})
+            elif len(heading.number) == 3 and sections:
+                href = paths.relative(page, paths.chapter_page(self.language, heading.number))
+                sections[-1]["chapters"].append({"heading": heading, "href": href})
+        return self.render("chapters.html", page, title="Rules by chapter", sections=sections)
+
+    def chapter(self, chapter: str, title: str) -> Page:
+        """The rules of one chapter in the newest release, with links to their pages."""
+        page = paths.chapter_page(self.language, chapter)
+        rules = sorted(self.current_by_chapter.get(chapter, ()), key=_line_order)
+        return self.render(
+            "chapter.html",
+            page,
+            title=f"{chapter}. {title}",
+            chapter=chapter,
+            rules=[{"rule": line.rule, "href": self.line_href(page, line)} for line in rules],
+        )
+
+    def glossary_index(self) -> Page:
+        """Every glossary term, current ones first, with removed terms after."""
+        page = f"{self.language}/glossary/index.html"
+        terms = sorted(self.data.glossary, key=lambda term: term.key)
+        return self.render(
+            "glossary_index.html",
+            page,
+            title="Glossary",
+            terms=[
+                {
+                    "entry": term.stretches[-1][2],
+                    "href": paths.relative(page, self._glossary_path(term)),
+                    "current": term.stretches[-1][1] == self.newest,
+                }
+                for term in terms
+            ],
+        )
+
+    def _glossary_path(self, term: GlossaryLine) -> str:
+        return paths.glossary_page(self.language, self.glossary_slugs[term.key])
+
+    def glossary_term(self, term: GlossaryLine) -> Page:
+        """One glossary term and its history, newest first, each change as a word diff."""
+        entry = term.stretches[-1][2]
+        page = self._glossary_path(term)
+        history = []
+        for position, (first, _last, version) in enumerate(term.stretches):
+            before = term.stretches[position - 1][2] if position else None
+            history.append(
+                {
+                    "release": self.data.releases[first],
+                    "entry": version,
+                    "diff": diff_words(before.text, version.text) if before else (),
+                    "first": before is None,
+                    "typography": before is not None and before.text == version.text,
+                }
+            )
+        return self.render(
+            "glossary_term.html",
+            page,
+            title=entry.term,
+            entry=entry,
+            current=term.stretches[-1][1] == self.newest,
+            history=list(reversed(history)),
+        )
+
+
+def _renumbered(versions: tuple[Version, ...]) -> set[int]:
+    """Positions (newest first) of the versions whose number differs from the one before."""
+    return {
+        len(versions) - 1 - position
+        for position in range(1, len(versions))
+        if versions[position].number != versions[position - 1].number
+    }
+
+
+def _example_diffs(versions: tuple[Version, ...]) -> dict[int, list]:
+    """Word diffs of each version's examples against the last complete version before it."""
+    found: dict[int, list] = {}
+    reference: Version | None = None
+    for position, version in enumerate(versions):
+        if reference is not None and version.examples != reference.examples:
+            pairs = align_examples(reference.examples, version.examples)
+            found[len(versions) - 1 - position] = [diff_words(old, new) for old, new in pairs]
+        if version.kind != "truncation":
+            reference = version
+    return found
+
+
+def _counts(diff: ReleaseDiff | None) -> Counter[str]:
+    return Counter(change.kind for change in diff.changes) if diff else Counter()
+
+
+def _line_order(line: Line) -> tuple:
+    return rule_sort_key(line.rule.number)
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def release_title(release: Release) -> str:
+    """Return 'date · set (code)'."""
+    name = f"{release.set_name} ({release.set_code})" if release.set_code else release.set_name
+    return f"{release.effective_date} · {name}".rstrip(" ·")

@@ -1,0 +1,80 @@
+"""Where each page of the site lives, and relative links between pages (so file:// works)."""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+import re
+
+from corpus.model import Release
+from differ.glossary import term_key
+from differ.lineage import Line
+
+
+def home() -> str:
+    """Return the path of the site's home page."""
+    return "index.html"
+
+
+def language_home(language: str) -> str:
+    """Return the path of a language's list of releases."""
+    return f"{language}/index.html"
+
+
+def release_page(release: Release) -> str:
+    """Return the path of a release's changelog page."""
+    return f"{release.language}/releases/{release.effective_date.isoformat()}/index.html"
+
+
+def rule_page(language: str, line: Line) -> str:
+    """Return a rule's permanent page: by its line of descent, never by its current number."""
+    return f"{language}/r/{line.id}/index.html"
+
+
+def number_page(language: str, number: str) -> str:
+    """Return the page a rule number resolves at (a stub that redirects to its rule)."""
+    return f"{language}/n/{number}/index.html"
+
+
+def chapter_page(language: str, chapter: str) -> str:
+    """Return the page listing a chapter's rules."""
+    return f"{language}/chapters/{chapter}/index.html"
+
+
+def glossary_page(language: str, slug: str) -> str:
+    """Return a glossary term's page (slugs come from glossary_slugs)."""
+    return f"{language}/glossary/{slug}/index.html"
+
+
+def glossary_slugs(keys: list[str]) -> dict[str, str]:
+    """Give each glossary term key a slug of its own ('control-controller', '...-2' on a clash)."""
+    slugs: dict[str, str] = {}
+    taken: set[str] = set()
+    for key in sorted(keys):
+        slug = base = term_slug(key)
+        copy = 2
+        while slug in taken:
+            slug, copy = f"{base}-{copy}", copy + 1
+        taken.add(slug)
+        slugs[key] = slug
+    return slugs
+
+
+def term_slug(term: str) -> str:
+    """Return a file-name-safe, stable slug of a glossary term ('Face-Down' -> 'face-down')."""
+    key = term_key(term)
+    slug = re.sub(r"[^a-z0-9]+", "-", key).strip("-")
+    digest = hashlib.sha1(key.encode()).hexdigest()[:10]
+    if not slug or not key.isascii():
+        return f"t-{digest}"
+    return slug if len(slug) <= 60 else f"{slug[:48].rstrip('-')}-{digest}"
+
+
+def relative(from_page: str, to_page: str) -> str:
+    """Return the link from one page to another, relative (works on file:// and any prefix)."""
+    return posixpath.relpath(to_page, posixpath.dirname(from_page) or ".")
+
+
+def root_of(page: str) -> str:
+    """Return the prefix that leads from a page back to the site root ('../../' or '')."""
+    return "../" * page.count("/")
