@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,14 +12,12 @@ from pathlib import Path
 from corpus.model import Document, Release
 from corpus.present import release_label
 from corpus.store import Archive
-from differ.history import History
-from differ.report import history_data
 from site_builder import feeds, paths, search
 from site_builder.gather import Language, gather
+from site_builder.output import Output
 from site_builder.pages import LANGUAGE_NAMES, LanguagePages, Page, environment
 
 LANGUAGE_ORDER = ("en", "zh-Hans", "it")
-_MANIFEST = ".manifest.json"
 
 
 class BuildError(Exception):
@@ -37,30 +32,6 @@ class BuildReport:
     written: int  # files written this time (the others were already up to date)
     seconds: float
     languages: tuple[str, ...]
-
-
-class _Writer:
-    """Write files into the staging folder, skipping those whose bytes did not change."""
-
-    def __init__(self, root: Path, previous: dict[str, str]) -> None:
-        self.root = root
-        self.previous = previous
-        self.produced: dict[str, str] = {}
-        self.written = 0
-
-    def write(self, path: str, content: str | bytes) -> None:
-        data = content.encode() if isinstance(content, str) else content
-        digest = hashlib.sha256(data).hexdigest()
-        self.produced[path] = digest
-        target = self.root / path
-        if self.previous.get(path) == digest and target.exists():
-            return
-        target.parent.mkdir(parents=True, exist_ok=True)
-        temporary = target.with_name(f".{target.name}.incoming")
-        temporary.write_bytes(data)
-        # A new inode: the staging copy shares the live site's files through hard links.
-        temporary.replace(target)
-        self.written += 1
 
 
 def build_site(
@@ -79,11 +50,32 @@ def build_site(
             f"the archive at {archive.root} has no releases: fill it with `rulesarchive scrape` "
             "(or `rulesarchive ingest FILES`), or see a demo with `rulesarchive build --sample`"
         )
-    out = Path(out)
-    staging = out.with_name(f".{out.name}.incoming")
-    shutil.rmtree(staging, ignore_errors=True)
-    previous = _start_from(out, staging)
-    writer = _Writer(staging, previous)
+    output = Output(out)
+    indexer = search.Indexer(output.staging)
+    try:
+        _render(archive, output, indexer if index_search else None, languages, base_url,
+                progress, cache)  # fmt: skip
+        output.finish()
+        indexer.wait()
+    except BaseException:
+        indexer.stop()
+        output.abandon()
+        raise
+    output.swap()
+    return BuildReport(
+        len(output.produced), output.written, time.perf_counter() - started, tuple(languages)
+    )
+
+
+def _render(
+    archive: Archive,
+    output: Output,
+    indexer: search.Indexer | None,
+    languages: list[str],
+    base_url: str,
+    progress: Callable[[str], None] | None,
+    cache: bool,
+) -> None:
     env = environment()
     gathered: dict[str, Language] = {}
     for language in languages:
@@ -93,25 +85,30 @@ def build_site(
             archive,
             language,
             cache=archive.root / ".cache" / "diffs" if cache else None,
-            on_document=lambda index, release, document: _release_data(writer, release, document),
+            on_document=lambda _index, release, document: _release_data(output, release, document),
         )
         gathered[language] = data
         if progress:
             progress(f"rendering {language}")
-        pages = LanguagePages(env, data, languages)
-        for page in pages.all_pages():
-            writer.write(page.path, page.content)
-        _language_data(writer, pages)
-    _site_pages(writer, env, gathered, base_url)
-    _remove_stale(staging, writer.produced)
-    if index_search:
-        if progress:
-            progress("indexing for search")
-        search.index(staging)
-    (staging / _MANIFEST).write_text(json.dumps(writer.produced, sort_keys=True), encoding="utf-8")
-    _swap(staging, out)
-    return BuildReport(
-        len(writer.produced), writer.written, time.perf_counter() - started, tuple(languages)
+        for job in LanguagePages(env, data, languages).jobs():
+            if not output.fresh(job.path, job.fingerprint):
+                made = job.render()
+                content = made.content if isinstance(made, Page) else made
+                output.write(job.path, content, job.fingerprint)
+        output.remove_stale(f"{language}/")
+        if indexer is not None and _index_is_stale(output, language):
+            if progress:
+                progress(f"indexing {language} for search")
+            indexer.start(language)
+    _site_pages(output, env, gathered, base_url)
+
+
+def _index_is_stale(output: Output, language: str) -> bool:
+    """Tell whether a language's search index misses or lags behind its pages."""
+    gone = output.previous.keys() - output.produced.keys()
+    return (
+        any(search.searchable_language(path) == language for path in output.changed | gone)
+        or not (output.staging / "pagefind" / language / "pagefind.js").exists()
     )
 
 
@@ -123,52 +120,29 @@ def _languages(archive: Archive) -> list[str]:
     ]
 
 
-def _start_from(out: Path, staging: Path) -> dict[str, str]:
-    """Stage a copy of the live site made of hard links (cheap), and return its manifest."""
-    manifest = out / _MANIFEST
-    if not manifest.exists():
-        staging.mkdir(parents=True)
-        return {}
-    shutil.copytree(out, staging, copy_function=os.link, ignore=shutil.ignore_patterns("pagefind"))
-    return json.loads(manifest.read_text(encoding="utf-8"))
-
-
-def _release_data(writer: _Writer, release: Release, document: Document) -> None:
+def _release_data(output: Output, release: Release, document: Document) -> None:
     """Write a release's rules as JSON (for machines) and as a script (for the compare page)."""
+    base = f"data/{release.language}/{release.effective_date.isoformat()}"
+    fingerprint = f"{release_label(release)}|{release.content_sha256}"
+    if output.fresh(f"{base}.json", fingerprint) and output.fresh(f"{base}.js", fingerprint):
+        return
     data = {
         **release_label(release),
         "rules": [[rule.number, rule.text, list(rule.examples)] for rule in document.rules],
         "glossary": [[entry.term, entry.text] for entry in document.glossary],
     }
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    base = f"data/{release.language}/{release.effective_date.isoformat()}"
-    writer.write(f"{base}.json", text)
-    writer.write(
+    output.write(f"{base}.json", text, fingerprint)
+    output.write(
         f"{base}.js",
         "window.RULESARCHIVE_RELEASES=window.RULESARCHIVE_RELEASES||{};"
         f"window.RULESARCHIVE_RELEASES[{json.dumps(release.effective_date.isoformat())}]={text};",
+        fingerprint,
     )
 
 
-def _language_data(writer: _Writer, pages: LanguagePages) -> None:
-    data = pages.data
-    language = data.language
-    writer.write(
-        f"data/{language}/releases.json",
-        json.dumps([release_label(release) for release in data.releases], ensure_ascii=False),
-    )
-    numbers = sorted(data.holders)
-    writer.write(
-        f"data/{language}/numbers.js",
-        f"window.RULESARCHIVE_NUMBERS={json.dumps(numbers)};",
-    )
-    for line in data.lines:
-        history = History(line.rule.number, line.numbers, pages.versions(line))
-        body = {"id": line.id, "page": paths.rule_page(language, line), **history_data(history)}
-        writer.write(f"data/{language}/r/{line.id}.json", json.dumps(body, ensure_ascii=False))
-
-
-def _site_pages(writer: _Writer, env, gathered: dict[str, Language], base_url: str) -> None:
+def _site_pages(output: Output, env, gathered: dict[str, Language], base_url: str) -> None:
+    """The pages of the whole site: home, search, not found, static files, feed, sitemap, data."""
     first = next(iter(gathered.values()))
     main = LanguagePages(env, first, list(gathered))
     others = [
@@ -187,39 +161,23 @@ def _site_pages(writer: _Writer, env, gathered: dict[str, Language], base_url: s
         rows=main.release_rows(),
         others=others,
     )
-    writer.write(home.path, home.content)
-    for page in (
-        main.render("search.html", "search.html", title="Search"),
-        _not_found(main),
-    ):
-        writer.write(page.path, page.content)
+    output.write(home.path, home.content)
+    output.write(
+        "search.html",
+        main.render("search.html", "search.html", title="Search", languages=list(gathered)).content,
+    )
+    output.write(
+        "404.html", main.render("notfound.html", "404.html", root="/", title="Not found").content
+    )
     static = resources.files("templates").joinpath("static")
     for item in static.iterdir():
         if item.is_file():
-            writer.write(f"static/{item.name}", item.read_bytes())
+            output.write(f"static/{item.name}", item.read_bytes())
+    for language, data in gathered.items():
+        labels = [release_label(release) for release in data.releases]
+        output.write(f"data/{language}/releases.json", json.dumps(labels, ensure_ascii=False))
+        numbers = json.dumps(sorted(data.holders))
+        output.write(f"data/{language}/numbers.js", f"window.RULESARCHIVE_NUMBERS={numbers};")
     releases = [release for data in gathered.values() for release in data.releases]
-    writer.write("feed.atom", feeds.atom(releases, base_url))
-    writer.write("sitemap.xml", feeds.sitemap(sorted(writer.produced), base_url))
-
-
-def _not_found(pages: LanguagePages) -> Page:
-    """The 404 page is served for any missing path: its links start at the site root."""
-    return pages.render("notfound.html", "404.html", root="/", title="Not found")
-
-
-def _remove_stale(staging: Path, produced: dict[str, str]) -> None:
-    for path in sorted(staging.rglob("*"), reverse=True):
-        relative = path.relative_to(staging).as_posix()
-        if path.is_file() and relative not in produced and relative != _MANIFEST:
-            path.unlink()
-        elif path.is_dir() and not any(path.iterdir()):
-            path.rmdir()
-
-
-def _swap(staging: Path, out: Path) -> None:
-    retired = out.with_name(f".{out.name}.retired")
-    shutil.rmtree(retired, ignore_errors=True)
-    if out.exists():
-        out.rename(retired)
-    staging.rename(out)
-    shutil.rmtree(retired, ignore_errors=True)
+    output.write("feed.atom", feeds.atom(releases, base_url))
+    output.write("sitemap.xml", feeds.sitemap(sorted(output.produced), base_url))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import pickle
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -36,11 +36,23 @@ class Language:
     glossary: list[GlossaryLine]
     headings: tuple[Heading, ...]
     holders: dict[str, list[Line]] = field(default_factory=dict)  # number -> lines, ever
+    by_id: dict[str, Line] = field(default_factory=dict)
+    prefix: list[str] = field(default_factory=list)  # [i]: what releases 0..i say, summed up
 
     def __post_init__(self) -> None:
         for line in self.lines:
+            self.by_id[line.id] = line
             for number in line.numbers:
                 self.holders.setdefault(number, []).append(line)
+        digest = hashlib.sha1()
+        for release in self.releases:
+            digest.update(f"{release.key}|{release.set_code}|{release.set_name}|".encode())
+            digest.update(release.content_sha256.encode())
+            self.prefix.append(digest.hexdigest())
+
+    def lines_by_id(self, ids: Iterable[str]) -> list[Line]:
+        """Return the lines with these ids."""
+        return [self.by_id[line_id] for line_id in ids]
 
     def holder(self, number: str, index: int) -> Line | None:
         """Return the line that printed `number` in release `index`, if any."""

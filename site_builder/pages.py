@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache, partial
 from importlib import resources
+from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+import corpus
+import differ
 from corpus.model import Release
 from corpus.numbers import rule_sort_key
 from differ.align import compact_ranges
 from differ.classify import Change, ReleaseDiff, align_examples
-from differ.history import Version
+from differ.history import History, Version
 from differ.lineage import Line, line_versions
+from differ.report import history_data
 from differ.words import diff_words
 from site_builder import paths
 from site_builder.gather import GlossaryLine, Language
@@ -39,6 +46,28 @@ def environment() -> Environment:
     return env
 
 
+@cache
+def code_version() -> str:
+    """Hash of the code and templates that make pages: other code, other fingerprints."""
+    digest = hashlib.sha1()
+    roots = [Path(__file__).parent, Path(differ.__file__).parent, Path(corpus.__file__).parent]
+    files = [path for root in roots for path in sorted(root.glob("*.py"))]
+    templates = Path(str(resources.files("templates")))
+    files += sorted(templates.glob("*.html")) + sorted((templates / "static").glob("*"))
+    for path in files:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One file to make: skipped when its fingerprint is the one of the file already there."""
+
+    path: str
+    fingerprint: str
+    render: Callable[[], Page | str]
+
+
 @dataclass(frozen=True, slots=True)
 class Page:
     """One output file: its path under the site root and its content."""
@@ -51,6 +80,7 @@ class LanguagePages:
     """Every page of one language."""
 
     def __init__(self, env: Environment, data: Language, languages: list[str]) -> None:
+        self.version = (code_version(), tuple(languages))
         self.env = env
         self.data = data
         self.language = data.language
@@ -87,29 +117,115 @@ class LanguagePages:
         """Link from `page` to a line's rule page ('' for no line)."""
         return paths.relative(page, paths.rule_page(self.language, line)) if line else ""
 
-    def all_pages(self) -> Iterator[Page]:
-        """Yield every page of the language."""
-        yield self.language_home()
+    def jobs(self) -> Iterator[Job]:
+        """Yield every file of the language as a job: its path, its inputs' fingerprint, how."""
+        everything = self.data.prefix[-1]  # pages that show the language as a whole
+        yield self._job(paths.language_home(self.language), everything, self.language_home)
         for index in range(len(self.data.releases)):
-            yield self.release(index)
+            page = paths.release_page(self.data.releases[index])
+            yield self._job(page, self.data.prefix[index], partial(self.release, index))
         for line in self.data.lines:
-            yield self.rule(line)
+            yield self._job(
+                paths.rule_page(self.language, line),
+                self._rule_inputs(line),
+                partial(self.rule, line),
+            )
+            yield self._job(
+                f"data/{self.language}/r/{line.id}.json",
+                self._version_inputs(line),
+                partial(self.history_json, line),
+            )
         for number in self.data.holders:
-            yield self.number_stub(number)
-        yield self.chapters()
+            rows = [
+                (line.id, line.rule.number, line.stretches[0].first, line.last == self.newest)
+                for line in self.data.holders[number]
+            ]
+            yield self._job(
+                paths.number_page(self.language, number),
+                (number, rows, self._labels(line.first for line in self.data.holders[number])),
+                partial(self.number_stub, number),
+            )
+        yield self._job(f"{self.language}/chapters/index.html", everything, self.chapters)
         for heading in self.data.headings:
             if len(heading.number) == 3:
-                yield self.chapter(heading.number, heading.title)
-        yield self.glossary_index()
+                yield self._job(
+                    paths.chapter_page(self.language, heading.number),
+                    everything,
+                    partial(self.chapter, heading.number, heading.title),
+                )
+        yield self._job(f"{self.language}/glossary/index.html", everything, self.glossary_index)
         for term in self.data.glossary:
-            yield self.glossary_term(term)
-        yield self.render(
+            inputs = (
+                self.glossary_slugs[term.key],
+                [(self._labels([first]), entry) for first, _, entry in term.stretches],
+                term.stretches[-1][1] == self.newest,
+            )
+            yield self._job(self._glossary_path(term), inputs, partial(self.glossary_term, term))
+        yield self._job(f"{self.language}/compare.html", everything, self.compare)
+        yield self._job(f"{self.language}/goto.html", everything, self.goto)
+
+    def _job(self, path: str, inputs: object, render: Callable[[], Page | str]) -> Job:
+        digest = hashlib.sha1(repr((self.version, path, inputs)).encode()).hexdigest()
+        return Job(path, digest, render)
+
+    def _labels(self, indexes: Iterable[int]) -> list[tuple]:
+        releases = self.data.releases
+        return [
+            (releases[i].effective_date, releases[i].set_code, releases[i].set_name)
+            for i in indexes
+        ]
+
+    def _rule_inputs(self, line: Line) -> tuple:
+        cites, cited_by = self._citations(line)
+        return (
+            self._version_inputs(line),
+            line.last == self.newest,
+            self._labels([line.last]),
+            cites,
+            cited_by,
+        )
+
+    def _version_inputs(self, line: Line) -> tuple:
+        return (
+            line.id,
+            [(self._labels([s.first]), s.rule) for s in line.stretches],
+            line.first > 0,
+        )
+
+    def _citations(self, line: Line) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+        rule = line.rule
+        cites = []
+        for number in cited_numbers(rule.text + " " + " ".join(rule.examples)):
+            target = self.data.holder(number, line.last)
+            cites.append((number, target.id if target else ""))
+        cited_by = sorted(
+            ((other.rule.number, other.id) for other in self.cited_by.get(line.id, ())),
+            key=lambda pair: rule_sort_key(pair[0]),
+        )
+        return cites, cited_by
+
+    def compare(self) -> Page:
+        """The page that compares any two releases in the browser."""
+        return self.render(
             "compare.html",
             f"{self.language}/compare.html",
             title="Compare releases",
             releases=self.release_rows(),
         )
-        yield self.render("goto.html", f"{self.language}/goto.html", title="Go to a rule")
+
+    def goto(self) -> Page:
+        """The page that resolves a rule number typed in the header."""
+        return self.render("goto.html", f"{self.language}/goto.html", title="Go to a rule")
+
+    def history_json(self, line: Line) -> str:
+        """A rule's history as JSON (the keys of `rulesarchive history --format json`)."""
+        history = History(line.rule.number, line.numbers, self.versions(line))
+        body = {
+            "id": line.id,
+            "page": paths.rule_page(self.language, line),
+            **history_data(history),
+        }
+        return json.dumps(body, ensure_ascii=False)
 
     # -- releases ---------------------------------------------------------------------------
 
@@ -186,10 +302,14 @@ class LanguagePages:
         versions = self.versions(line)
         current = line.rule
         settled = next((v for v in reversed(versions) if v.kind not in FOLDED), versions[0])
-        cites = []
-        for number in cited_numbers(current.text + " " + " ".join(current.examples)):
-            target = self.data.holder(number, line.last)
-            cites.append({"number": number, "href": self.line_href(page, target)})
+        cite_pairs, cited_pairs = self._citations(line)
+        lines = {
+            other.id: other
+            for other in self.data.lines_by_id(
+                [i for _, i in cite_pairs if i] + [i for _, i in cited_pairs]
+            )
+        }
+        cites = [{"number": n, "href": self.line_href(page, lines.get(i))} for n, i in cite_pairs]
         return self.render(
             "rule.html",
             page,
@@ -207,8 +327,7 @@ class LanguagePages:
             folded=FOLDED,
             cites=cites,
             cited_by=[
-                {"number": other.rule.number, "href": self.line_href(page, other)}
-                for other in sorted(self.cited_by.get(line.id, ()), key=_line_order)
+                {"number": n, "href": self.line_href(page, lines[i])} for n, i in cited_pairs
             ],
             data_href=paths.relative(page, f"data/{self.language}/r/{line.id}.json"),
         )

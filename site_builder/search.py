@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,14 +12,51 @@ class SearchIndexError(Exception):
     """Pagefind failed; the message carries its own."""
 
 
-def index(site: Path) -> None:
-    """Run Pagefind over the site's pages; it writes site/pagefind/."""
-    result = subprocess.run(
-        [sys.executable, "-m", "pagefind", "--site", str(site), "--output-subdir", "pagefind"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if result.returncode != 0:
-        last = (result.stderr or result.stdout).strip().splitlines()[-1:] or ["no output"]
-        raise SearchIndexError(f"pagefind failed on {site}: {last[0]}")
+def searchable_language(path: str) -> str | None:
+    """Return the language whose search index holds a page (rule and glossary pages), or None."""
+    parts = path.split("/")
+    if len(parts) > 2 and parts[1] in {"r", "glossary"} and path.endswith(".html"):
+        return parts[0]
+    return None
+
+
+class Indexer:
+    """Index each language's rule and glossary pages into site/pagefind/<language>/.
+
+    One index per language, each built by its own Pagefind process as soon as that language's
+    pages are written, while the next language is rendered: a release of one language
+    re-indexes only that language.
+    """
+
+    def __init__(self, site: Path) -> None:
+        self.site = site
+        self.running: list[tuple[str, subprocess.Popen]] = []
+
+    def start(self, language: str) -> None:
+        """Start indexing one language (its pages must all be in place)."""
+        shutil.rmtree(self.site / "pagefind" / language, ignore_errors=True)
+        command = [
+            sys.executable, "-m", "pagefind", "--site", str(self.site),
+            "--glob", f"{language}/{{r,glossary}}/**/*.html",
+            "--output-subdir", f"pagefind/{language}",
+        ]  # fmt: skip
+        process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        self.running.append((language, process))
+
+    def wait(self) -> None:
+        """Wait for every index; raise SearchIndexError if one failed."""
+        running, self.running = self.running, []
+        for language, process in running:
+            output, _ = process.communicate()
+            if process.returncode != 0:
+                last = output.strip().splitlines()[-1:] or ["no output"]
+                raise SearchIndexError(f"pagefind failed on {self.site} ({language}): {last[0]}")
+
+    def stop(self) -> None:
+        """Stop what still runs (after a failed build)."""
+        for _, process in self.running:
+            process.kill()
+            process.communicate()
+        self.running = []

@@ -4,15 +4,16 @@ const form = document.getElementById("search-form");
 const input = document.getElementById("q");
 const status = document.getElementById("search-status");
 const results = document.getElementById("search-results");
+const language = document.getElementById("lang");
 const root = new URL(".", document.baseURI);
 
-let pagefind;
-async function engine() {
-  if (!pagefind) {
-    pagefind = await import(new URL("pagefind/pagefind.js", root).href);
-    await pagefind.options({ baseUrl: root.pathname });
+const engines = {};
+async function engine(code) {
+  if (!engines[code]) {
+    engines[code] = await import(new URL(`pagefind/${code}/pagefind.js`, root).href);
+    await engines[code].options({ baseUrl: root.pathname });
   }
-  return pagefind;
+  return engines[code];
 }
 
 function entry(href, title, excerptHtml) {
@@ -34,9 +35,9 @@ async function search(query) {
   if (!query.trim()) { status.textContent = ""; return; }
   status.textContent = "Searching…";
   const number = query.trim().match(/^[0-9]{3}\.[0-9]+[a-z]*$/);
-  if (number) results.appendChild(entry(new URL(`en/n/${number[0]}/index.html`, root).href, `Rule ${number[0]}`, ""));
+  if (number) results.appendChild(entry(new URL(`${language.value}/n/${number[0]}/index.html`, root).href, `Rule ${number[0]}`, ""));
   try {
-    const found = await (await engine()).search(query);
+    const found = await (await engine(language.value)).search(query);
     const data = await Promise.all(found.results.slice(0, 30).map((result) => result.data()));
     for (const page of data) results.appendChild(entry(page.url, page.meta.title || page.url, page.excerpt));
     status.textContent = `${found.results.length} pages match “${query}”.`;
@@ -47,9 +48,11 @@ async function search(query) {
 
 form.addEventListener("submit", (event) => {
   event.preventDefault();
-  history.replaceState(null, "", `?q=${encodeURIComponent(input.value)}`);
+  history.replaceState(null, "", `?q=${encodeURIComponent(input.value)}&lang=${language.value}`);
   search(input.value);
 });
-const query = new URLSearchParams(location.search).get("q") || "";
+const params = new URLSearchParams(location.search);
+const query = params.get("q") || "";
+if (params.get("lang")) language.value = params.get("lang");
 input.value = query;
 search(query);

@@ -1,0 +1,163 @@
+"""The site folder being built: two copies side by side, the live one never touched.
+
+`site` is a symbolic link to one of two folders, `.site.a` and `.site.b`. A build updates the
+folder that is not live, writing only the files whose inputs changed since that folder was
+last built (each file's inputs are summed up in a fingerprint kept in its `.manifest.json`),
+and then points the link at it in one atomic rename. A build that fails leaves the live site
+as it was. The folder not live is a hard-link copy of the live one the first time, so a
+rebuild never starts from nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from concurrent.futures import Future, ProcessPoolExecutor
+from pathlib import Path
+
+MANIFEST = ".manifest.json"
+_FORMAT = 2  # of the manifest; another format means nothing in it is trusted
+
+
+class Output:
+    """Files of the site under construction."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = Path(out)
+        self.out.parent.mkdir(parents=True, exist_ok=True)
+        live = self._live_folder()
+        slots = [self.out.with_name(f".{self.out.name}.{letter}") for letter in "ab"]
+        self.staging = slots[1] if live == slots[0] else slots[0]
+        own = _read_manifest(self.staging / MANIFEST)
+        (self.staging / MANIFEST).unlink(missing_ok=True)  # unknown until this build ends
+        self.produced: dict[str, list[str]] = {}  # path -> [content sha256, fingerprint]
+        self.written = 0
+        self.changed: set[str] = set()
+        self._pending: list[tuple[str, bytes]] = []
+        self._copying: Future | None = None
+        if own or live is None:
+            self.previous = own
+            self.staging.mkdir(parents=True, exist_ok=True)
+        else:  # first rebuild: start from a hard-link copy of the live site, made meanwhile
+            self.previous = _read_manifest(live / MANIFEST)
+            # In another process: a thread would fight the rendering for the interpreter lock.
+            self._copier = ProcessPoolExecutor(max_workers=1)
+            self._copying = self._copier.submit(_copy_tree, live, self.staging)
+
+    def _live_folder(self) -> Path | None:
+        """Return the folder the site link points at; move an old-style folder aside first."""
+        if self.out.is_symlink():
+            return self.out.resolve()
+        if not self.out.exists():
+            return None
+        moved = self.out.with_name(f".{self.out.name}.a")
+        _remove_tree(moved)
+        self.out.rename(moved)
+        self._point_at(moved)
+        return moved
+
+    def fresh(self, path: str, fingerprint: str) -> bool:
+        """Keep a file built from the same inputs last time; True when it was kept."""
+        entry = self.previous.get(path)
+        if entry is None or entry[1] != fingerprint:
+            return False
+        self.produced[path] = entry
+        return True
+
+    def write(self, path: str, content: str | bytes, fingerprint: str = "") -> None:
+        """Put a file in the site (written only if its bytes changed)."""
+        data = content.encode() if isinstance(content, str) else content
+        digest = hashlib.sha256(data).hexdigest()
+        self.produced[path] = [digest, fingerprint]
+        entry = self.previous.get(path)
+        if entry is not None and entry[0] == digest:
+            return
+        self.changed.add(path)
+        if self._copying is not None and not self._copying.done():
+            self._pending.append((path, data))
+            return
+        self.flush()
+        self._put(path, data)
+
+    def _put(self, path: str, data: bytes) -> None:
+        target = self.staging / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temporary = target.with_name(f".{target.name}.incoming")
+        temporary.write_bytes(data)
+        # A new inode: after the first copy, files are hard links shared with the live site.
+        temporary.replace(target)
+        self.written += 1
+
+    def flush(self) -> None:
+        """Wait for the staged copy, then write what waited for it."""
+        if self._copying is not None:
+            copying, self._copying = self._copying, None
+            self._copier.shutdown()
+            copying.result()  # raises what the copy raised
+        for path, data in self._pending:
+            self._put(path, data)
+        self._pending.clear()
+
+    def finish(self) -> None:
+        """Write what waits, delete what the site no longer has, and write the manifest."""
+        self.flush()
+        for path in self.previous.keys() - self.produced.keys():
+            (self.staging / path).unlink(missing_ok=True)
+        manifest = {"format": _FORMAT, "files": self.produced}
+        (self.staging / MANIFEST).write_text(json.dumps(manifest, sort_keys=True), "utf-8")
+
+    def swap(self) -> None:
+        """Point the site link at the folder just built (one atomic rename)."""
+        self._point_at(self.staging)
+
+    def _point_at(self, folder: Path) -> None:
+        link = self.out.with_name(f".{self.out.name}.link")
+        link.unlink(missing_ok=True)
+        link.symlink_to(folder.name, target_is_directory=True)
+        os.replace(link, self.out)
+
+    def abandon(self) -> None:
+        """Give up after a failure; the live site was never touched."""
+        if self._copying is not None:
+            self._copier.shutdown()
+
+    def remove_stale(self, prefix: str) -> None:
+        """Delete the files under `prefix` that this build no longer makes."""
+        self.flush()
+        for path in self.previous.keys() - self.produced.keys():
+            if path.startswith(prefix):
+                (self.staging / path).unlink(missing_ok=True)
+
+
+def _read_manifest(path: Path) -> dict[str, list[str]]:
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(manifest, dict) or manifest.get("format") != _FORMAT:
+        return {}
+    return manifest["files"]
+
+
+def _copy_tree(live: Path, staging: Path) -> None:
+    _remove_tree(staging)
+    _link_tree(live, staging)
+
+
+def _link_tree(source: Path, target: Path) -> None:
+    for root, _folders, files in os.walk(source):
+        into = target / os.path.relpath(root, source)
+        into.mkdir(parents=True, exist_ok=True)
+        for name in files:
+            os.link(os.path.join(root, name), into / name)
+
+
+def _remove_tree(top: Path) -> None:
+    if top.is_symlink():
+        top.unlink()
+        return
+    for root, _folders, files in os.walk(top, topdown=False):
+        for name in files:
+            os.unlink(os.path.join(root, name))
+        os.rmdir(root)
