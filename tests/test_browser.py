@@ -150,3 +150,11 @@ def test_readable_at_phone_width_in_dark_mode(browser, base_url):
     context.close()
     assert width <= 375
     assert background == "rgb(22, 20, 15)"
+
+
+def test_searching_a_number_finds_the_rule_and_the_rules_citing_it(page, base_url):
+    page.goto(base_url + "search.html?q=400.6&lang=en")
+    page.locator("#search-results li").nth(2).wait_for()
+    titles = page.locator("#search-results li > a").all_inner_texts()
+    assert titles[0] == "Rule 400.6"
+    assert {"400.6", "400.8", "400.9"} <= set(titles)
