@@ -5,6 +5,9 @@ from __future__ import annotations
 import re
 
 RULE_NUMBER = re.compile(r"(\d{3})(?:\.(\d+)([a-z]{0,2}))?")
+# A citation in running text: '614.15', '601.2b' (and the first rule of a range such as
+# '601.2f–h'); a chapter alone ('rule 702') is not a rule.
+CITATION = re.compile(r"(?<![\d.])(\d{3}\.\d+[a-z]?)(?![\d])")
 
 
 def rule_sort_key(number: str) -> tuple[int, int, int, str]:
@@ -24,3 +27,8 @@ def parent_of(number: str) -> str | None:
     if match.group(3):
         return f"{match.group(1)}.{match.group(2)}"
     return match.group(1)
+
+
+def cited_numbers(text: str) -> list[str]:
+    """Return the rule numbers a text cites, in order, each once."""
+    return list(dict.fromkeys(match.group(1) for match in CITATION.finditer(text)))

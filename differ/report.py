@@ -10,6 +10,7 @@ from differ.align import compact_ranges
 from differ.classify import KINDS, Change, ReleaseDiff
 from differ.glossary import GlossaryChange
 from differ.history import History
+from differ.translations import TranslationReport
 from differ.words import phrases_of
 
 _ORDER = {kind: index for index, kind in enumerate(KINDS)}
@@ -192,3 +193,47 @@ def history_text(data: dict) -> str:
         for phrase in version["phrases"]:
             lines.append(f"    “{phrase['old']}” → “{phrase['new']}”")
     return "\n".join(lines) + "\n"
+
+
+def translation_data(report: TranslationReport, only_stale: bool = False) -> dict:
+    """Return the JSON form of a translation report (rules in the translation's order)."""
+    rules = [rule for rule in report.rules if rule.status == "stale" or not only_stale]
+    return {
+        "language": report.release.language,
+        "release": release_label(report.release),
+        "base_release": release_label(report.base) if report.base else None,
+        "counts": report.counts,
+        "rules": [
+            {
+                "number": rule.number,
+                "status": rule.status,
+                "stale_since": rule.stale_since.effective_date.isoformat()
+                if rule.stale_since
+                else None,
+                "english_number": rule.english_number,
+                "problems": list(rule.problems),
+            }
+            for rule in rules
+        ],
+    }
+
+
+def translation_text(data: dict) -> str:
+    """Render a translation report: a summary line, then one line per rule needing a look."""
+    base = data["base_release"]
+    counts = ", ".join(f"{n} {status}" for status, n in data["counts"].items())
+    lines = [
+        f"{data['language']} {_name(data['release'])}: translates "
+        + (f"en {_name(base)}" if base else "no English release in the archive"),
+        counts,
+        "",
+    ]
+    for rule in data["rules"]:
+        if rule["status"] == "stale":
+            moved = f" (now {rule['english_number']})" if rule["english_number"] else ""
+            lines.append(f"stale {rule['number']}: English changed {rule['stale_since']}{moved}")
+        elif rule["status"] in {"missing", "extra"}:
+            lines.append(f"{rule['status']} {rule['number']}")
+        for problem in rule["problems"]:
+            lines.append(f"check {rule['number']}: {problem}")
+    return "\n".join(lines).rstrip() + "\n"

@@ -14,7 +14,15 @@ from corpus.present import release_summary, rule_view
 from corpus.store import Archive, ArchiveError
 from differ.classify import diff_documents
 from differ.history import read_scraped_history, rule_history
-from differ.report import diff_data, diff_text, history_data, history_text
+from differ.report import (
+    diff_data,
+    diff_text,
+    history_data,
+    history_text,
+    translation_data,
+    translation_text,
+)
+from differ.translations import translated_languages, translation_report
 from scraper.http import Fetcher
 from scraper.ingest import Outcome, Overrides, ingest_paths
 from scraper.scrape import LANGUAGES
@@ -244,6 +252,31 @@ def changelog(archive: Archive, reference: str | None, lang: str, output: str) -
     except ArchiveError as error:
         raise click.ClickException(str(error)) from None
     _print_diff(diff_data(before, release, result), output)
+
+
+@main.command()
+@click.argument("language", required=False)
+@click.option("--release", "reference", help="Translated release (default: the newest).")
+@click.option("--stale", "only_stale", is_flag=True, help="List only the stale rules.")
+@click.option("--format", "output", type=FORMAT, default="text", show_default=True)
+@click.pass_obj
+def translations(archive: Archive, language, reference, only_stale: bool, output: str) -> None:
+    """Compare translations with the English they came from: current, stale, missing, extra."""
+    languages = [language] if language else translated_languages(archive)
+    if not languages:
+        raise click.ClickException("no translated releases in the archive")
+    reports = []
+    for lang in languages:
+        try:
+            release = find_release(archive, reference, lang) if reference else None
+            reports.append(translation_data(translation_report(archive, lang, release), only_stale))
+        except (LookupError, ArchiveError) as error:
+            raise click.ClickException(str(error)) from None
+    if output == "json":
+        data = reports[0] if language else reports
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        click.echo("\n".join(translation_text(report) for report in reports), nl=False)
 
 
 @main.command()

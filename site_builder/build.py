@@ -12,6 +12,7 @@ from pathlib import Path
 from corpus.model import Document, Release
 from corpus.present import release_label
 from corpus.store import Archive
+from differ.cache import diff_folder
 from site_builder import feeds, paths, search
 from site_builder.gather import Language, gather
 from site_builder.output import Output
@@ -84,7 +85,7 @@ def _render(
         data = gather(
             archive,
             language,
-            cache=archive.root / ".cache" / "diffs" if cache else None,
+            cache=diff_folder(archive.root) if cache else None,
             on_document=lambda _index, release, document: _release_data(output, release, document),
         )
         gathered[language] = data

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import hashlib
-import pickle
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 
-import differ
 from corpus.model import Document, GlossaryEntry, Heading, Release
 from corpus.store import Archive
-from differ.classify import ReleaseDiff, diff_documents
+from differ.cache import cached_diff
+from differ.classify import ReleaseDiff
 from differ.glossary import term_key
 from differ.lineage import Line, trace_lines
 
@@ -86,7 +84,7 @@ def gather(
             document = archive.load(release)
             diff = None
             if previous is not None:
-                diff = _cached_diff(cache, releases[index - 1], release, previous, document)
+                diff = cached_diff(cache, releases[index - 1], release, previous, document)
             diffs.append(diff)
             _grow_glossary(glossary, index, document)
             if on_document:
@@ -116,35 +114,3 @@ def _grow_glossary(glossary: dict[str, list[list]], index: int, document: Docume
             stretches[-1][1] = index
         else:
             stretches.append([index, index, entry])
-
-
-@cache
-def _differ_fingerprint() -> str:
-    """Hash of the differ's code: a cached diff from other code is never reused."""
-    digest = hashlib.sha256()
-    for path in sorted(Path(differ.__file__).parent.glob("*.py")):
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def _cached_diff(
-    cache: Path | None, old: Release, new: Release, before: Document, after: Document
-) -> ReleaseDiff:
-    if cache is None:
-        return diff_documents(before, after)
-    pair = f"{_differ_fingerprint()}:{old.content_sha256}:{new.content_sha256}"
-    key = hashlib.sha256(pair.encode()).hexdigest()
-    path = cache / f"{key[:32]}.pickle"
-    if path.exists():
-        try:
-            with path.open("rb") as handle:
-                return pickle.load(handle)
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
-            pass  # unreadable (an older version of the code): diff afresh
-    diff = diff_documents(before, after)
-    cache.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(".incoming")
-    with temporary.open("wb") as handle:
-        pickle.dump(diff, handle, protocol=pickle.HIGHEST_PROTOCOL)
-    temporary.replace(path)
-    return diff

@@ -16,7 +16,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 import corpus
 import differ
 from corpus.model import Release
-from corpus.numbers import rule_sort_key
+from corpus.numbers import cited_numbers, rule_sort_key
 from differ.align import compact_ranges
 from differ.classify import Change, ReleaseDiff, align_examples
 from differ.history import History, Version
@@ -25,7 +25,7 @@ from differ.report import history_data
 from differ.words import diff_words
 from site_builder import paths
 from site_builder.gather import GlossaryLine, Language
-from site_builder.refs import cited_numbers, split_citations
+from site_builder.refs import split_citations
 
 LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "it": "Italiano"}
 SHOWN_FIRST = ("substantive", "added", "removed", "reference", "example")

@@ -1,0 +1,213 @@
+"""Translations against the English they came from: base release, alignment, staleness.
+
+A translated release is tied to the English release it translates: the English release of
+the same effective date where the archive has one, otherwise the one before its date whose
+rule numbers match it best. Each translated rule is paired with the English rule of the same
+number in that base release and checked by structure (same number of examples, same cited
+rules, same numbers in the text); it is stale when the English rule changed in wording after
+the base release (typography and truncation do not count).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from corpus.model import Document, Release, Rule
+from corpus.numbers import cited_numbers
+from corpus.store import Archive
+from differ.cache import cached_diff, diff_folder
+from differ.classify import ReleaseDiff
+
+WORDING = {"substantive", "sweep", "reference", "example", "removed"}
+_QUANTITY = re.compile(r"(?<![\d.])\d+(?:/\d+)?(?![\d.])")  # 20, 1/1; not a rule number
+
+
+@dataclass(frozen=True, slots=True)
+class RuleStatus:
+    """One rule of a translation: `current`, `stale`, `missing` or `extra`."""
+
+    number: str
+    status: str
+    stale_since: Release | None = None
+    english_number: str | None = None  # where the English rule is now, if it moved
+    problems: tuple[str, ...] = ()  # structure that does not match the English rule
+
+
+@dataclass(frozen=True, slots=True)
+class TranslationReport:
+    """A translated release against its base English release."""
+
+    release: Release
+    base: Release | None
+    rules: tuple[RuleStatus, ...]
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Rules per status, and how many have structure problems (`mismatched`)."""
+        counts = Counter(rule.status for rule in self.rules)
+        found = {key: counts[key] for key in ("current", "stale", "missing", "extra")}
+        found["mismatched"] = sum(1 for rule in self.rules if rule.problems)
+        return found
+
+
+def base_release(
+    translated: Release,
+    document: Document,
+    english: list[Release],
+    numbers_of: Callable[[Release], set[str]],
+) -> Release | None:
+    """Return the English release a translation translates (None when none is old enough)."""
+    same_day = [r for r in english if r.effective_date == translated.effective_date]
+    if same_day:
+        return same_day[0]
+    before = [r for r in english if r.effective_date < translated.effective_date]
+    if not before:
+        return None
+    mine = {rule.number for rule in document.rules}
+
+    def overlap(release: Release) -> tuple[float, object]:
+        theirs = numbers_of(release)
+        return len(mine & theirs) / (len(mine | theirs) or 1), release.effective_date
+
+    return max(before[-8:], key=overlap)  # the neighbours before it; the latest wins a tie
+
+
+def check_structure(translated: Rule, english: Rule) -> tuple[str, ...]:
+    """Say where a translated rule's structure differs from its English rule."""
+    problems = []
+    if len(translated.examples) != len(english.examples):
+        problems.append(f"{len(translated.examples)} examples, English has {len(english.examples)}")
+    mine = _citations(translated)
+    theirs = _citations(english)
+    if mine != theirs:
+        problems.append(f"cites {_listed(mine)}, English cites {_listed(theirs)}")
+    mine_quantities = _quantities(translated)
+    their_quantities = _quantities(english)
+    if mine_quantities and their_quantities and mine_quantities != their_quantities:
+        problems.append(
+            f"numbers {_listed(mine_quantities)}, English has {_listed(their_quantities)}"
+        )
+    return tuple(problems)
+
+
+def _citations(rule: Rule) -> list[str]:
+    return sorted(set(cited_numbers(" ".join((rule.text, *rule.examples)))))
+
+
+def _quantities(rule: Rule) -> list[str]:
+    return sorted(_QUANTITY.findall(rule.text))
+
+
+def _listed(items: list[str]) -> str:
+    return ", ".join(items) if items else "nothing"
+
+
+def compare_translation(
+    translated: Release,
+    document: Document,
+    base: Release | None,
+    base_document: Document | None,
+    later: list[tuple[Release, ReleaseDiff]],
+) -> TranslationReport:
+    """Pair a translation's rules with its base English rules and follow them to today.
+
+    `later` holds each English release after the base, oldest first, with its diff from the
+    release before it.
+    """
+    if base is None or base_document is None:
+        rules = tuple(RuleStatus(rule.number, "extra") for rule in document.rules)
+        return TranslationReport(translated, None, rules)
+    english = {rule.number: rule for rule in base_document.rules}
+    stale_since, now_at = _follow(list(english), later)
+    statuses = []
+    seen = set()
+    for rule in document.rules:
+        if rule.number in seen:
+            continue  # a number printed twice: the first copy stands for it
+        seen.add(rule.number)
+        source = english.get(rule.number)
+        if source is None:
+            statuses.append(RuleStatus(rule.number, "extra"))
+            continue
+        since = stale_since.get(rule.number)
+        moved = now_at.get(rule.number)
+        statuses.append(
+            RuleStatus(
+                rule.number,
+                "stale" if since else "current",
+                since,
+                moved if moved != rule.number else None,
+                check_structure(rule, source),
+            )
+        )
+    covered = _chapters(document) if document.excerpt else None
+    for number in english:
+        if number not in seen and (covered is None or number[:3] in covered):
+            statuses.append(RuleStatus(number, "missing"))
+    return TranslationReport(translated, base, tuple(statuses))
+
+
+def _chapters(document: Document) -> set[str]:
+    return {rule.number[:3] for rule in document.rules}
+
+
+def _follow(
+    numbers: list[str], later: list[tuple[Release, ReleaseDiff]]
+) -> tuple[dict[str, Release], dict[str, str | None]]:
+    """Follow base rule numbers through later diffs: first wording change, and number now."""
+    now_at: dict[str, str | None] = {number: number for number in numbers}
+    stale_since: dict[str, Release] = {}
+    for release, diff in later:
+        by_old = {change.old_number: change for change in diff.changes if change.old_number}
+        for base_number, current in now_at.items():
+            change = by_old.get(current) if current else None
+            if change is None:
+                continue
+            if change.kind in WORDING:
+                stale_since.setdefault(base_number, release)
+            now_at[base_number] = change.new_number
+    return stale_since, now_at
+
+
+def translation_report(
+    archive: Archive, language: str, release: Release | None = None, cache: bool = True
+) -> TranslationReport:
+    """Compare a translated release (default the newest of its language) with its English base.
+
+    Worked out from the archive as it is now: when a missing English release is ingested
+    later, the base and the staleness follow with no other step.
+    """
+    releases = archive.releases(language)
+    if not releases:
+        raise LookupError(f"no {language} releases in the archive")
+    release = release or releases[-1]
+    document = archive.load(release)
+    english = archive.releases("en")
+    numbers: dict[str, set[str]] = {}
+
+    def numbers_of(candidate: Release) -> set[str]:
+        if candidate.key not in numbers:
+            numbers[candidate.key] = {rule.number for rule in archive.load(candidate).rules}
+        return numbers[candidate.key]
+
+    base = base_release(release, document, english, numbers_of)
+    if base is None:
+        return compare_translation(release, document, None, None, [])
+    base_document = archive.load(base)
+    folder = diff_folder(archive.root) if cache else None
+    later = []
+    previous, previous_document = base, base_document
+    for newer in english[english.index(base) + 1 :]:
+        newer_document = archive.load(newer)
+        diff = cached_diff(folder, previous, newer, previous_document, newer_document)
+        later.append((newer, diff))
+        previous, previous_document = newer, newer_document
+    return compare_translation(release, document, base, base_document, later)
+
+
+def translated_languages(archive: Archive) -> list[str]:
+    """Return the languages other than English that have releases in the archive."""
+    return sorted({release.language for release in archive.releases()} - {"en"})
