@@ -13,10 +13,12 @@ from corpus.model import Document, Release
 from corpus.present import release_label
 from corpus.store import Archive
 from differ.cache import diff_folder
+from differ.translations import translation_report
 from site_builder import feeds, paths, search
 from site_builder.gather import Language, gather
 from site_builder.output import Output
 from site_builder.pages import LANGUAGE_NAMES, LanguagePages, Page, environment
+from site_builder.translations import Pairing, pair_translations
 
 LANGUAGE_ORDER = ("en", "zh-Hans", "it")
 
@@ -82,16 +84,27 @@ def _render(
     for language in languages:
         if progress:
             progress(f"reading {language}")
-        data = gather(
+        gathered[language] = gather(
             archive,
             language,
             cache=diff_folder(archive.root) if cache else None,
             on_document=lambda _index, release, document: _release_data(output, release, document),
         )
-        gathered[language] = data
+    reports = {
+        language: translation_report(archive, language, cache=cache)
+        for language in languages
+        if language != "en"
+    }
+    pairing = Pairing()
+    if "en" in gathered:
+        pairing = pair_translations(
+            gathered["en"], [(gathered[lang], report) for lang, report in reports.items()]
+        )
+    for language, data in gathered.items():
         if progress:
             progress(f"rendering {language}")
-        for job in LanguagePages(env, data, languages).jobs():
+        pages = LanguagePages(env, data, languages, pairing, reports.get(language))
+        for job in pages.jobs():
             if not output.fresh(job.path, job.fingerprint):
                 made = job.render()
                 content = made.content if isinstance(made, Page) else made

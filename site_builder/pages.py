@@ -22,10 +22,12 @@ from differ.classify import Change, ReleaseDiff, align_examples
 from differ.history import History, Version
 from differ.lineage import Line, line_versions
 from differ.report import history_data
+from differ.translations import TranslationReport
 from differ.words import diff_words
 from site_builder import paths
 from site_builder.gather import GlossaryLine, Language
 from site_builder.refs import split_citations
+from site_builder.translations import Pairing
 
 LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "it": "Italiano"}
 SHOWN_FIRST = ("substantive", "added", "removed", "reference", "example")
@@ -79,8 +81,17 @@ class Page:
 class LanguagePages:
     """Every page of one language."""
 
-    def __init__(self, env: Environment, data: Language, languages: list[str]) -> None:
+    def __init__(
+        self,
+        env: Environment,
+        data: Language,
+        languages: list[str],
+        pairing: Pairing | None = None,
+        report: TranslationReport | None = None,
+    ) -> None:
         self.version = (code_version(), tuple(languages))
+        self.pairing = pairing or Pairing()
+        self.report = report  # of the newest release, for a translated language
         self.env = env
         self.data = data
         self.language = data.language
@@ -161,6 +172,12 @@ class LanguagePages:
                 term.stretches[-1][1] == self.newest,
             )
             yield self._job(self._glossary_path(term), inputs, partial(self.glossary_term, term))
+        if self.report is not None:
+            yield self._job(
+                f"{self.language}/translation.html",
+                (everything, repr(self.report)),
+                self.translation,
+            )
         yield self._job(f"{self.language}/compare.html", everything, self.compare)
         yield self._job(f"{self.language}/goto.html", everything, self.goto)
 
@@ -177,12 +194,14 @@ class LanguagePages:
 
     def _rule_inputs(self, line: Line) -> tuple:
         cites, cited_by = self._citations(line)
+        elsewhere = (self._counterparts(line), self._english_of(line))
         return (
             self._version_inputs(line),
             line.last == self.newest,
             self._labels([line.last]),
             cites,
             cited_by,
+            elsewhere,
         )
 
     def _version_inputs(self, line: Line) -> tuple:
@@ -203,6 +222,69 @@ class LanguagePages:
             key=lambda pair: rule_sort_key(pair[0]),
         )
         return cites, cited_by
+
+    def _change_anchor(self, page: str, line: Line, release: Release | None) -> str:
+        """Link to where a release's changelog shows this rule's change."""
+        if release is None:
+            return ""
+        index = self.data.releases.index(release)
+        numbers = [s.rule.number for s in line.stretches if s.first <= index <= s.last]
+        number = numbers[0] if numbers else line.stretches[-1].rule.number  # removed there
+        return paths.relative(page, paths.release_page(release)) + f"#rule-{number}"
+
+    def _counterparts(self, line: Line) -> list:
+        return self.pairing.by_english.get(line.id, []) if self.language == "en" else []
+
+    def _english_of(self, line: Line) -> str | None:
+        return self.pairing.to_english.get((self.language, line.id))
+
+    def _switches(self, page: str, line: Line) -> list[dict]:
+        """Links to the same rule in the other languages (the language switch)."""
+        if self.language == "en":
+            others = [(c.language, c.line_id) for c in self._counterparts(line)]
+            if not others:
+                return []
+            return [_switch("en", "", True)] + [
+                _switch(lang, paths.relative(page, f"{lang}/r/{line_id}/index.html"), False)
+                for lang, line_id in others
+            ]
+        english = self._english_of(line)
+        if english is None:
+            return []
+        return [
+            _switch("en", paths.relative(page, f"en/r/{english}/index.html"), False),
+            _switch(self.language, "", True),
+        ]
+
+    def translation(self) -> Page:
+        """A translated language's status against English: stale, missing, extra, to check."""
+        page = f"{self.language}/translation.html"
+        report = self.report
+        assert report is not None
+        rows = []
+        for status in report.rules:
+            line = self.data.holder(status.number, self.newest)
+            rows.append(
+                {
+                    "status": status,
+                    "href": self.line_href(page, line),
+                    "english_href": paths.relative(
+                        page, paths.number_page("en", status.english_number or status.number)
+                    ),
+                    "since_href": paths.relative(page, paths.release_page(status.stale_since))
+                    + f"#rule-{status.english_number or status.number}"
+                    if status.stale_since
+                    else "",
+                }
+            )
+        return self.render(
+            "translation.html",
+            page,
+            title=f"{LANGUAGE_NAMES.get(self.language, self.language)}: translation status",
+            report=report,
+            counts=report.counts,
+            rows=rows,
+        )
 
     def compare(self) -> Page:
         """The page that compares any two releases in the browser."""
@@ -251,6 +333,7 @@ class LanguagePages:
             paths.language_home(self.language),
             title=f"Releases ({LANGUAGE_NAMES.get(self.language, self.language)})",
             rows=self.release_rows(),
+            translation_href="translation.html" if self.report is not None else "",
         )
 
     def release(self, index: int) -> Page:
@@ -330,6 +413,23 @@ class LanguagePages:
                 {"number": n, "href": self.line_href(page, lines[i])} for n, i in cited_pairs
             ],
             data_href=paths.relative(page, f"data/{self.language}/r/{line.id}.json"),
+            translations=[
+                {
+                    "counterpart": counterpart,
+                    "name": LANGUAGE_NAMES.get(counterpart.language, counterpart.language),
+                    "href": paths.relative(
+                        page, f"{counterpart.language}/r/{counterpart.line_id}/index.html"
+                    ),
+                    "since_href": (
+                        paths.relative(page, paths.release_page(counterpart.stale_since))
+                        + f"#rule-{line.rule.number}"
+                        if counterpart.stale_since
+                        else ""
+                    ),
+                }
+                for counterpart in self._counterparts(line)
+            ],
+            switches=self._switches(page, line),
         )
 
     def _linked(self, page: str, text: str, index: int) -> list[dict]:
@@ -454,6 +554,15 @@ class LanguagePages:
             current=term.stretches[-1][1] == self.newest,
             history=list(reversed(history)),
         )
+
+
+def _switch(language: str, href: str, current: bool) -> dict:
+    return {
+        "language": language,
+        "name": LANGUAGE_NAMES.get(language, language),
+        "href": href,
+        "current": current,
+    }
 
 
 def _renumbered(versions: tuple[Version, ...]) -> set[int]:

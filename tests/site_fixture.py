@@ -13,6 +13,18 @@ from corpus.model import Release, Rule, Source
 from corpus.store import Archive, render_rules_text
 from site_builder.serve import sample_archive
 
+CHINESE = {  # the sample's rules of 2014-02-01, translated
+    "100.1": "这些万智牌规则适用于任何有两位或更多牌手的万智牌游戏，包括双人游戏和多人游戏。",
+    "400.6": "如果一个物件将从一个区域移到另一个区域，则确定是什么事件在移动该物件。如果该物件将"
+    "移到公开区域，则所有牌手查看它，看它是否具有会影响该移动的异能。然后适用任何合适的替代性效应。"
+    "然后该事件移动该物件。",
+    "400.8": "有些效应会在牌于区域间移动时查看它；参见规则400.6和规则702.19。",
+    "702.18": "死触是静止式异能。具有死触的生物会消灭它所造成伤害的任何生物。",
+    "702.19": "结阵是修改战斗规则的静止式异能。具有结阵的生物可以与其他生物结成一阵进行攻击。",
+    "702.20": "践踏是修改进攻生物战斗伤害分配规则的静止式异能。当具有践踏异能的生物进行阻挡或造成"
+    "非战斗伤害时，该异能没有效果（参见规则510.1c-d）。",
+}
+CHINESE_DATE = dt.date(2014, 2, 1)
 HOSTILE = 'A card named "<script>alert(1)</script>" is only text; see rule 999.99 and rule 400.6.'
 EXTRA_DATE = dt.date(2019, 5, 3)
 
@@ -39,4 +51,26 @@ def fixture_archive(folder: Path) -> Archive:
         ("sample",),
     )
     archive.save(release, document, raw)
+    _save_translation(archive)
     return archive
+
+
+def _save_translation(archive: Archive) -> None:
+    """A Chinese release translating 2014-02-01; English 400.6 and 702.20 change after it."""
+    english = archive.load(archive.get("en", CHINESE_DATE))
+    rules = tuple(Rule(rule.number, CHINESE[rule.number]) for rule in english.rules)
+    document = replace(english, language="zh-Hans", rules=rules, glossary=())
+    raw = render_rules_text(document).encode()
+    digest = hashlib.sha256(raw).hexdigest()
+    release = Release(
+        "zh-Hans",
+        CHINESE_DATE,
+        "BNG",
+        "Born of the Gods",
+        len(rules),
+        0,
+        digest,
+        Source("fixture-zh.txt", digest, "txt", "utf-8"),
+        ("sample",),
+    )
+    archive.save(release, document, raw)

@@ -158,3 +158,31 @@ def test_searching_a_number_finds_the_rule_and_the_rules_citing_it(page, base_ur
     titles = page.locator("#search-results li > a").all_inner_texts()
     assert titles[0] == "Rule 400.6"
     assert {"400.6", "400.8", "400.9"} <= set(titles)
+
+
+def test_translation_side_by_side_with_badge_and_language_switch(page, base_url):
+    page.goto(base_url + "en/r/2010-02-01/400.6/index.html")
+    pair = page.locator(".translations .side-by-side").first
+    assert "所有牌手查看它" in pair.locator(".translated .text").inner_text()
+    assert "all players look at it" in pair.locator(".english .text").inner_text()
+    badge = pair.locator(".outdated")
+    assert "may be outdated" in badge.inner_text()
+    badge.get_by_role("link").click()
+    page.wait_for_url("**/en/releases/2016-09-30/index.html#rule-400.6")
+    assert page.locator("#rule-400\\.6").is_visible()
+    page.go_back()
+    page.locator("nav.languages").get_by_role("link", name="简体中文").click()
+    page.wait_for_url("**/zh-Hans/r/2014-02-01/400.6/index.html")
+    assert page.locator("h1").inner_text().strip() == "400.6"
+    page.locator("nav.languages").get_by_role("link", name="English").click()
+    page.wait_for_url("**/en/r/2010-02-01/400.6/index.html")
+
+
+def test_translation_status_page_lists_stale_rules(page, base_url):
+    page.goto(base_url + "zh-Hans/index.html")
+    page.get_by_role("link", name="Translation status against the English").click()
+    stale = page.locator("#stale li")
+    assert stale.count() == 2
+    assert {"400.6", "702.20"} == {
+        item.get_by_role("link").first.inner_text() for item in stale.all()
+    }
