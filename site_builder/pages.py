@@ -12,6 +12,7 @@ from importlib import resources
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
 
 import corpus
 import differ
@@ -45,7 +46,17 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     env.globals["language_names"] = LANGUAGE_NAMES
+    env.filters["diff_html"] = diff_html
     return env
+
+
+def diff_html(pieces: Iterable[tuple[int, str]]) -> Markup:
+    """Render a word diff as text with <del> and <ins> (escaped: rule text is only text)."""
+    parts = []
+    for op, text in pieces:
+        safe = escape(text)
+        parts.append(f"<del>{safe}</del>" if op < 0 else f"<ins>{safe}</ins>" if op > 0 else safe)
+    return Markup("".join(parts))
 
 
 @cache
