@@ -90,6 +90,7 @@ class ReleaseDiff:
 def diff_documents(old: Document, new: Document) -> ReleaseDiff:
     """Align two documents and classify every rule; sweeps are found across the whole release."""
     old_rules, new_rules = set_aside_identical(old.rules, new.rules)
+    old_rules, new_rules, retyped = _set_aside_retyped(old_rules, new_rules)
     pairs = align_rules(old_rules, new_rules)
     moves = renumbering(pairs)
     numbers = [rule.number for rule in old.rules]
@@ -100,7 +101,9 @@ def diff_documents(old: Document, new: Document) -> ReleaseDiff:
     if sweeps:
         swept = {(sweep.old, sweep.new) for sweep in sweeps}
         changes = [_as_sweep(change, swept) for change in changes]
-    unchanged = len(new.rules) - len(new_rules)
+    if retyped:
+        changes = _in_rule_order(changes, retyped, new.rules)
+    unchanged = len(new.rules) - len(new_rules) - len(retyped)
     splits, merges = find_splits(pairs)
     glossary = diff_glossaries(old.glossary, new.glossary)
     return ReleaseDiff(
@@ -133,6 +136,59 @@ def set_aside_identical(old: Sequence[Rule], new: Sequence[Rule]) -> tuple[list[
         [rule for rule, fields in zip(old, old_fields, strict=True) if fields not in both],
         [rule for rule, fields in zip(new, new_fields, strict=True) if fields not in both],
     )
+
+
+_SAME_WORDS = attrgetter("number", "text", "examples")
+
+
+def _set_aside_retyped(
+    old: list[Rule], new: list[Rule]
+) -> tuple[list[Rule], list[Rule], list[Change]]:
+    """Take out the rules whose number and words are unchanged but whose printing changed.
+
+    A release that changes its typography (2019-01-25 flattened every quote and dash) has a
+    thousand of these: they need no aligning and no word diff, only their kind.
+    """
+    old_by_words = {_SAME_WORDS(rule): rule for rule in old}
+    if len(old_by_words) != len(old):
+        return old, new, []
+    retyped = []
+    rest_new = []
+    for rule in new:
+        before = old_by_words.pop(_SAME_WORDS(rule), None)
+        if before is None:
+            rest_new.append(rule)
+        else:
+            retyped.append(
+                Change(
+                    "typography",  # not identical (set aside before), so the printing differs
+                    before.number,
+                    rule.number,
+                    before.text,
+                    rule.text,
+                    old_examples=before.examples,
+                    new_examples=rule.examples,
+                )
+            )
+    if not retyped:
+        return old, new, []
+    return list(old_by_words.values()), rest_new, retyped
+
+
+def _in_rule_order(
+    aligned: list[Change], retyped: list[Change], rules: Sequence[Rule]
+) -> list[Change]:
+    """Merge the retyped changes into the aligned ones, in the new release's order."""
+    position = dict(zip(map(attrgetter("number"), rules), range(len(rules)), strict=False))
+    keyed: list[tuple[int, int, Change]] = []
+    last = -1
+    for order, change in enumerate(aligned):
+        if change.new_number is not None:
+            last = position.get(change.new_number, last)
+        keyed.append((last, order, change))  # a removed rule stays after its predecessor
+    keyed += [(position[change.new_number], -1, change) for change in retyped]
+    keyed.sort(key=lambda item: (item[0], item[1]))
+    return [change for _, _, change in keyed]
 
 
 def _chapter_moves(moves: Sequence[tuple[str, str]]) -> dict[str, str]:

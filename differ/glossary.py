@@ -41,6 +41,19 @@ def diff_glossaries(
     identical = set(map(_EVERY_FIELD, old)) & set(map(_EVERY_FIELD, new))
     old = [entry for entry in old if _EVERY_FIELD(entry) not in identical]
     new = [entry for entry in new if _EVERY_FIELD(entry) not in identical]
+    # Same term and words, other printing: typography, with no term matching needed.
+    old_by_words = {(entry.term, entry.text): entry for entry in old}
+    retyped = []
+    rest = []
+    for entry in new:
+        before = old_by_words.pop((entry.term, entry.text), None)
+        if before is None:
+            rest.append(entry)
+        else:
+            retyped.append(
+                GlossaryChange("typography", before.term, entry.term, before.text, entry.text)
+            )
+    old, new = list(old_by_words.values()), rest
     old_by_term = {term_key(entry.term): entry for entry in old}
     partner = {  # new entry's term key -> its old entry
         term_key(entry.term): old_by_term.pop(term_key(entry.term))
@@ -59,7 +72,8 @@ def diff_glossaries(
     changes += [
         GlossaryChange("removed", entry.term, None, entry.text, "") for entry in orphans.values()
     ]
-    return sorted(changes, key=lambda change: term_key(change.new_term or change.old_term or ""))
+    changes += retyped
+    return sorted(changes, key=lambda change: (change.new_term or change.old_term or "").casefold())
 
 
 _EVERY_FIELD = attrgetter("term", "text", "original")

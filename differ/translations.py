@@ -70,6 +70,8 @@ def base_release(
 
     def overlap(release: Release) -> tuple[float, object]:
         theirs = numbers_of(release)
+        if document.excerpt:  # some chapters: how many of its numbers the release has
+            return len(mine & theirs) / (len(mine) or 1), release.effective_date
         return len(mine & theirs) / (len(mine | theirs) or 1), release.effective_date
 
     return max(before[-8:], key=overlap)  # the neighbours before it; the latest wins a tie

@@ -174,3 +174,22 @@ def test_cli_translations_json_and_stale_filter(ingested):
         main, ["--archive", folder, "history", "104.6", "--lang", "zh-Hans", "--format", "json"]
     )
     assert json.loads(history.output)["versions"][0]["effective_date"] == "2022-06-10"
+
+
+def test_an_italian_wiki_page_is_compared_with_the_english_before_it(shared_archive, tmp_path):
+    from pathlib import Path
+
+    archive = Archive(tmp_path / "archive")
+    fixture = Path(__file__).parent / "fixtures" / "it_wiki_616.html"
+    english = [
+        shared_archive / "en" / f"{entry_for(date).file_date}.txt"
+        for date in (D(2024, 9, 20), D(2024, 11, 8))
+    ]
+    outcomes = ingest_paths(archive, [*english, fixture])
+    assert [o.status for o in outcomes] == ["added"] * 3, [o.message for o in outcomes]
+    report = translation_report(archive, "it")
+    assert report.base.effective_date == D(2024, 11, 8)
+    by_number = {rule.number: rule.status for rule in report.rules}
+    assert by_number["616.1"] == by_number["616.1f"] == "current"
+    assert by_number["616.1b"] == "missing"  # quoted chapter, rule left out of the page
+    assert "100.1" not in by_number  # not a chapter the page quotes
