@@ -17,6 +17,7 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
+from sys import intern
 
 from corpus.model import Document, GlossaryEntry, Heading, Release, Rule, Source
 
@@ -188,13 +189,15 @@ def document_from_json(data: dict) -> Document:
         introduction=data["introduction"],
         contents=tuple(data["contents"]),
         headings=tuple(Heading(number, title) for number, title in data["headings"]),
+        # Interned: a text that several loaded releases share is one object (less memory, and
+        # comparing releases compares pointers, not characters).
         rules=tuple(
             Rule(
-                r["number"],
-                r["text"],
-                tuple(r.get("examples", ())),
-                r.get("original", ""),
-                tuple(r.get("original_examples", ())),
+                intern(r["number"]),
+                intern(r["text"]),
+                tuple(map(intern, r.get("examples", ()))),
+                intern(r.get("original", "")),
+                tuple(map(intern, r.get("original_examples", ()))),
             )
             for r in data["rules"]
         ),

@@ -228,7 +228,10 @@ def classify_pair(pair: Pair, number_map: dict[str, str] | None = None) -> Chang
             old_examples=old.examples,
             new_examples=new.examples,
         )
-    diff = diff_words(old.text, new.text) if old.text != new.text else ()
+    old_key, new_key = typography_key(old.text), typography_key(new.text)
+    # Only a change in wording needs the word diff (typography and cut copies are listed).
+    worded = old_key != new_key and not is_truncation(old_key, new_key)
+    diff = diff_words(old.text, new.text) if worded else ()
     kind = compare_texts(old, new, number_map or {}, diff)
     return Change(
         kind,
@@ -247,11 +250,13 @@ def compare_texts(old: Rule, new: Rule, number_map: dict[str, str], diff: Diff) 
     """Return the kind of change from one version of a rule to the next (diff: of their texts)."""
     if old.text == new.text and old.examples == new.examples:
         return _same_words(old, new)
-    old_key, new_key = typography_key(old.text), typography_key(new.text)
     same_examples = len(old.examples) == len(new.examples) and all(
         a == b or typography_key(a) == typography_key(b)
         for a, b in zip(old.examples, new.examples, strict=True)
     )
+    if old.text == new.text:
+        return "typography" if same_examples else "example"
+    old_key, new_key = typography_key(old.text), typography_key(new.text)
     if old_key == new_key:
         return "typography" if same_examples else "example"
     if is_truncation(old_key, new_key):

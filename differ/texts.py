@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-_DASHES = re.compile(r"\s*[-—–]\s*")
-_DROPPED_MARKS = str.maketrans("", "", "\"'™®")
+_FLATTENED = str.maketrans({'"': None, "'": None, "™": None, "®": None, "—": "-", "–": "-"})
 _TEXT_MARKS = re.compile(r"\((?:tm|r)\)", re.IGNORECASE)
 _COMPLETE = re.compile(r"""[.:;!?)\]"'”’。）」]$""")
 
@@ -14,12 +13,11 @@ _COMPLETE = re.compile(r"""[.:;!?)\]"'”’。）」]$""")
 @lru_cache(maxsize=1 << 14)  # a rule's key is asked for by several steps and both releases
 def typography_key(text: str) -> str:
     """Flatten quotes, dashes, marks and spacing: equal keys differ only in typography."""
-    text = text.translate(_DROPPED_MARKS)
+    text = text.translate(_FLATTENED)
     if "(" in text:
         text = _TEXT_MARKS.sub("", text)
-    if "-" in text or "—" in text or "–" in text:
-        text = _DASHES.sub("-", text)
-    return " ".join(text.split())
+    # One space at most around a dash once spaces are collapsed: 'a - b', 'a—b' -> 'a-b'.
+    return " ".join(text.split()).replace(" -", "-").replace("- ", "-")
 
 
 def is_truncation(old_key: str, new_key: str) -> bool:
