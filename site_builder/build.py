@@ -17,7 +17,8 @@ from differ.translations import translation_report
 from site_builder import feeds, paths, search
 from site_builder.gather import Language, gather
 from site_builder.output import Output
-from site_builder.pages import LANGUAGE_NAMES, LanguagePages, Page, environment
+from site_builder.pages import LanguagePages
+from site_builder.render import LANGUAGE_NAMES, Page, environment
 from site_builder.translations import Pairing, pair_translations
 
 LANGUAGE_ORDER = ("en", "zh-Hans", "it")

@@ -6,20 +6,14 @@ import hashlib
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
-from functools import cache, partial
-from importlib import resources
-from pathlib import Path
+from functools import partial
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
-from markupsafe import Markup, escape
+from jinja2 import Environment
 
-import corpus
-import differ
 from corpus.model import Release
 from corpus.numbers import cited_numbers, rule_sort_key
 from differ.align import compact_ranges
-from differ.classify import Change, ReleaseDiff, align_examples
+from differ.classify import Change, ReleaseDiff
 from differ.history import History, Version
 from differ.lineage import Line, line_versions
 from differ.report import history_data
@@ -27,66 +21,13 @@ from differ.translations import TranslationReport
 from differ.words import diff_words
 from site_builder import paths
 from site_builder.gather import GlossaryLine, Language
+from site_builder.history_view import example_diffs, renumbered_positions
 from site_builder.refs import split_citations
+from site_builder.render import LANGUAGE_NAMES, Job, Page, code_version
 from site_builder.translations import Pairing
 
-LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "it": "Italiano"}
 SHOWN_FIRST = ("substantive", "added", "removed", "reference", "example")
 FOLDED = ("typography", "truncation", "unchanged")
-
-
-def environment() -> Environment:
-    """Return the Jinja2 environment over templates/ (autoescaping: rule text is only text)."""
-    folder = str(resources.files("templates"))
-    env = Environment(
-        loader=FileSystemLoader(folder),
-        autoescape=select_autoescape(["html", "xml"]),
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    env.globals["language_names"] = LANGUAGE_NAMES
-    env.filters["diff_html"] = diff_html
-    return env
-
-
-def diff_html(pieces: Iterable[tuple[int, str]]) -> Markup:
-    """Render a word diff as text with <del> and <ins> (escaped: rule text is only text)."""
-    parts = []
-    for op, text in pieces:
-        safe = escape(text)
-        parts.append(f"<del>{safe}</del>" if op < 0 else f"<ins>{safe}</ins>" if op > 0 else safe)
-    return Markup("".join(parts))
-
-
-@cache
-def code_version() -> str:
-    """Hash of the code and templates that make pages: other code, other fingerprints."""
-    digest = hashlib.sha1()
-    roots = [Path(__file__).parent, Path(differ.__file__).parent, Path(corpus.__file__).parent]
-    files = [path for root in roots for path in sorted(root.glob("*.py"))]
-    templates = Path(str(resources.files("templates")))
-    files += sorted(templates.glob("*.html")) + sorted((templates / "static").glob("*"))
-    for path in files:
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-@dataclass(frozen=True, slots=True)
-class Job:
-    """One file to make: skipped when its fingerprint is the one of the file already there."""
-
-    path: str
-    fingerprint: str
-    render: Callable[[], Page | str]
-
-
-@dataclass(frozen=True, slots=True)
-class Page:
-    """One output file: its path under the site root and its content."""
-
-    path: str
-    content: str
 
 
 class LanguagePages:
@@ -416,8 +357,8 @@ class LanguagePages:
             first_release=releases[line.first],
             settled=settled,
             versions=list(reversed(versions)),
-            renumbered=_renumbered(versions),
-            example_diffs=_example_diffs(versions),
+            renumbered=renumbered_positions(versions),
+            example_diffs=example_diffs(versions),
             folded=FOLDED,
             cites=cites,
             cited_by=[
@@ -576,28 +517,6 @@ def _switch(language: str, href: str, current: bool) -> dict:
     }
 
 
-def _renumbered(versions: tuple[Version, ...]) -> set[int]:
-    """Positions (newest first) of the versions whose number differs from the one before."""
-    return {
-        len(versions) - 1 - position
-        for position in range(1, len(versions))
-        if versions[position].number != versions[position - 1].number
-    }
-
-
-def _example_diffs(versions: tuple[Version, ...]) -> dict[int, list]:
-    """Word diffs of each version's examples against the last complete version before it."""
-    found: dict[int, list] = {}
-    reference: Version | None = None
-    for position, version in enumerate(versions):
-        if reference is not None and version.examples != reference.examples:
-            pairs = align_examples(reference.examples, version.examples)
-            found[len(versions) - 1 - position] = [diff_words(old, new) for old, new in pairs]
-        if version.kind != "truncation":
-            reference = version
-    return found
-
-
 def _counts(diff: ReleaseDiff | None) -> Counter[str]:
     return Counter(change.kind for change in diff.changes) if diff else Counter()
 
@@ -608,9 +527,3 @@ def _line_order(line: Line) -> tuple:
 
 def _short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
-
-
-def release_title(release: Release) -> str:
-    """Return 'date · set (code)'."""
-    name = f"{release.set_name} ({release.set_code})" if release.set_code else release.set_name
-    return f"{release.effective_date} · {name}".rstrip(" ·")

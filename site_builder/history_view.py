@@ -1,0 +1,29 @@
+"""How a rule's history is shown: which versions were renumbered, what their examples changed."""
+
+from __future__ import annotations
+
+from differ.classify import align_examples
+from differ.history import Version
+from differ.words import diff_words
+
+
+def renumbered_positions(versions: tuple[Version, ...]) -> set[int]:
+    """Positions (newest first) of the versions whose number differs from the one before."""
+    return {
+        len(versions) - 1 - position
+        for position in range(1, len(versions))
+        if versions[position].number != versions[position - 1].number
+    }
+
+
+def example_diffs(versions: tuple[Version, ...]) -> dict[int, list]:
+    """Word diffs of each version's examples against the last complete version before it."""
+    found: dict[int, list] = {}
+    reference: Version | None = None
+    for position, version in enumerate(versions):
+        if reference is not None and version.examples != reference.examples:
+            pairs = align_examples(reference.examples, version.examples)
+            found[len(versions) - 1 - position] = [diff_words(old, new) for old, new in pairs]
+        if version.kind != "truncation":
+            reference = version
+    return found

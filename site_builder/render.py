@@ -1,0 +1,72 @@
+"""The Jinja2 side of the site: the environment, word diffs as HTML, what a page is."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
+
+import corpus
+import differ
+
+LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "it": "Italiano"}
+
+
+def environment() -> Environment:
+    """Return the Jinja2 environment over templates/ (autoescaping: rule text is only text)."""
+    folder = str(resources.files("templates"))
+    env = Environment(
+        loader=FileSystemLoader(folder),
+        autoescape=select_autoescape(["html", "xml"]),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.globals["language_names"] = LANGUAGE_NAMES
+    env.filters["diff_html"] = diff_html
+    return env
+
+
+def diff_html(pieces: Iterable[tuple[int, str]]) -> Markup:
+    """Render a word diff as text with <del> and <ins> (escaped: rule text is only text)."""
+    parts = []
+    for op, text in pieces:
+        safe = escape(text)
+        parts.append(f"<del>{safe}</del>" if op < 0 else f"<ins>{safe}</ins>" if op > 0 else safe)
+    return Markup("".join(parts))
+
+
+@cache
+def code_version() -> str:
+    """Hash of the code and templates that make pages: other code, other fingerprints."""
+    digest = hashlib.sha1()
+    roots = [Path(__file__).parent, Path(differ.__file__).parent, Path(corpus.__file__).parent]
+    files = [path for root in roots for path in sorted(root.glob("*.py"))]
+    templates = Path(str(resources.files("templates")))
+    files += sorted(templates.glob("*.html")) + sorted((templates / "static").glob("*"))
+    for path in files:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One file to make: skipped when its fingerprint is the one of the file already there."""
+
+    path: str
+    fingerprint: str
+    render: Callable[[], Page | str]
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One output file: its path under the site root and its content."""
+
+    path: str
+    content: str
