@@ -79,15 +79,16 @@ class Output:
             return
         self.flush()
         self._put(path, data)
+        self.written += 1
 
     def _put(self, path: str, data: bytes) -> None:
         target = self.staging / path
         target.parent.mkdir(parents=True, exist_ok=True)
         temporary = target.with_name(f".{target.name}.incoming")
         temporary.write_bytes(data)
-        # A new inode: after the first copy, files are hard links shared with the live site.
+        # Always a new inode, never writing into the old file: after the first copy, files
+        # (the manifest too) are hard links shared with the live site.
         temporary.replace(target)
-        self.written += 1
 
     def flush(self) -> None:
         """Wait for the staged copy, then write what waited for it."""
@@ -97,6 +98,7 @@ class Output:
             copying.result()  # raises what the copy raised
         for path, data in self._pending:
             self._put(path, data)
+            self.written += 1
         self._pending.clear()
 
     def finish(self) -> None:
@@ -105,7 +107,7 @@ class Output:
         for path in self.previous.keys() - self.produced.keys():
             (self.staging / path).unlink(missing_ok=True)
         manifest = {"format": _FORMAT, "files": self.produced}
-        (self.staging / MANIFEST).write_text(json.dumps(manifest, sort_keys=True), "utf-8")
+        self._put(MANIFEST, json.dumps(manifest, sort_keys=True).encode())
 
     def swap(self) -> None:
         """Point the site link at the folder just built (one atomic rename)."""

@@ -178,3 +178,22 @@ def test_cli_build_sample(tmp_path):
     assert result.exit_code == 0, result.output
     assert (tmp_path / "demo" / "en" / "n" / "400.6" / "index.html").exists()
     assert "built" in result.output
+
+
+def test_releases_coming_and_going_never_leave_a_file_missing(tmp_path):
+    archive = fixture_archive(tmp_path / "archive")
+    aside = tmp_path / "aside"
+    aside.mkdir()
+    out = tmp_path / "site"
+    for date in ["2011-02-04", "2014-02-01", "2019-05-03", "2014-02-01", "2011-02-04"]:
+        folder = archive.root / "en" / date
+        if folder.exists():
+            folder.rename(aside / date)
+        else:
+            (aside / date).rename(folder)
+        build_site(archive, out, index_search=False)
+        live = out.resolve()
+        files = json.loads((live / ".manifest.json").read_text())["files"]
+        assert [path for path in files if not (live / path).exists()] == []
+        kept = {p.relative_to(live).as_posix() for p in live.rglob("*") if p.is_file()}
+        assert kept - set(files) == {".manifest.json"}
