@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 from xml.etree import ElementTree
 
 import pytest
@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from rulesarchive.cli import main
 from site_builder import build as build_module
 from site_builder.build import build_site
+from tests.linkcheck import broken_links
 from tests.site_fixture import fixture_archive
 
 GOLDEN = Path(__file__).parent / "golden" / "site"
@@ -54,30 +55,7 @@ def _pages(site: Path):
 
 
 def test_no_broken_internal_link_or_anchor(site):
-    ids: dict[Path, set[str]] = {}
-    broken = []
-    for path, soup in _pages(site):
-        for element in soup.find_all(href=True) + soup.find_all(src=True):
-            link = element.get("href") or element.get("src")
-            parts = urlsplit(link)
-            if parts.scheme or link.startswith("//"):
-                continue
-            if parts.path.startswith("/"):
-                target = site / unquote(parts.path).lstrip("/")
-            elif parts.path:
-                target = (path.parent / unquote(parts.path)).resolve()
-            else:
-                target = path
-            if not target.exists():
-                broken.append(f"{path.relative_to(site)} -> {link}")
-                continue
-            if parts.fragment and target.suffix == ".html":
-                if target not in ids:
-                    other = BeautifulSoup(target.read_text(encoding="utf-8"), "html.parser")
-                    ids[target] = {tag["id"] for tag in other.find_all(id=True)}
-                if parts.fragment not in ids[target]:
-                    broken.append(f"{path.relative_to(site)} -> {link} (no such anchor)")
-    assert broken == []
+    assert broken_links(site) == []
 
 
 def test_nothing_is_loaded_from_outside_the_site(site):
