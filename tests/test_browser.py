@@ -186,3 +186,11 @@ def test_translation_status_page_lists_stale_rules(page, base_url):
     assert {"400.6", "702.20"} == {
         item.get_by_role("link").first.inner_text() for item in stale.all()
     }
+
+
+def test_search_excerpts_show_markup_in_rule_text_as_text(page, base_url):
+    page.goto(base_url + "search.html?q=alert&lang=en")
+    result = page.locator("#search-results li p").first
+    result.wait_for()
+    assert '"<script>alert(1)</script>"' in result.inner_text()
+    assert page.locator("#search-results script").count() == 0
