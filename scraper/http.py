@@ -270,5 +270,14 @@ def _now() -> str:
 
 
 def _short(error: Exception) -> str:
-    name = type(error).__name__
-    return "read timed out" if "ReadTimeout" in name else f"{name.lower()} ({error})"[:160]
+    """Say what went wrong with a connection in a few words (requests' messages run long)."""
+    text = str(error)
+    if isinstance(error, requests.ReadTimeout):
+        return "read timed out"
+    if isinstance(error, requests.ConnectTimeout):
+        return "connection timed out"
+    if "NameResolution" in text or "Name or service not known" in text:
+        return "cannot resolve the host name"
+    if "Connection refused" in text:
+        return "connection refused"
+    return f"connection failed ({type(error).__name__})"
