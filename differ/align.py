@@ -11,7 +11,7 @@ from typing import NamedTuple
 from corpus.model import Rule
 from corpus.numbers import rule_sort_key
 from differ.texts import typography_key
-from differ.words import contained, similarity, tokenise, word_bag
+from differ.words import contained, similarity, tokenise, word_bag, words_of
 
 SAME_NUMBER_SIMILARITY = 0.5
 MOVED_SIMILARITY = 0.6
@@ -91,7 +91,7 @@ def _match_similar(old: Sequence[Rule], new: Sequence[Rule], matched: dict[int, 
     free_new = [index for index in range(len(new)) if index not in taken]
     if not free_new:
         return
-    words_new = {index: set(_words(new[index].text)) for index in free_new}
+    words_new = {index: set(words_of(new[index].text)) for index in free_new}
     frequency: dict[str, int] = defaultdict(int)
     for words in words_new.values():
         for word in words:
@@ -105,7 +105,7 @@ def _match_similar(old: Sequence[Rule], new: Sequence[Rule], matched: dict[int, 
         if index in matched:
             continue
         votes: dict[int, int] = defaultdict(int)
-        for word in set(_words(rule.text)):
+        for word in set(words_of(rule.text)):
             for candidate in index_by_word.get(word, ()):
                 if candidate not in taken:
                     votes[candidate] += 1
@@ -175,10 +175,6 @@ def _pairs_in_order(
 
 def _number_key(rule: Rule) -> tuple[int, int, int, str]:
     return rule_sort_key(rule.number)
-
-
-def _words(text: str) -> list[str]:
-    return [token.lower() for token in tokenise(text) if token[0].isalnum()]
 
 
 def renumbering(pairs: Sequence[Pair]) -> list[tuple[str, str]]:

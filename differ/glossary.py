@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from operator import attrgetter
+from typing import NamedTuple
 
 from corpus.model import GlossaryEntry
 from differ.texts import is_truncation, typography_key
 from differ.words import Diff, Phrase, diff_words, phrases_of
 
 
-@dataclass(frozen=True, slots=True)
-class GlossaryChange:
-    """One glossary entry between two releases; a renamed entry has two different terms."""
+class GlossaryChange(NamedTuple):
+    """One glossary entry between two releases; a renamed entry has two different terms.
+
+    A tuple, like Change, for the hundreds a typography release makes.
+    """
 
     kind: str  # added, removed, renamed, substantive, typography, truncation or unchanged
     old_term: str | None

@@ -21,6 +21,7 @@ Diff = tuple[tuple[int, str], ...]
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
 # A rule number ('614.12b') is one token, so that a changed reference is one phrase.
 _TOKEN = re.compile(rf"\d+\.\d+[a-z]*|[{_CJK}]|[^\W{_CJK}]+|\s+|[^\w\s]")
+_WORD = re.compile(rf"\d+\.\d+[a-z]*|[{_CJK}]|[^\W_{_CJK}][^\W{_CJK}]*")
 _CJK_CHAR = re.compile(f"[{_CJK}]")
 _ENGINE = diff_match_patch()
 _ENGINE.Diff_Timeout = 0  # deterministic output; rule texts are short
@@ -164,9 +165,14 @@ def similarity(old: str, new: str, floor: float = 0.3) -> float:
     return 2 * sum(len(text) for op, text in diffs if op == EQUAL) / total
 
 
+def words_of(text: str) -> list[str]:
+    """Return the words of a text, lower-cased: the tokens that are not space or punctuation."""
+    return _WORD.findall(text.lower())
+
+
 def word_bag(text: str) -> Counter[str]:
     """Count the words of a text, lower-cased (spaces and punctuation left out)."""
-    return Counter(token.lower() for token in tokenise(text) if token[0].isalnum())
+    return Counter(words_of(text))
 
 
 def contained(part: Counter[str], whole: Counter[str]) -> float:
