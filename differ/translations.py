@@ -22,6 +22,9 @@ from differ.cache import cached_diff, diff_folder
 from differ.classify import ReleaseDiff
 
 WORDING = {"substantive", "sweep", "reference", "example", "removed"}
+# A card's English name kept in parentheses after its translated one, as the Italian wiki
+# writes "Essenza del Selvaggio (Essence of the Wild)".
+_ENGLISH_NAME = re.compile(r"\(([A-Z][A-Za-z'’,-]*(?: [A-Za-z'’,-]+)*)\)")
 _QUANTITY = re.compile(r"(?<![\d.])\d+(?:/\d+)?(?![\d.])")  # 20, 1/1; not a rule number
 
 
@@ -86,6 +89,11 @@ def check_structure(translated: Rule, english: Rule) -> tuple[str, ...]:
     theirs = _citations(english)
     if mine != theirs:
         problems.append(f"cites {_listed(mine)}, English cites {_listed(theirs)}")
+    english_text = " ".join((english.text, *english.examples))
+    names = _ENGLISH_NAME.findall(" ".join((translated.text, *translated.examples)))
+    unknown = sorted({name for name in names if name not in english_text})
+    if unknown:
+        problems.append(f"names {', '.join(unknown)} are not in the English")
     mine_quantities = _quantities(translated)
     their_quantities = _quantities(english)
     if mine_quantities and their_quantities and mine_quantities != their_quantities:

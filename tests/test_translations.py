@@ -193,3 +193,13 @@ def test_an_italian_wiki_page_is_compared_with_the_english_before_it(shared_arch
     assert by_number["616.1"] == by_number["616.1f"] == "current"
     assert by_number["616.1b"] == "missing"  # quoted chapter, rule left out of the page
     assert "100.1" not in by_number  # not a chapter the page quotes
+
+
+def test_english_card_names_kept_in_a_translation_must_be_in_the_english():
+    english = Rule("616.1f", "Repeat.", ("Example: Essence of the Wild says something.",))
+    right = Rule(
+        "616.1f", "Ripeti.", ("Esempio: Essenza del Selvaggio (Essence of the Wild) dice.",)
+    )
+    wrong = Rule("616.1f", "Ripeti.", ("Esempio: Voce Omnia (Voice of All) dice.",))
+    assert check_structure(right, english) == ()
+    assert check_structure(wrong, english) == ("names Voice of All are not in the English",)
