@@ -66,7 +66,7 @@ def main(ctx: click.Context, archive_path: Path) -> None:
 def ingest(
     archive: Archive, paths: tuple[Path, ...], lang, effective_date, set_name, force
 ) -> None:
-    """Store documents (.txt .docx .pdf .rtf) as releases in the archive."""
+    """Store documents (.txt .docx .pdf .rtf, Italian wiki pages) as releases in the archive."""
     date = effective_date.date() if isinstance(effective_date, dt.datetime) else None
     overrides = Overrides(lang, date, set_name, force)
     with _progress(len(paths), "Ingesting") as advance:
