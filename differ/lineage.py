@@ -8,7 +8,6 @@ permalink built on it never breaks.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -121,8 +120,3 @@ def line_versions(line: Line, releases: list[Release]) -> tuple[Version, ...]:
         for stretch in line.stretches
     ]
     return history_of(sightings, first_is_addition=line.first > 0)
-
-
-def born(line: Line) -> dt.date:
-    """Return the effective date of the release the line first appears in."""
-    return dt.date.fromisoformat(line.id.split("/", 1)[0])

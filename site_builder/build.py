@@ -48,7 +48,7 @@ def build_site(
 ) -> BuildReport:
     """Render every language of the archive into `out`; the old site stays till the new is whole."""
     started = time.perf_counter()
-    languages = [lang for lang in _languages(archive) if archive.releases(lang)]
+    languages = _languages(archive)
     if not languages:
         raise BuildError(
             f"the archive at {archive.root} has no releases: fill it with `rulesarchive scrape` "
@@ -57,8 +57,8 @@ def build_site(
     output = Output(out)
     indexer = search.Indexer(output.staging)
     try:
-        _render(archive, output, indexer if index_search else None, languages, base_url,
-                progress, cache)  # fmt: skip
+        indexing = indexer if index_search else None
+        _render(archive, output, indexing, languages, base_url, progress, cache)
         output.finish()
         indexer.wait()
     except BaseException:

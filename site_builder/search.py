@@ -35,11 +35,10 @@ class Indexer:
     def start(self, language: str) -> None:
         """Start indexing one language (its pages must all be in place)."""
         shutil.rmtree(self.site / "pagefind" / language, ignore_errors=True)
-        command = [
-            sys.executable, "-m", "pagefind", "--site", str(self.site),
-            "--glob", f"{language}/{{r,glossary}}/**/*.html",
-            "--output-subdir", f"pagefind/{language}",
-        ]  # fmt: skip
+        pages = f"{language}/{{r,glossary}}/**/*.html"
+        output = f"pagefind/{language}"
+        command = [sys.executable, "-m", "pagefind", "--site", str(self.site)]
+        command += ["--glob", pages, "--output-subdir", output]
         process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         )
