@@ -76,9 +76,10 @@ def gather(
     releases = archive.releases(language)
     diffs: list[ReleaseDiff | None] = []
     glossary: dict[str, list[list]] = {}
-    newest: list[Document] = []
+    headings: tuple[Heading, ...] = ()  # of the newest release: the chapter index shows them
 
     def steps() -> Iterator[tuple[Document, ReleaseDiff | None]]:
+        nonlocal headings
         previous: Document | None = None
         for index, release in enumerate(releases):
             document = archive.load(release)
@@ -89,7 +90,7 @@ def gather(
             _grow_glossary(glossary, index, document)
             if on_document:
                 on_document(index, release, document)
-            newest[:] = [document]
+            headings = document.headings
             yield document, diff
             previous = document
 
@@ -103,7 +104,7 @@ def gather(
             GlossaryLine(key, tuple((a, b, entry) for a, b, entry in stretches))
             for key, stretches in glossary.items()
         ],
-        newest[0].headings if newest else (),
+        headings,
     )
 
 
