@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 from concurrent.futures import Future, ProcessPoolExecutor
+from multiprocessing import get_context
 from pathlib import Path
 
 MANIFEST = ".manifest.json"
@@ -42,7 +43,8 @@ class Output:
         else:  # first rebuild: start from a hard-link copy of the live site, made meanwhile
             self.previous = _read_manifest(live / MANIFEST)
             # In another process: a thread would fight the rendering for the interpreter lock.
-            self._copier = ProcessPoolExecutor(max_workers=1)
+            # Spawned, not forked: forking a process that runs threads is unsafe.
+            self._copier = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
             self._copying = self._copier.submit(_copy_tree, live, self.staging)
 
     def _live_folder(self) -> Path | None:

@@ -146,15 +146,34 @@ class LanguagePages:
 
     def _rule_inputs(self, line: Line) -> tuple:
         cites, cited_by = self._citations(line)
-        elsewhere = (self._counterparts(line), self._english_of(line))
+        # What the page shows of its translations (not their base: the status page has it).
+        translations = [
+            (
+                c.language,
+                c.line_id,
+                c.rule,
+                self._label(c.release),
+                c.english,
+                c.status,
+                c.stale_since and self._label(c.stale_since),
+                c.problems,
+            )
+            for c in self._counterparts(line)
+        ]
+        current = line.last == self.newest
         return (
             self._version_inputs(line),
-            line.last == self.newest,
-            self._labels([line.last]),
+            current,
+            None if current else self._labels([line.last]),  # shown only for a removed rule
             cites,
             cited_by,
-            elsewhere,
+            translations,
+            self._english_of(line),
         )
+
+    @staticmethod
+    def _label(release: Release) -> tuple:
+        return (release.language, release.effective_date, release.set_code, release.set_name)
 
     def _version_inputs(self, line: Line) -> tuple:
         return (
