@@ -25,7 +25,8 @@ WORDING = {"substantive", "sweep", "reference", "example", "removed"}
 # A card's English name kept in parentheses after its translated one, as the Italian wiki
 # writes "Essenza del Selvaggio (Essence of the Wild)".
 _ENGLISH_NAME = re.compile(r"\(([A-Z][A-Za-z'’,-]*(?: [A-Za-z'’,-]+)*)\)")
-_QUANTITY = re.compile(r"(?<![\d.])\d+(?:/\d+)?(?![\d.])")  # 20, 1/1; not a rule number
+# 20, 1/1, and 704 in "see rule 704."; not a part of a rule number such as 702.19
+_QUANTITY = re.compile(r"(?<![\d.])\d+(?:/\d+)?(?!\d|\.\d)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +109,7 @@ def _citations(rule: Rule) -> list[str]:
 
 
 def _quantities(rule: Rule) -> list[str]:
-    return sorted(_QUANTITY.findall(rule.text))
+    return sorted(set(_QUANTITY.findall(rule.text)))  # "2 or 2" and "two or 2" say the same
 
 
 def _listed(items: list[str]) -> str:
