@@ -24,7 +24,7 @@ from site_builder.gather import GlossaryLine, Language
 from site_builder.history_view import example_diffs, renumbered_positions
 from site_builder.refs import split_citations
 from site_builder.render import LANGUAGE_NAMES, Job, Page, code_version
-from site_builder.translations import Pairing
+from site_builder.translations import Counterpart, Pairing
 
 SHOWN_FIRST = ("substantive", "added", "removed", "reference", "example")
 FOLDED = ("typography", "truncation", "unchanged")
@@ -146,20 +146,8 @@ class LanguagePages:
 
     def _rule_inputs(self, line: Line) -> tuple:
         cites, cited_by = self._citations(line)
-        # What the page shows of its translations (not their base: the status page has it).
-        translations = [
-            (
-                c.language,
-                c.line_id,
-                c.rule,
-                self._label(c.release),
-                c.english,
-                c.status,
-                c.stale_since and self._label(c.stale_since),
-                c.problems,
-            )
-            for c in self._counterparts(line)
-        ]
+        translations = [self._shown(c) for c in self._counterparts(line)]
+        translated = self._translated(line)
         current = line.last == self.newest
         return (
             self._version_inputs(line),
@@ -168,7 +156,23 @@ class LanguagePages:
             cites,
             cited_by,
             translations,
-            self._english_of(line),
+            translated and self._shown(translated),
+        )
+
+    def _shown(self, c: Counterpart) -> tuple:
+        """What a page shows of a counterpart (not its base: the status page has that)."""
+        since = c.stale_since and self._label(c.stale_since)
+        return (
+            c.language,
+            c.line_id,
+            c.rule,
+            self._label(c.release),
+            c.english,
+            c.status,
+            since,
+            c.problems,
+            c.english_line_id,
+            c.change,
         )
 
     @staticmethod
@@ -194,20 +198,23 @@ class LanguagePages:
         )
         return cites, cited_by
 
-    def _change_anchor(self, page: str, line: Line, release: Release | None) -> str:
-        """Link to where a release's changelog shows this rule's change."""
-        if release is None:
-            return ""
-        index = self.data.releases.index(release)
-        numbers = [s.rule.number for s in line.stretches if s.first <= index <= s.last]
-        number = numbers[0] if numbers else line.stretches[-1].rule.number  # removed there
-        return paths.relative(page, paths.release_page(release)) + f"#rule-{number}"
+    def _english_view(self, page: str, line: Line) -> dict | None:
+        """On a translated rule's page: the English it translates, and whether it moved on."""
+        translated = self._translated(line)
+        if translated is None:
+            return None
+        return {
+            "counterpart": translated,
+            "href": paths.relative(page, f"en/r/{translated.english_line_id}/index.html"),
+            "since_href": _relative_change(page, translated),
+        }
 
     def _counterparts(self, line: Line) -> list:
         return self.pairing.by_english.get(line.id, []) if self.language == "en" else []
 
-    def _english_of(self, line: Line) -> str | None:
-        return self.pairing.to_english.get((self.language, line.id))
+    def _translated(self, line: Line) -> Counterpart | None:
+        """For a translated rule: its English counterpart and status."""
+        return self.pairing.by_translation.get((self.language, line.id))
 
     def _switches(self, page: str, line: Line) -> list[dict]:
         """Links to the same rule in the other languages (the language switch)."""
@@ -219,9 +226,10 @@ class LanguagePages:
                 _switch(lang, paths.relative(page, f"{lang}/r/{line_id}/index.html"), False)
                 for lang, line_id in others
             ]
-        english = self._english_of(line)
-        if english is None:
+        translated = self._translated(line)
+        if translated is None:
             return []
+        english = translated.english_line_id
         return [
             _switch("en", paths.relative(page, f"en/r/{english}/index.html"), False),
             _switch(self.language, "", True),
@@ -391,15 +399,11 @@ class LanguagePages:
                     "href": paths.relative(
                         page, f"{counterpart.language}/r/{counterpart.line_id}/index.html"
                     ),
-                    "since_href": (
-                        paths.relative(page, paths.release_page(counterpart.stale_since))
-                        + f"#rule-{line.rule.number}"
-                        if counterpart.stale_since
-                        else ""
-                    ),
+                    "since_href": _relative_change(page, counterpart),
                 }
                 for counterpart in self._counterparts(line)
             ],
+            english=self._english_view(page, line),
             switches=self._switches(page, line),
         )
 
@@ -525,6 +529,13 @@ class LanguagePages:
             current=term.stretches[-1][1] == self.newest,
             history=list(reversed(history)),
         )
+
+
+def _relative_change(page: str, counterpart: Counterpart) -> str:
+    if not counterpart.change:
+        return ""
+    target, anchor = counterpart.change.split("#")
+    return f"{paths.relative(page, target)}#{anchor}"
 
 
 def _switch(language: str, href: str, current: bool) -> dict:

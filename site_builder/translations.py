@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from corpus.model import Release, Rule
+from differ.lineage import Line
 from differ.translations import TranslationReport
+from site_builder import paths
 from site_builder.gather import Language
 
 
@@ -22,14 +24,16 @@ class Counterpart:
     status: str  # current or stale
     stale_since: Release | None
     problems: tuple[str, ...]
+    english_line_id: str
+    change: str  # from the site root: where the English changelog shows the change, or ''
 
 
 @dataclass
 class Pairing:
-    """Every translation's counterparts, by English line, and the way back."""
+    """Every translation's counterparts, by English line, and by translated line."""
 
     by_english: dict[str, list[Counterpart]] = field(default_factory=dict)
-    to_english: dict[tuple[str, str], str] = field(default_factory=dict)  # (lang, line) -> en
+    by_translation: dict[tuple[str, str], Counterpart] = field(default_factory=dict)
 
 
 def pair_translations(
@@ -49,21 +53,33 @@ def pair_translations(
             translated_line = other.holder(status.number, newest)
             if english_line is None or translated_line is None:
                 continue
-            english_rule = next(
-                s.rule for s in english_line.stretches if s.first <= base_index <= s.last
+            counterpart = Counterpart(
+                other.language,
+                translated_line.id,
+                translated_line.rule,
+                other.releases[newest],
+                _printed_in(english_line, base_index),
+                report.base,
+                status.status,
+                status.stale_since,
+                status.problems,
+                english_line.id,
+                _change_in(english, english_line, status.stale_since),
             )
-            pairing.by_english.setdefault(english_line.id, []).append(
-                Counterpart(
-                    other.language,
-                    translated_line.id,
-                    translated_line.rule,
-                    other.releases[newest],
-                    english_rule,
-                    report.base,
-                    status.status,
-                    status.stale_since,
-                    status.problems,
-                )
-            )
-            pairing.to_english[(other.language, translated_line.id)] = english_line.id
+            pairing.by_english.setdefault(english_line.id, []).append(counterpart)
+            pairing.by_translation[(other.language, translated_line.id)] = counterpart
     return pairing
+
+
+def _printed_in(line: Line, index: int) -> Rule:
+    return next(s.rule for s in line.stretches if s.first <= index <= s.last)
+
+
+def _change_in(english: Language, line: Line, release: Release | None) -> str:
+    """Where a release's changelog lists this rule's change (its number then, or last)."""
+    if release is None:
+        return ""
+    index = english.releases.index(release)
+    numbers = [s.rule.number for s in line.stretches if s.first <= index <= s.last]
+    number = numbers[0] if numbers else line.stretches[-1].rule.number  # removed there
+    return f"{paths.release_page(release)}#rule-{number}"

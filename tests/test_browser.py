@@ -134,6 +134,8 @@ def test_pages_work_from_file_urls(page, site):
     page.goto((site / "en" / "r" / "2010-02-01" / "400.6" / "index.html").as_uri())
     assert page.locator("h1").inner_text().strip() == "400.6"
     page.get_by_role("link", name="Compare").click()
+    page.wait_for_url("**/en/compare.html")
+    page.wait_for_load_state("load")  # compare.js picks a default on load: choose after it
     page.select_option("#old", "2011-04-01")
     page.select_option("#new", "2011-05-01")
     page.get_by_role("button", name="Compare").click()
@@ -174,6 +176,11 @@ def test_translation_side_by_side_with_badge_and_language_switch(page, base_url)
     page.locator("nav.languages").get_by_role("link", name="简体中文").click()
     page.wait_for_url("**/zh-Hans/r/2014-02-01/400.6/index.html")
     assert page.locator("h1").inner_text().strip() == "400.6"
+    english = page.locator(".translations .side-by-side")
+    assert "all players look at it" in english.locator(".english .text").inner_text()
+    english.locator(".outdated").get_by_role("link").click()
+    page.wait_for_url("**/en/releases/2016-09-30/index.html#rule-400.6")
+    page.go_back()
     page.locator("nav.languages").get_by_role("link", name="English").click()
     page.wait_for_url("**/en/r/2010-02-01/400.6/index.html")
 
