@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
 from corpus.model import Release
 from corpus.present import release_label
@@ -11,7 +12,7 @@ from differ.classify import KINDS, Change, ReleaseDiff
 from differ.glossary import GlossaryChange
 from differ.history import History
 from differ.translations import TranslationReport
-from differ.words import phrases_of
+from differ.words import Phrase, phrases_of
 
 _ORDER = {kind: index for index, kind in enumerate(KINDS)}
 _GROUPED = {"typography", "truncation"}  # one line each, with their rule lists
@@ -43,7 +44,7 @@ def _glossary_data(change: GlossaryChange) -> dict:
         "new_term": change.new_term,
         "old_text": change.old_text,
         "new_text": change.new_text,
-        "phrases": [{"old": p.old, "new": p.new} for p in change.phrases],
+        "phrases": _phrases(change.phrases),
     }
 
 
@@ -55,13 +56,17 @@ def _change_data(change: Change) -> dict:
         "moved": change.moved,
         "old_text": change.old_text,
         "new_text": change.new_text,
-        "phrases": [{"old": p.old, "new": p.new} for p in change.phrases],
+        "phrases": _phrases(change.phrases),
         "old_examples": list(change.old_examples),
         "new_examples": list(change.new_examples),
-        "example_phrases": [
-            {"old": p.old, "new": p.new} for diff in change.example_diffs for p in phrases_of(diff)
-        ],
+        "example_phrases": _phrases(
+            phrase for diff in change.example_diffs for phrase in phrases_of(diff)
+        ),
     }
+
+
+def _phrases(phrases: Iterable[Phrase]) -> list[dict]:
+    return [{"old": phrase.old, "new": phrase.new} for phrase in phrases]
 
 
 def _counts(diff: ReleaseDiff) -> dict[str, int]:
@@ -172,7 +177,7 @@ def history_data(history: History) -> dict:
                 "text": v.text,
                 "examples": list(v.examples),
                 "kind": v.kind,
-                "phrases": [{"old": p.old, "new": p.new} for p in v.phrases],
+                "phrases": _phrases(v.phrases),
                 "compared_with": v.compared_with.isoformat() if v.compared_with else None,
             }
             for v in history.versions

@@ -27,9 +27,9 @@ from scraper.http import Fetcher
 from scraper.ingest import Outcome, Overrides, ingest_paths
 from scraper.scrape import LANGUAGES
 from scraper.scrape import scrape as run_scrape
-from site_builder.build import BuildError, build_site
+from site_builder.build import BuildError, build_site, sample_archive
 from site_builder.search import SearchIndexError
-from site_builder.serve import make_server, sample_archive
+from site_builder.serve import make_server
 
 FORMAT = click.Choice(["text", "json"])
 DIFF_FORMAT = click.Choice(["text", "markdown", "json"])

@@ -128,7 +128,7 @@ class Fetcher:
                         url,
                         cached.final_url,
                         cached.body,
-                        _now(),
+                        now(),
                         cached.etag,
                         cached.last_modified,
                         cached.content_type,
@@ -146,7 +146,7 @@ class Fetcher:
                     url,
                     self._original_url(response.url, url),
                     body,
-                    _now(),
+                    now(),
                     response.headers.get("ETag", ""),
                     response.headers.get("Last-Modified", ""),
                     response.headers.get("Content-Type", ""),
@@ -265,7 +265,8 @@ def _write_atomically(path: Path, data: bytes) -> None:
         raise
 
 
-def _now() -> str:
+def now() -> str:
+    """Return the current UTC time as recorded in provenance ('2026-11-29T13:00:00+00:00')."""
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 

@@ -12,7 +12,7 @@ from urllib.parse import unquote, urlsplit
 
 from corpus.catalogue import load_catalogue
 from corpus.store import Archive
-from scraper.http import Fetched, Fetcher, FetchError
+from scraper.http import Fetched, Fetcher, FetchError, now
 from scraper.ingest import Outcome, Provenance, ingest_bytes
 from scraper.sources import (
     RULES_PAGE,
@@ -116,7 +116,7 @@ def _italian(archive: Archive, fetcher: Fetcher, since: dt.date | None) -> list[
 def fetch_and_ingest(archive: Archive, fetcher: Fetcher, item: Planned) -> Outcome:
     """Fetch one planned document (first URL that works, else its Wayback capture) and ingest it."""
     if item.bundle:
-        provenance = Provenance(url=item.bundle_url, final_url=item.bundle_url, fetched_at=_now())
+        provenance = Provenance(url=item.bundle_url, final_url=item.bundle_url, fetched_at=now())
         return ingest_bytes(
             archive, item.bundle, f"{item.language}-wiki.json", provenance=provenance
         )
@@ -164,10 +164,6 @@ def _format_rank(url: str) -> int:
 
 def _file_name(url: str) -> str:
     return PurePosixPath(unquote(urlsplit(url).path)).name or "download"
-
-
-def _now() -> str:
-    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
 def scrape(

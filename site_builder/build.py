@@ -24,6 +24,11 @@ from site_builder.translations import Pairing, pair_translations
 LANGUAGE_ORDER = ("en", "zh-Hans", "it")
 
 
+def sample_archive() -> Path:
+    """Return the folder of the small demo archive shipped in the package (`build --sample`)."""
+    return Path(__file__).parent / "sample"
+
+
 class BuildError(Exception):
     """The site cannot be built; the message says why and what to do, in one line."""
 
@@ -101,10 +106,12 @@ def _render(
         pairing = pair_translations(
             gathered["en"], [(gathered[lang], report) for lang, report in reports.items()]
         )
+    first_pages: LanguagePages | None = None
     for language, data in gathered.items():
         if progress:
             progress(f"rendering {language}")
         pages = LanguagePages(env, data, languages, pairing, reports.get(language))
+        first_pages = first_pages or pages
         for job in pages.jobs():
             if not output.fresh(job.path, job.fingerprint):
                 made = job.render()
@@ -115,7 +122,8 @@ def _render(
             if progress:
                 progress(f"indexing {language} for search")
             indexer.start(language)
-    _site_pages(output, env, gathered, base_url)
+    assert first_pages is not None
+    _site_pages(output, first_pages, gathered, base_url)
 
 
 def _index_is_stale(output: Output, language: str) -> bool:
@@ -156,10 +164,14 @@ def _release_data(output: Output, release: Release, document: Document) -> None:
     )
 
 
-def _site_pages(output: Output, env, gathered: dict[str, Language], base_url: str) -> None:
-    """The pages of the whole site: home, search, not found, static files, feed, sitemap, data."""
-    first = next(iter(gathered.values()))
-    main = LanguagePages(env, first, list(gathered))
+def _site_pages(
+    output: Output, main: LanguagePages, gathered: dict[str, Language], base_url: str
+) -> None:
+    """The pages of the whole site: home, search, not found, static files, feed, sitemap, data.
+
+    They are rendered by the first language's pages (its releases are the home page's).
+    """
+    first = main.data
     others = [
         {
             "language": lang,

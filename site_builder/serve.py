@@ -29,8 +29,3 @@ def make_server(site: Path, port: int = 8000, host: str = "127.0.0.1") -> Thread
     """Return an HTTP server for the site folder (call serve_forever on it)."""
     handler = functools.partial(_SiteHandler, directory=str(site))
     return ThreadingHTTPServer((host, port), handler)
-
-
-def sample_archive() -> Path:
-    """Return the folder of the sample archive shipped in the package."""
-    return Path(__file__).parent / "sample"

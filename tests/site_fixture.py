@@ -9,9 +9,9 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
-from corpus.model import Release, Rule, Source
+from corpus.model import Document, Release, Rule, Source
 from corpus.store import Archive, render_rules_text
-from site_builder.serve import sample_archive
+from site_builder.build import sample_archive
 
 CHINESE = {  # the sample's rules of 2014-02-01, translated
     "100.1": "这些万智牌规则适用于任何有两位或更多牌手的万智牌游戏，包括双人游戏和多人游戏。",
@@ -37,20 +37,7 @@ def fixture_archive(folder: Path) -> Archive:
     document = archive.load(newest)
     rules = (*document.rules, Rule("400.9", HOSTILE))
     document = replace(document, effective_date=EXTRA_DATE, rules=rules)
-    raw = render_rules_text(document).encode()
-    digest = hashlib.sha256(raw).hexdigest()
-    release = Release(
-        "en",
-        EXTRA_DATE,
-        "WAR",
-        "War of the Spark",
-        len(rules),
-        len(document.glossary),
-        digest,
-        Source("fixture.txt", digest, "txt", "utf-8"),
-        ("sample",),
-    )
-    archive.save(release, document, raw)
+    _save(archive, document, "WAR", "War of the Spark")
     _save_translation(archive)
     return archive
 
@@ -60,17 +47,22 @@ def _save_translation(archive: Archive) -> None:
     english = archive.load(archive.get("en", CHINESE_DATE))
     rules = tuple(Rule(rule.number, CHINESE[rule.number]) for rule in english.rules)
     document = replace(english, language="zh-Hans", rules=rules, glossary=())
+    _save(archive, document, "BNG", "Born of the Gods")
+
+
+def _save(archive: Archive, document: Document, set_code: str, set_name: str) -> None:
     raw = render_rules_text(document).encode()
     digest = hashlib.sha256(raw).hexdigest()
+    assert document.effective_date is not None
     release = Release(
-        "zh-Hans",
-        CHINESE_DATE,
-        "BNG",
-        "Born of the Gods",
-        len(rules),
-        0,
+        document.language,
+        document.effective_date,
+        set_code,
+        set_name,
+        len(document.rules),
+        len(document.glossary),
         digest,
-        Source("fixture-zh.txt", digest, "txt", "utf-8"),
+        Source(f"fixture-{document.language}.txt", digest, "txt", "utf-8"),
         ("sample",),
     )
     archive.save(release, document, raw)

@@ -344,38 +344,13 @@ def test_cli_scrape_with_mirror_and_dry_run(httpserver, tmp_path, current_txt):
     mirror = httpserver.url_for("/")
     runner = CliRunner()
     folder = str(tmp_path / "archive")
-    dry = runner.invoke(
-        main,
-        [
-            "--archive",
-            folder,
-            "scrape",
-            "--mirror",
-            mirror,
-            "--lang",
-            "en",
-            "--since",
-            "2026-06-01",
-            "--dry-run",
-        ],
-    )
+    command = ["--archive", folder, "scrape", "--mirror", mirror, "--lang", "en"]
+    command += ["--since", "2026-06-01"]
+    dry = runner.invoke(main, [*command, "--dry-run"])
     assert dry.exit_code == 0, dry.output
     assert "would fetch en current release: https://media.wizards.com/" in dry.output
     assert Archive(folder).releases() == []
-    real = runner.invoke(
-        main,
-        [
-            "--archive",
-            folder,
-            "scrape",
-            "--mirror",
-            mirror,
-            "--lang",
-            "en",
-            "--since",
-            "2026-06-01",
-        ],
-    )
+    real = runner.invoke(main, command)
     assert real.exit_code == 0, real.output
     assert "added en/2025-11-14" in real.output
     assert (

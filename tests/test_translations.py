@@ -129,40 +129,14 @@ def test_cli_translations_json_and_stale_filter(ingested):
     archive, _ = ingested
     runner = CliRunner()
     folder = str(archive.root)
-    result = runner.invoke(
-        main,
-        [
-            "--archive",
-            folder,
-            "translations",
-            "zh-Hans",
-            "--release",
-            "2026-02-27",
-            "--format",
-            "json",
-        ],
-    )
+    command = ["--archive", folder, "translations", "zh-Hans", "--release", "2026-02-27"]
+    result = runner.invoke(main, [*command, "--format", "json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert {"language", "release", "base_release", "counts", "rules"} <= set(data)
     assert set(data["counts"]) >= {"current", "stale", "missing", "extra"}
     assert {"number", "status", "stale_since"} <= set(data["rules"][0])
-    stale = json.loads(
-        runner.invoke(
-            main,
-            [
-                "--archive",
-                folder,
-                "translations",
-                "zh-Hans",
-                "--release",
-                "2026-02-27",
-                "--stale",
-                "--format",
-                "json",
-            ],
-        ).output
-    )
+    stale = json.loads(runner.invoke(main, [*command, "--stale", "--format", "json"]).output)
     assert {rule["status"] for rule in stale["rules"]} == {"stale"}
     assert len(stale["rules"]) == data["counts"]["stale"]
     assert all(rule["stale_since"] == "2026-04-17" for rule in stale["rules"])
