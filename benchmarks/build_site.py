@@ -16,15 +16,15 @@ import sys
 import tempfile
 from pathlib import Path
 
-from corpus.store import Archive
-from scraper.ingest import ingest_paths
+from rulesarchive.corpus.store import Archive
+from rulesarchive.scraper.ingest import ingest_paths
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "cr-archive"
 CHILD = """
 import json, resource, sys
 from pathlib import Path
-from corpus.store import Archive
-from site_builder.build import build_site
+from rulesarchive.corpus.store import Archive
+from rulesarchive.site_builder.build import build_site
 report = build_site(Archive(sys.argv[1]), Path(sys.argv[2]))
 print(json.dumps({"files": report.pages, "written": report.written, "seconds": report.seconds,
                   "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))

@@ -15,12 +15,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from corpus.lookup import find_release
-from corpus.store import Archive
-from differ.classify import diff_documents
-from differ.glossary import term_key
-from differ.texts import typography_key
-from scraper.ingest import ingest_paths
+from rulesarchive.corpus.lookup import find_release
+from rulesarchive.corpus.store import Archive
+from rulesarchive.differ.classify import diff_documents
+from rulesarchive.differ.glossary import term_key
+from rulesarchive.differ.texts import typography_key
+from rulesarchive.scraper.ingest import ingest_paths
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "cr-archive"
 PAIRS = [("2024-11-08", "2025-02-07"), ("2018-10-05", "2019-01-25"), ("2009-05-01", "2009-07-08")]

@@ -12,8 +12,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from corpus.store import Archive
-from scraper.ingest import ingest_paths
+from rulesarchive.corpus.store import Archive
+from rulesarchive.scraper.ingest import ingest_paths
 
 DEFAULT_SHARED = Path(__file__).resolve().parents[2] / "shared" / "cr-archive"
 

@@ -29,7 +29,11 @@ class CatalogueEntry:
 @cache
 def load_catalogue() -> tuple[CatalogueEntry, ...]:
     """Return every catalogued release, oldest first."""
-    text = resources.files("corpus").joinpath("data/releases.json").read_text(encoding="utf-8")
+    text = (
+        resources.files("rulesarchive.corpus")
+        .joinpath("data/releases.json")
+        .read_text(encoding="utf-8")
+    )
     return tuple(
         CatalogueEntry(
             effective_date=dt.date.fromisoformat(item["effective_date"]),

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from corpus.catalogue import entry_for
-from corpus.model import Release
-from corpus.store import Archive, ArchiveError
+from rulesarchive.corpus.catalogue import entry_for
+from rulesarchive.corpus.model import Release
+from rulesarchive.corpus.store import Archive, ArchiveError
 
 
 def find_release(archive: Archive, reference: str | None, language: str = "en") -> Release:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from corpus.model import Release, Rule
+from rulesarchive.corpus.model import Release, Rule
 
 
 def release_label(release: Release) -> dict:

@@ -19,7 +19,7 @@ from dataclasses import asdict
 from pathlib import Path
 from sys import intern
 
-from corpus.model import Document, GlossaryEntry, Heading, Release, Rule, Source
+from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule, Source
 
 
 class ArchiveError(Exception):

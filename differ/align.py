@@ -8,10 +8,10 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from corpus.model import Rule
-from corpus.numbers import rule_sort_key
-from differ.texts import typography_key
-from differ.words import contained, similarity, tokenise, word_bag, words_of
+from rulesarchive.corpus.model import Rule
+from rulesarchive.corpus.numbers import rule_sort_key
+from rulesarchive.differ.texts import typography_key
+from rulesarchive.differ.words import contained, similarity, tokenise, word_bag, words_of
 
 SAME_NUMBER_SIMILARITY = 0.5
 MOVED_SIMILARITY = 0.6

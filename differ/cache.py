@@ -8,9 +8,10 @@ import pickle
 from functools import cache
 from pathlib import Path
 
-import differ
-from corpus.model import Document, Release
-from differ.classify import ReleaseDiff, diff_documents
+from rulesarchive.corpus.model import Document, Release
+from rulesarchive.differ.classify import ReleaseDiff, diff_documents
+
+from rulesarchive import differ
 
 
 def cached_diff(

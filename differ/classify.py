@@ -10,12 +10,12 @@ from difflib import SequenceMatcher
 from operator import attrgetter
 from typing import NamedTuple
 
-from corpus.model import Document, Rule
-from differ.align import Pair, align_rules, renumbering
-from differ.glossary import GlossaryChange, diff_glossaries
-from differ.splits import Split, find_splits
-from differ.texts import is_truncation, typography_key
-from differ.words import Diff, Phrase, diff_words, phrases_of
+from rulesarchive.corpus.model import Document, Rule
+from rulesarchive.differ.align import Pair, align_rules, renumbering
+from rulesarchive.differ.glossary import GlossaryChange, diff_glossaries
+from rulesarchive.differ.splits import Split, find_splits
+from rulesarchive.differ.texts import is_truncation, typography_key
+from rulesarchive.differ.words import Diff, Phrase, diff_words, phrases_of
 
 KINDS = (
     "added",

@@ -7,9 +7,9 @@ from functools import lru_cache
 from operator import attrgetter
 from typing import NamedTuple
 
-from corpus.model import GlossaryEntry
-from differ.texts import is_truncation, typography_key
-from differ.words import Diff, Phrase, diff_words, phrases_of
+from rulesarchive.corpus.model import GlossaryEntry
+from rulesarchive.differ.texts import is_truncation, typography_key
+from rulesarchive.differ.words import Diff, Phrase, diff_words, phrases_of
 
 
 class GlossaryChange(NamedTuple):

@@ -8,13 +8,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from corpus.model import Document, Release, Rule
-from corpus.store import Archive
-from corpus.typography import normalise_text
-from differ.align import align_rules
-from differ.classify import compare_texts
-from differ.texts import is_truncation, typography_key
-from differ.words import Diff, Phrase, diff_words, phrases_of, similarity
+from rulesarchive.corpus.model import Document, Release, Rule
+from rulesarchive.corpus.store import Archive
+from rulesarchive.corpus.typography import normalise_text
+from rulesarchive.differ.align import align_rules
+from rulesarchive.differ.classify import compare_texts
+from rulesarchive.differ.texts import is_truncation, typography_key
+from rulesarchive.differ.words import Diff, Phrase, diff_words, phrases_of, similarity
 
 _SAME_LINE = 0.8  # same number and this alike: no need to align the whole release
 

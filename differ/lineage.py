@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from corpus.model import Document, Release, Rule
-from differ.classify import ReleaseDiff
-from differ.history import Sighting, Version, history_of
+from rulesarchive.corpus.model import Document, Release, Rule
+from rulesarchive.differ.classify import ReleaseDiff
+from rulesarchive.differ.history import Sighting, Version, history_of
 
 
 @dataclass(frozen=True, slots=True)

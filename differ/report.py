@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from corpus.model import Release
-from corpus.present import release_label
-from differ.align import compact_ranges
-from differ.classify import KINDS, Change, ReleaseDiff
-from differ.glossary import GlossaryChange
-from differ.history import History
-from differ.translations import TranslationReport
-from differ.words import Phrase, phrases_of
+from rulesarchive.corpus.model import Release
+from rulesarchive.corpus.present import release_label
+from rulesarchive.differ.align import compact_ranges
+from rulesarchive.differ.classify import KINDS, Change, ReleaseDiff
+from rulesarchive.differ.glossary import GlossaryChange
+from rulesarchive.differ.history import History
+from rulesarchive.differ.translations import TranslationReport
+from rulesarchive.differ.words import Phrase, phrases_of
 
 _ORDER = {kind: index for index, kind in enumerate(KINDS)}
 _GROUPED = {"typography", "truncation"}  # one line each, with their rule lists

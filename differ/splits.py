@@ -6,8 +6,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from differ.align import Pair
-from differ.words import contained, word_bag
+from rulesarchive.differ.align import Pair
+from rulesarchive.differ.words import contained, word_bag
 
 CONTAINED = 0.8  # share of a part's words found in the whole
 STILL_THERE = 0.5  # a part this present in the other side's rule was not moved out of it

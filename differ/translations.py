@@ -15,11 +15,11 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from corpus.model import Document, Release, Rule
-from corpus.numbers import cited_numbers
-from corpus.store import Archive
-from differ.cache import cached_diff, diff_folder
-from differ.classify import ReleaseDiff
+from rulesarchive.corpus.model import Document, Release, Rule
+from rulesarchive.corpus.numbers import cited_numbers
+from rulesarchive.corpus.store import Archive
+from rulesarchive.differ.cache import cached_diff, diff_folder
+from rulesarchive.differ.classify import ReleaseDiff
 
 WORDING = {"substantive", "sweep", "reference", "example", "removed"}
 # A card's English name kept in parentheses after its translated one, as the Italian wiki

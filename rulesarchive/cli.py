@@ -9,12 +9,12 @@ from pathlib import Path
 
 import click
 
-from corpus.lookup import find_release, previous_release
-from corpus.present import release_summary, rule_view
-from corpus.store import Archive, ArchiveError
-from differ.classify import diff_documents
-from differ.history import read_scraped_history, rule_history
-from differ.report import (
+from rulesarchive.corpus.lookup import find_release, previous_release
+from rulesarchive.corpus.present import release_summary, rule_view
+from rulesarchive.corpus.store import Archive, ArchiveError
+from rulesarchive.differ.classify import diff_documents
+from rulesarchive.differ.history import read_scraped_history, rule_history
+from rulesarchive.differ.report import (
     diff_data,
     diff_text,
     history_data,
@@ -22,14 +22,14 @@ from differ.report import (
     translation_data,
     translation_text,
 )
-from differ.translations import translated_languages, translation_report
-from scraper.http import Fetcher
-from scraper.ingest import Outcome, Overrides, ingest_paths
-from scraper.scrape import LANGUAGES
-from scraper.scrape import scrape as run_scrape
-from site_builder.build import BuildError, build_site, sample_archive
-from site_builder.search import SearchIndexError
-from site_builder.serve import make_server
+from rulesarchive.differ.translations import translated_languages, translation_report
+from rulesarchive.scraper.http import Fetcher
+from rulesarchive.scraper.ingest import Outcome, Overrides, ingest_paths
+from rulesarchive.scraper.scrape import LANGUAGES
+from rulesarchive.scraper.scrape import scrape as run_scrape
+from rulesarchive.site_builder.build import BuildError, build_site, sample_archive
+from rulesarchive.site_builder.search import SearchIndexError
+from rulesarchive.site_builder.serve import make_server
 
 FORMAT = click.Choice(["text", "json"])
 DIFF_FORMAT = click.Choice(["text", "markdown", "json"])

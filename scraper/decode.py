@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from scraper.errors import InputError
+from rulesarchive.scraper.errors import InputError
 
 # Card names with non-ASCII letters that the rules cite.  Files that are otherwise ASCII or
 # cp1252 carry single cp437 or Mac Roman bytes in exactly these words (Arabian Nights cards in

@@ -7,8 +7,8 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import PurePath
 
-from scraper.decode import check_not_garbled, decode_bytes
-from scraper.errors import InputError
+from rulesarchive.scraper.decode import check_not_garbled, decode_bytes
+from rulesarchive.scraper.errors import InputError
 
 FORMATS = ("txt", "docx", "pdf", "rtf")
 

@@ -11,15 +11,15 @@ from dataclasses import dataclass, replace
 from itertools import repeat
 from pathlib import Path
 
-from corpus.catalogue import entry_for
-from corpus.model import Document, Release, Source
-from corpus.store import Archive, render_rules_text
-from scraper.errors import InputError
-from scraper.extract import Extracted, extract_text
-from scraper.integrity import compare_with_neighbours, find_damage
-from scraper.normalise import normalise_document
-from scraper.parse import parse_document
-from scraper.wiki import is_wiki_page, parse_wiki
+from rulesarchive.corpus.catalogue import entry_for
+from rulesarchive.corpus.model import Document, Release, Source
+from rulesarchive.corpus.store import Archive, render_rules_text
+from rulesarchive.scraper.errors import InputError
+from rulesarchive.scraper.extract import Extracted, extract_text
+from rulesarchive.scraper.integrity import compare_with_neighbours, find_damage
+from rulesarchive.scraper.normalise import normalise_document
+from rulesarchive.scraper.parse import parse_document
+from rulesarchive.scraper.wiki import is_wiki_page, parse_wiki
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from corpus.model import Document
-from corpus.numbers import rule_sort_key
+from rulesarchive.corpus.model import Document
+from rulesarchive.corpus.numbers import rule_sort_key
 
 MIN_RULES = 300
 _COMPLETE_ENDING = re.compile(r"""[.:;!?)\]"'”’。）」]$""")

@@ -6,8 +6,8 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 
-from corpus.model import Document, GlossaryEntry, Rule
-from corpus.typography import normalise_texts
+from rulesarchive.corpus.model import Document, GlossaryEntry, Rule
+from rulesarchive.corpus.typography import normalise_texts
 
 
 def normalise_document(document: Document) -> Document:

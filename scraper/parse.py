@@ -7,9 +7,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from corpus.model import Document, GlossaryEntry, Heading, Rule
-from corpus.numbers import rule_sort_key
-from scraper.errors import InputError
+from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Rule
+from rulesarchive.corpus.numbers import rule_sort_key
+from rulesarchive.scraper.errors import InputError
 
 _RULE = re.compile(
     r"(?P<chapter>\d{3})\.(?P<rule>\d+)(?P<letters>[a-z]{0,2})(?P<dot>\.)?"

@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from urllib.parse import unquote, urlsplit
 
-from corpus.catalogue import load_catalogue
-from corpus.store import Archive
-from scraper.http import Fetched, Fetcher, FetchError, now
-from scraper.ingest import Outcome, Provenance, ingest_bytes
-from scraper.sources import (
+from rulesarchive.corpus.catalogue import load_catalogue
+from rulesarchive.corpus.store import Archive
+from rulesarchive.scraper.http import Fetched, Fetcher, FetchError, now
+from rulesarchive.scraper.ingest import Outcome, Provenance, ingest_bytes
+from rulesarchive.scraper.sources import (
     RULES_PAGE,
     chinese_downloads,
     document_links,
@@ -22,7 +22,7 @@ from scraper.sources import (
     italian_pages,
     wayback_capture,
 )
-from scraper.wiki import page_date
+from rulesarchive.scraper.wiki import page_date
 
 LANGUAGES = ("en", "zh-Hans", "it")
 _FORMAT_ORDER = (".txt", ".docx", ".pdf", ".rtf", ".doc")

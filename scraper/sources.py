@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from urllib.parse import quote, unquote, urljoin, urlsplit
 
 from bs4 import BeautifulSoup
-
-from scraper.http import Fetcher, FetchError
+from rulesarchive.scraper.http import Fetcher, FetchError
 
 RULES_PAGE = "https://magic.wizards.com/en/rules"
 WAYBACK_AVAILABLE = "https://archive.org/wayback/available"

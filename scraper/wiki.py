@@ -15,10 +15,9 @@ import re
 from dataclasses import dataclass, field
 
 from bs4 import BeautifulSoup, NavigableString, Tag
-
-from corpus.model import Document, Heading, Rule
-from corpus.numbers import parent_of
-from scraper.errors import InputError
+from rulesarchive.corpus.model import Document, Heading, Rule
+from rulesarchive.corpus.numbers import parent_of
+from rulesarchive.scraper.errors import InputError
 
 MARKER = "Tratto dal Regolamento"
 _SOURCE_LINE = re.compile(

@@ -9,17 +9,17 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from corpus.model import Document, Release
-from corpus.present import release_label
-from corpus.store import Archive
-from differ.cache import diff_folder
-from differ.translations import translation_report
-from site_builder import feeds, paths, search
-from site_builder.gather import Language, gather
-from site_builder.output import Output
-from site_builder.pages import LanguagePages
-from site_builder.render import LANGUAGE_NAMES, Page, environment
-from site_builder.translations import Pairing, pair_translations
+from rulesarchive.corpus.model import Document, Release
+from rulesarchive.corpus.present import release_label
+from rulesarchive.corpus.store import Archive
+from rulesarchive.differ.cache import diff_folder
+from rulesarchive.differ.translations import translation_report
+from rulesarchive.site_builder import feeds, paths, search
+from rulesarchive.site_builder.gather import Language, gather
+from rulesarchive.site_builder.output import Output
+from rulesarchive.site_builder.pages import LanguagePages
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, Page, environment
+from rulesarchive.site_builder.translations import Pairing, pair_translations
 
 LANGUAGE_ORDER = ("en", "zh-Hans", "it")
 
@@ -196,7 +196,7 @@ def _site_pages(
     output.write(
         "404.html", main.render("notfound.html", "404.html", root="/", title="Not found").content
     )
-    static = resources.files("templates").joinpath("static")
+    static = resources.files("rulesarchive.templates").joinpath("static")
     for item in static.iterdir():
         if item.is_file():
             output.write(f"static/{item.name}", item.read_bytes())

@@ -7,9 +7,8 @@ from collections.abc import Iterable
 from xml.sax.saxutils import escape
 
 from feedgen.feed import FeedGenerator
-
-from corpus.model import Release
-from site_builder import paths
+from rulesarchive.corpus.model import Release
+from rulesarchive.site_builder import paths
 
 _FEED_SIZE = 50
 

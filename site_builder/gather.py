@@ -7,12 +7,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from corpus.model import Document, GlossaryEntry, Heading, Release
-from corpus.store import Archive
-from differ.cache import cached_diff
-from differ.classify import ReleaseDiff
-from differ.glossary import term_key
-from differ.lineage import Line, trace_lines
+from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release
+from rulesarchive.corpus.store import Archive
+from rulesarchive.differ.cache import cached_diff
+from rulesarchive.differ.classify import ReleaseDiff
+from rulesarchive.differ.glossary import term_key
+from rulesarchive.differ.lineage import Line, trace_lines
 
 
 @dataclass(frozen=True, slots=True)

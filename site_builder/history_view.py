@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from differ.classify import align_examples
-from differ.history import Version
-from differ.words import diff_words
+from rulesarchive.differ.classify import align_examples
+from rulesarchive.differ.history import Version
+from rulesarchive.differ.words import diff_words
 
 
 def renumbered_positions(versions: tuple[Version, ...]) -> set[int]:

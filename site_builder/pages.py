@@ -9,22 +9,21 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 
 from jinja2 import Environment
-
-from corpus.model import Release
-from corpus.numbers import cited_numbers, rule_sort_key
-from differ.align import compact_ranges
-from differ.classify import Change, ReleaseDiff
-from differ.history import History, Version
-from differ.lineage import Line, line_versions
-from differ.report import history_data
-from differ.translations import TranslationReport
-from differ.words import diff_words
-from site_builder import paths
-from site_builder.gather import GlossaryLine, Language
-from site_builder.history_view import example_diffs, renumbered_positions
-from site_builder.refs import split_citations
-from site_builder.render import LANGUAGE_NAMES, Job, Page, code_version
-from site_builder.translations import Counterpart, Pairing
+from rulesarchive.corpus.model import Release
+from rulesarchive.corpus.numbers import cited_numbers, rule_sort_key
+from rulesarchive.differ.align import compact_ranges
+from rulesarchive.differ.classify import Change, ReleaseDiff
+from rulesarchive.differ.history import History, Version
+from rulesarchive.differ.lineage import Line, line_versions
+from rulesarchive.differ.report import history_data
+from rulesarchive.differ.translations import TranslationReport
+from rulesarchive.differ.words import diff_words
+from rulesarchive.site_builder import paths
+from rulesarchive.site_builder.gather import GlossaryLine, Language
+from rulesarchive.site_builder.history_view import example_diffs, renumbered_positions
+from rulesarchive.site_builder.refs import split_citations
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Page, code_version
+from rulesarchive.site_builder.translations import Counterpart, Pairing
 
 SHOWN_FIRST = ("substantive", "added", "removed", "reference", "example")
 FOLDED = ("typography", "truncation", "unchanged")

@@ -6,9 +6,9 @@ import hashlib
 import posixpath
 import re
 
-from corpus.model import Release
-from differ.glossary import term_key
-from differ.lineage import Line
+from rulesarchive.corpus.model import Release
+from rulesarchive.differ.glossary import term_key
+from rulesarchive.differ.lineage import Line
 
 
 def home() -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from corpus.numbers import CITATION
+from rulesarchive.corpus.numbers import CITATION
 
 
 def split_citations(text: str) -> list[tuple[str, str]]:

@@ -12,15 +12,14 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-import corpus
-import differ
+from rulesarchive import corpus, differ
 
 LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "it": "Italiano"}
 
 
 def environment() -> Environment:
     """Return the Jinja2 environment over templates/ (autoescaping: rule text is only text)."""
-    folder = str(resources.files("templates"))
+    folder = str(resources.files("rulesarchive.templates"))
     env = Environment(
         loader=FileSystemLoader(folder),
         autoescape=select_autoescape(["html", "xml"]),
@@ -48,7 +47,7 @@ def code_version() -> str:
     digest = hashlib.sha1()
     roots = [Path(__file__).parent, Path(differ.__file__).parent, Path(corpus.__file__).parent]
     files = [path for root in roots for path in sorted(root.glob("*.py"))]
-    templates = Path(str(resources.files("templates")))
+    templates = Path(str(resources.files("rulesarchive.templates")))
     files += sorted(templates.glob("*.html")) + sorted((templates / "static").glob("*"))
     for path in files:
         digest.update(path.read_bytes())

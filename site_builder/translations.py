@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from corpus.model import Release, Rule
-from differ.lineage import Line
-from differ.translations import TranslationReport
-from site_builder import paths
-from site_builder.gather import Language
+from rulesarchive.corpus.model import Release, Rule
+from rulesarchive.differ.lineage import Line
+from rulesarchive.differ.translations import TranslationReport
+from rulesarchive.site_builder import paths
+from rulesarchive.site_builder.gather import Language
 
 
 @dataclass(frozen=True, slots=True)

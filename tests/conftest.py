@@ -28,8 +28,8 @@ def shared_archive() -> Path:
 @pytest.fixture(scope="session")
 def ingested(shared_archive: Path, tmp_path_factory: pytest.TempPathFactory):
     """Ingest every file of the shared archive once per test session; return (Archive, outcomes)."""
-    from corpus.store import Archive
-    from scraper.ingest import ingest_paths
+    from rulesarchive.corpus.store import Archive
+    from rulesarchive.scraper.ingest import ingest_paths
 
     archive = Archive(tmp_path_factory.mktemp("archive"))
     paths = sorted((shared_archive / "en").glob("*.txt"))

@@ -9,9 +9,9 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
-from corpus.model import Document, Release, Rule, Source
-from corpus.store import Archive, render_rules_text
-from site_builder.build import sample_archive
+from rulesarchive.corpus.model import Document, Release, Rule, Source
+from rulesarchive.corpus.store import Archive, render_rules_text
+from rulesarchive.site_builder.build import sample_archive
 
 CHINESE = {  # the sample's rules of 2014-02-01, translated
     "100.1": "这些万智牌规则适用于任何有两位或更多牌手的万智牌游戏，包括双人游戏和多人游戏。",

@@ -7,9 +7,9 @@ import threading
 from pathlib import Path
 
 import pytest
+from rulesarchive.site_builder.build import build_site
+from rulesarchive.site_builder.serve import make_server
 
-from site_builder.build import build_site
-from site_builder.serve import make_server
 from tests.site_fixture import fixture_archive
 
 CHROMIUM = Path("/usr/bin/chromium")

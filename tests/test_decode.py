@@ -1,9 +1,8 @@
 """Decoding: BOMs, UTF-8, cp1252, Mac Roman, card-name bytes, line endings, garbling."""
 
 import pytest
-
-from scraper.decode import decode_bytes
-from scraper.errors import InputError
+from rulesarchive.scraper.decode import decode_bytes
+from rulesarchive.scraper.errors import InputError
 
 
 def test_utf8_bom_is_removed():

@@ -2,13 +2,13 @@
 
 from pathlib import Path
 
-import differ.words
-from corpus.model import Document, GlossaryEntry, Rule
-from corpus.typography import normalise_text
-from differ.align import align_rules, compact_ranges
-from differ.classify import diff_documents
-from differ.history import read_scraped_history
-from differ.words import Phrase, diff_words, phrases_of
+import rulesarchive.differ.words
+from rulesarchive.corpus.model import Document, GlossaryEntry, Rule
+from rulesarchive.corpus.typography import normalise_text
+from rulesarchive.differ.align import align_rules, compact_ranges
+from rulesarchive.differ.classify import diff_documents
+from rulesarchive.differ.history import read_scraped_history
+from rulesarchive.differ.words import Phrase, diff_words, phrases_of
 
 SEED = Path(__file__).parent / "fixtures" / "seed_400_6_history.txt"
 
@@ -49,7 +49,7 @@ def test_compiled_and_pure_python_engines_agree(monkeypatch):
         ("见规则702.19。", "见规则702.20和702.21。"),
     ]
     compiled = [diff_words(old, new) for old, new in texts]
-    monkeypatch.setattr(differ.words, "_fast_diff", None)
+    monkeypatch.setattr(rulesarchive.differ.words, "_fast_diff", None)
     assert [diff_words(old, new) for old, new in texts] == compiled
 
 
@@ -173,7 +173,7 @@ def test_seed_history_of_400_6():
 
 
 def test_a_cut_first_copy_is_the_truncation_not_a_change_in_the_next():
-    from differ.history import Sighting, history_of
+    from rulesarchive.differ.history import Sighting, history_of
 
     full = "If an object would move from one zone to another, determine what event is moving it."
     cut = "If an object would move from one zone to another, determine"

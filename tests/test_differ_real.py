@@ -2,10 +2,10 @@
 
 import datetime as dt
 
-from corpus.lookup import find_release
-from differ.classify import diff_documents
-from differ.history import rule_history
-from differ.words import phrases_of
+from rulesarchive.corpus.lookup import find_release
+from rulesarchive.differ.classify import diff_documents
+from rulesarchive.differ.history import rule_history
+from rulesarchive.differ.words import phrases_of
 
 
 def _diff(archive, old, new):

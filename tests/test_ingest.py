@@ -4,9 +4,9 @@ import datetime as dt
 import json
 
 import pytest
+from rulesarchive.corpus.store import Archive
+from rulesarchive.scraper.ingest import Overrides, ingest_bytes, ingest_paths
 
-from corpus.store import Archive
-from scraper.ingest import Overrides, ingest_bytes, ingest_paths
 from tests.samples import modern_text
 
 
@@ -116,7 +116,7 @@ def test_failed_write_leaves_the_archive_as_it_was(tmp_path, monkeypatch):
     def broken_dumps(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr("corpus.store.render_rules_text", broken_dumps)
+    monkeypatch.setattr("rulesarchive.corpus.store.render_rules_text", broken_dumps)
     with pytest.raises(OSError):
         ingest_bytes(archive, modern_text(who="its owner").encode(), "b.txt", Overrides(force=True))
     assert _files(archive) == before

@@ -3,10 +3,9 @@
 from collections import Counter
 
 import pytest
-
-from corpus.model import Document, Rule
-from corpus.typography import normalise_text
-from scraper.normalise import normalise_document
+from rulesarchive.corpus.model import Document, Rule
+from rulesarchive.corpus.typography import normalise_text
+from rulesarchive.scraper.normalise import normalise_document
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """Rule numbers sort in rule order and know their parents."""
 
-from corpus.numbers import parent_of, rule_sort_key
+from rulesarchive.corpus.numbers import parent_of, rule_sort_key
 
 
 def test_numbers_sort_in_rule_order_not_string_order():

@@ -2,8 +2,14 @@
 
 import datetime as dt
 
-from scraper.integrity import find_damage
-from scraper.parse import detect_language, find_effective_date, is_hard_wrapped, parse_document
+from rulesarchive.scraper.integrity import find_damage
+from rulesarchive.scraper.parse import (
+    detect_language,
+    find_effective_date,
+    is_hard_wrapped,
+    parse_document,
+)
+
 from tests.samples import modern_text, old_era_text
 
 

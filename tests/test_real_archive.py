@@ -6,10 +6,9 @@ import itertools
 import re
 
 import pytest
-
-from corpus.catalogue import load_catalogue
-from scraper.extract import extract_text
-from scraper.parse import find_effective_date
+from rulesarchive.corpus.catalogue import load_catalogue
+from rulesarchive.scraper.extract import extract_text
+from rulesarchive.scraper.parse import find_effective_date
 
 # Files that must fail, and why.
 EXPECTED_FAILURES = {
@@ -70,7 +69,7 @@ def test_arabian_nights_names_read_right_everywhere(ingested, name):
 
 
 def test_docx_and_derived_txt_yield_the_same_rules(shared_archive):
-    from scraper.ingest import read_document
+    from rulesarchive.scraper.ingest import read_document
 
     for date in ("2014-05-01", "2014-06-01", "2014-07-18"):
         txt, _ = read_document((shared_archive / "en" / f"{date}.txt").read_bytes(), "x.txt")

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from rulesarchive.corpus.store import Archive
+from rulesarchive.scraper.http import Fetcher, FetchError, HttpSettings
+from rulesarchive.scraper.scrape import scrape
+from rulesarchive.scraper.sources import document_links
 from werkzeug import Request, Response
 
-from corpus.store import Archive
 from rulesarchive.cli import main
-from scraper.http import Fetcher, FetchError, HttpSettings
-from scraper.scrape import scrape
-from scraper.sources import document_links
 
 FIXTURES = Path(__file__).parent / "fixtures"
 RULES_PAGE = "/magic.wizards.com/en/rules"

@@ -11,10 +11,10 @@ from xml.etree import ElementTree
 import pytest
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
+from rulesarchive.site_builder import build as build_module
+from rulesarchive.site_builder.build import build_site
 
 from rulesarchive.cli import main
-from site_builder import build as build_module
-from site_builder.build import build_site
 from tests.linkcheck import broken_links
 from tests.site_fixture import fixture_archive
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from site_builder.build import build_site
+from rulesarchive.site_builder.build import build_site
+
 from tests.linkcheck import broken_links
 
 

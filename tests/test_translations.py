@@ -6,15 +6,19 @@ import datetime as dt
 import json
 
 from click.testing import CliRunner
+from rulesarchive.corpus.catalogue import entry_for
+from rulesarchive.corpus.lookup import find_release
+from rulesarchive.corpus.model import Document, Release, Rule, Source
+from rulesarchive.corpus.store import Archive
+from rulesarchive.differ.history import rule_history
+from rulesarchive.differ.translations import (
+    check_structure,
+    compare_translation,
+    translation_report,
+)
+from rulesarchive.scraper.ingest import ingest_paths
 
-from corpus.catalogue import entry_for
-from corpus.lookup import find_release
-from corpus.model import Document, Release, Rule, Source
-from corpus.store import Archive
-from differ.history import rule_history
-from differ.translations import check_structure, compare_translation, translation_report
 from rulesarchive.cli import main
-from scraper.ingest import ingest_paths
 
 D = dt.date
 
@@ -64,7 +68,7 @@ def _zh(archive, date):
 
 
 def _diff(archive, old, new):
-    from differ.classify import diff_documents
+    from rulesarchive.differ.classify import diff_documents
 
     return diff_documents(
         archive.load(find_release(archive, old, "en")),

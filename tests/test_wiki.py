@@ -4,10 +4,9 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-
-from scraper.errors import InputError
-from scraper.ingest import read_document
-from scraper.wiki import parse_wiki
+from rulesarchive.scraper.errors import InputError
+from rulesarchive.scraper.ingest import read_document
+from rulesarchive.scraper.wiki import parse_wiki
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

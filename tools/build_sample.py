@@ -13,11 +13,11 @@ import shutil
 import sys
 from pathlib import Path
 
-from corpus.catalogue import entry_for
-from corpus.model import Document, GlossaryEntry, Heading, Release, Rule, Source
-from corpus.store import Archive, render_rules_text
-from corpus.typography import normalise_text
-from differ.history import read_scraped_history
+from rulesarchive.corpus.catalogue import entry_for
+from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule, Source
+from rulesarchive.corpus.store import Archive, render_rules_text
+from rulesarchive.corpus.typography import normalise_text
+from rulesarchive.differ.history import read_scraped_history
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = ROOT / "tests" / "fixtures" / "seed_400_6_history.txt"
