@@ -17,13 +17,17 @@ def _range_dash(match: re.Match[str]) -> str:
 
 
 def _registered(match: re.Match[str]) -> str:
-    return "®" if _preceded_by_word(match) else match.group()
+    return "®" if _preceded_by_word(match) or match.group()[0] == "_" else match.group()
 
 
 def _italics(match: re.Match[str]) -> str:
     at = match.start()
     inside_word = at > 0 and (match.string[at - 1].isalnum() or match.string[at - 1] == "_")
     return match.group() if inside_word else match.group(1)
+
+
+def _inner(match: re.Match[str]) -> str:
+    return match.group(1)
 
 
 # Joins a document's texts so each pattern runs once; decoding rejects NUL, no pattern spans it.
@@ -42,9 +46,13 @@ _RULES: tuple[tuple[str, re.Pattern[str], Replacement], ...] = (
     # or a range ('non-Aura', '614.1c–d') and survives.
     ("dashes", re.compile(r" [-–] (?=\S)"), "—"),
     ("dashes", re.compile(r"–(?=\w)"), _range_dash),
+    ("italics", re.compile(r"__([^_\n\x00]+?)__(?![\w_])"), _italics),
     ("italics", re.compile(r"_([^_\n\x00]+?)_(?![\w_])"), _italics),
-    ("trademark", re.compile(r"\((?:tm|TM)\)"), "™"),
-    ("registered", re.compile(r"\((?:r|R)\)"), _registered),
+    # 'Vanguard_(TM)', 'DCI_(R)': the mark after an italicised name keeps its underscore.
+    ("trademark", re.compile(r"_?\((?:tm|TM)\)"), "™"),
+    ("registered", re.compile(r"_?\((?:r|R)\)"), _registered),
+    # '<www.wizards.com>' (2000s) and '[www.wizards.com]' (1999): the bare address.
+    ("urls", re.compile(r"[<\[]((?:https?://|www\.)[^\s<>\[\]]+)[>\]]"), _inner),
     ("ellipsis", re.compile(r"…"), "..."),
     ("whitespace", re.compile(r"  +|[\t\u00a0\u2009\u202f][ \t\u00a0\u2009\u202f]*"), " "),
 )

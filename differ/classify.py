@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -14,7 +13,13 @@ from rulesarchive.corpus.model import Document, Rule
 from rulesarchive.differ.align import Pair, align_rules, renumbering
 from rulesarchive.differ.glossary import GlossaryChange, diff_glossaries
 from rulesarchive.differ.splits import Split, find_splits
-from rulesarchive.differ.texts import is_truncation, typography_key
+from rulesarchive.differ.texts import (
+    is_truncation,
+    only_references,
+    same_words,
+    typography_key,
+    words_key,
+)
 from rulesarchive.differ.words import Diff, Phrase, diff_words, phrases_of
 
 KINDS = (
@@ -29,7 +34,6 @@ KINDS = (
     "unchanged",
 )
 SWEEP_MIN_RULES = 3
-_REFERENCE = re.compile(r"\d{3}(?:\.\d+[a-z]*)?")
 
 
 class Change(NamedTuple):
@@ -110,7 +114,7 @@ def diff_documents(old: Document, new: Document) -> ReleaseDiff:
         changes = _in_rule_order(changes, retyped, new.rules)
     unchanged = len(new.rules) - len(new_rules) - len(retyped)
     splits, merges = find_splits(pairs)
-    glossary = diff_glossaries(old.glossary, new.glossary)
+    glossary = diff_glossaries(old.glossary, new.glossary, number_map)
     return ReleaseDiff(
         tuple(changes),
         tuple(moves),
@@ -241,9 +245,10 @@ def classify_pair(pair: Pair, number_map: dict[str, str] | None = None) -> Chang
             old_examples=old.examples,
             new_examples=new.examples,
         )
-    old_key, new_key = typography_key(old.text), typography_key(new.text)
     # Only a change in wording needs the word diff (typography and cut copies are listed).
-    worded = old_key != new_key and not is_truncation(old_key, new_key)
+    worded = words_key(old.text) != words_key(new.text) and not is_truncation(
+        typography_key(old.text), typography_key(new.text)
+    )
     diff = diff_words(old.text, new.text) if worded else ()
     kind = compare_texts(old, new, number_map or {}, diff)
     return Change(
@@ -263,18 +268,11 @@ def compare_texts(old: Rule, new: Rule, number_map: dict[str, str], diff: Diff) 
     """Return the kind of change from one version of a rule to the next (diff: of their texts)."""
     if old.text == new.text and old.examples == new.examples:
         return _same_words(old, new)
-    same_examples = len(old.examples) == len(new.examples) and all(
-        a == b or typography_key(a) == typography_key(b)
-        for a, b in zip(old.examples, new.examples, strict=True)
-    )
-    if old.text == new.text:
-        return "typography" if same_examples else "example"
-    old_key, new_key = typography_key(old.text), typography_key(new.text)
-    if old_key == new_key:
-        return "typography" if same_examples else "example"
-    if is_truncation(old_key, new_key):
+    if old.text == new.text or words_key(old.text) == words_key(new.text):
+        return "typography" if same_words(old.examples, new.examples) else "example"
+    if is_truncation(typography_key(old.text), typography_key(new.text)):
         return "truncation"
-    if _only_references(phrases_of(diff), number_map):
+    if only_references(phrases_of(diff), number_map):
         return "reference"
     return "substantive"
 
@@ -285,18 +283,6 @@ def _same_words(old: Rule, new: Rule) -> str:
         old.printed_text == new.printed_text and old.printed_examples == new.printed_examples
     )
     return "unchanged" if same_print else "typography"
-
-
-def _only_references(phrases: Sequence[Phrase], number_map: dict[str, str]) -> bool:
-    """True when every changed phrase is a rule number that moved exactly as the renumbering did."""
-    if not phrases:
-        return False
-    for phrase in phrases:
-        if not (_REFERENCE.fullmatch(phrase.old) and _REFERENCE.fullmatch(phrase.new)):
-            return False
-        if number_map.get(phrase.old) != phrase.new:
-            return False
-    return True
 
 
 def align_examples(old: Sequence[str], new: Sequence[str]) -> list[tuple[str, str]]:

@@ -8,7 +8,7 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from rulesarchive.corpus.model import GlossaryEntry
-from rulesarchive.differ.texts import is_truncation, typography_key
+from rulesarchive.differ.texts import is_truncation, only_references, typography_key, words_key
 from rulesarchive.differ.words import Diff, Phrase, diff_words, phrases_of
 
 
@@ -18,7 +18,7 @@ class GlossaryChange(NamedTuple):
     A tuple, like Change, for the hundreds a typography release makes.
     """
 
-    kind: str  # added, removed, renamed, substantive, typography, truncation or unchanged
+    kind: str  # added, removed, renamed, substantive, reference, typography, truncation, unchanged
     old_term: str | None
     new_term: str | None
     old_text: str
@@ -33,12 +33,15 @@ class GlossaryChange(NamedTuple):
 
 
 def diff_glossaries(
-    old: Sequence[GlossaryEntry], new: Sequence[GlossaryEntry]
+    old: Sequence[GlossaryEntry],
+    new: Sequence[GlossaryEntry],
+    number_map: dict[str, str] | None = None,
 ) -> list[GlossaryChange]:
     """Pair entries by term (ignoring case and typography), then renamed entries by definition.
 
     Entries unchanged to the letter are left out; the rest come in the glossary's own order,
-    alphabetical by term.
+    alphabetical by term. A definition whose only change is a rule number that moved as
+    `number_map` (the release's renumbering) says is a `reference` change.
     """
     identical = set(map(_EVERY_FIELD, old)) & set(map(_EVERY_FIELD, new))
     old = [entry for entry in old if _EVERY_FIELD(entry) not in identical]
@@ -70,7 +73,7 @@ def diff_glossaries(
         if before is None:
             changes.append(GlossaryChange("added", None, entry.term, "", entry.text))
         else:
-            changes.append(_compare(before, entry))
+            changes.append(_compare(before, entry, number_map or {}))
     changes += [
         GlossaryChange("removed", entry.term, None, entry.text, "") for entry in orphans.values()
     ]
@@ -81,21 +84,23 @@ def diff_glossaries(
 _EVERY_FIELD = attrgetter("term", "text", "original")
 
 
-def _compare(old: GlossaryEntry, new: GlossaryEntry) -> GlossaryChange:
+def _compare(old: GlossaryEntry, new: GlossaryEntry, number_map: dict[str, str]) -> GlossaryChange:
     if old.text == new.text:
         kind = "unchanged" if old.printed_text == new.printed_text else "typography"
         if term_key(old.term) != term_key(new.term):
             kind = "renamed"
         return GlossaryChange(kind, old.term, new.term, old.text, new.text)
     diff = diff_words(old.text, new.text)
-    old_key, new_key = typography_key(old.text), typography_key(new.text)
-    if old_key == new_key:
+    phrases = phrases_of(diff)
+    if words_key(old.text) == words_key(new.text):
         kind = "typography"
-    elif is_truncation(old_key, new_key):
+    elif is_truncation(typography_key(old.text), typography_key(new.text)):
         kind = "truncation"
+    elif only_references(phrases, number_map):
+        kind = "reference"
     else:
         kind = "substantive"
-    return GlossaryChange(kind, old.term, new.term, old.text, new.text, phrases_of(diff), diff)
+    return GlossaryChange(kind, old.term, new.term, old.text, new.text, phrases, diff)
 
 
 @lru_cache(maxsize=1 << 12)

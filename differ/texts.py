@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
+
+from rulesarchive.differ.words import Phrase, words_of
 
 # str.replace runs at memchr speed; str.translate with a table is 20x slower on rule texts.
 _FLATTENED = (('"', ""), ("'", ""), ("™", ""), ("®", ""), ("—", "-"), ("–", "-"))
 _TEXT_MARKS = re.compile(r"\((?:tm|r)\)", re.IGNORECASE)
+_REFERENCE = re.compile(r"\d{3}(?:\.\d+[a-z]*)?")
 _COMPLETE = re.compile(r"""[.:;!?)\]"'”’。）」]$""")
 
 
@@ -22,7 +26,37 @@ def typography_key(text: str) -> str:
     return " ".join(text.split()).replace(" -", "-").replace("- ", "-")
 
 
+@lru_cache(maxsize=1 << 14)
+def words_key(text: str) -> str:
+    """Keep only the words, lower-cased: equal keys differ in punctuation, case or markup only.
+
+    Two versions with the same words are never a change in wording, whatever their quotes,
+    dashes, parentheses, capitals, italics markers or spacing (or a `?` that a 2008 file printed
+    for a lost quote or dash).
+    """
+    return " ".join(words_of(typography_key(text)))
+
+
+def same_words(old: Sequence[str], new: Sequence[str]) -> bool:
+    """Tell whether two lists of texts (a rule's examples, say) say the same words in order."""
+    return len(old) == len(new) and all(
+        a == b or words_key(a) == words_key(b) for a, b in zip(old, new, strict=True)
+    )
+
+
 def is_truncation(old_key: str, new_key: str) -> bool:
     """Tell whether one text is a cut-short copy of the other (a scraping artefact)."""
     shorter, longer = sorted((old_key, new_key), key=len)
     return bool(shorter) and longer.startswith(shorter) and not _COMPLETE.search(shorter)
+
+
+def only_references(phrases: Sequence[Phrase], number_map: dict[str, str]) -> bool:
+    """True when every changed phrase is a rule number that moved exactly as the renumbering did."""
+    if not phrases:
+        return False
+    for phrase in phrases:
+        if not (_REFERENCE.fullmatch(phrase.old) and _REFERENCE.fullmatch(phrase.new)):
+            return False
+        if number_map.get(phrase.old) != phrase.new:
+            return False
+    return True

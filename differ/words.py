@@ -21,7 +21,7 @@ Diff = tuple[tuple[int, str], ...]
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
 # A rule number ('614.12b') is one token, so that a changed reference is one phrase.
 _TOKEN = re.compile(rf"\d+\.\d+[a-z]*|[{_CJK}]|[^\W{_CJK}]+|\s+|[^\w\s]")
-_WORD = re.compile(rf"\d+\.\d+[a-z]*|[{_CJK}]|[^\W_{_CJK}][^\W{_CJK}]*")
+_WORD = re.compile(rf"\d+\.\d+[a-z]*|[{_CJK}]|[^\W_{_CJK}]+")
 _CJK_CHAR = re.compile(f"[{_CJK}]")
 _ENGINE = diff_match_patch()
 _ENGINE.Diff_Timeout = 0  # deterministic output; rule texts are short

@@ -19,6 +19,7 @@ from rulesarchive.scraper.extract import Extracted, extract_text
 from rulesarchive.scraper.integrity import compare_with_neighbours, find_damage
 from rulesarchive.scraper.normalise import normalise_document
 from rulesarchive.scraper.parse import parse_document
+from rulesarchive.scraper.placeholders import repair_placeholders
 from rulesarchive.scraper.wiki import is_wiki_page, parse_wiki
 
 
@@ -138,6 +139,7 @@ def _store_reading(
     provenance: Provenance,
 ) -> Outcome:
     try:
+        document = repair_placeholders(document, _neighbour_documents(archive, document))
         release = _describe_release(document, extracted, data, name, overrides, provenance)
         release = _check_integrity(archive, document, release, overrides.force)
         return _store(archive, release, document, data, overrides.force)
@@ -216,13 +218,20 @@ def _check_integrity(
     return replace(release, flags=(*release.flags, "damaged"), notes=(*release.notes, *problems))
 
 
-def _neighbours(archive: Archive, release: Release) -> list[Release]:
-    others = [
-        r for r in archive.releases(release.language) if r.effective_date != release.effective_date
-    ]
-    before = [r for r in others if r.effective_date < release.effective_date][-1:]
-    after = [r for r in others if r.effective_date > release.effective_date][:1]
+def _neighbours(archive: Archive, release: Release | Document) -> list[Release]:
+    """Return the stored releases just before and just after this one's date."""
+    date = release.effective_date
+    others = [r for r in archive.releases(release.language) if r.effective_date != date]
+    before = [r for r in others if date and r.effective_date < date][-1:]
+    after = [r for r in others if date and r.effective_date > date][:1]
     return before + after
+
+
+def _neighbour_documents(archive: Archive, document: Document) -> list[Document]:
+    """Load the neighbours' documents, only for a document that prints a `?` somewhere."""
+    if not any("?" in rule.text for rule in document.rules):
+        return []
+    return [archive.load(release) for release in _neighbours(archive, document)]
 
 
 def _store(

@@ -1,0 +1,130 @@
+"""Put back the quotes, apostrophes and dashes that some files print as a literal `?`.
+
+The 2008-02-01 … 2009-05-01 text files were saved through a code page that lacked curly quotes,
+dashes and the ™/® signs, so `it's` reads `it?s` and `Creature — Elf` reads `Creature ? Elf`.
+Where a neighbouring release prints the same words, the marks it prints between them are what
+the `?` stood for. The printed text keeps its `?`; only the normalised text is repaired.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from difflib import SequenceMatcher
+
+from rulesarchive.corpus.model import Document, GlossaryEntry, Rule
+
+# Words and what stands between them: re.split with a group alternates separator, word, ...
+_WORD = re.compile(r"([^\W_]+)")
+# 'can?t', 'player?s', 'you?re': inside a word a `?` can only have been an apostrophe.
+_APOSTROPHE = re.compile(r"(?<=[A-Za-z])\?(?=(?:s|t|ll|re|ve|d|m)\b)")
+
+
+def repair_placeholders(document: Document, neighbours: Sequence[Document]) -> Document:
+    """Replace each placeholder `?` by the mark a neighbour prints in the same words.
+
+    A `?` inside a word ('can?t') is an apostrophe whatever the neighbours say.
+    """
+    if not any("?" in text for text in _texts(document)):
+        return document
+    known: dict[tuple[str, ...], str] = {}
+    by_number: dict[str, Rule] = {}
+    for neighbour in neighbours:
+        for text in _texts(neighbour):
+            known.setdefault(_words(text), text)
+        for rule in neighbour.rules:
+            by_number.setdefault(rule.number, rule)
+    counts: Counter[str] = Counter()
+
+    def repaired(text: str, number: str = "") -> str:
+        if "?" not in text:
+            return text
+        model = known.get(_words(text))
+        if model is None:  # words changed too: take the marks of the words that did not
+            model = by_number[number].text if number in by_number else ""
+        if model:
+            text = _restore(text, model, counts)
+        text, apostrophes = _APOSTROPHE.subn("'", text)
+        counts["placeholders"] += apostrophes
+        return text
+
+    rules = tuple(_repaired_rule(rule, repaired) for rule in document.rules)
+    glossary = tuple(
+        _repaired_entry(entry, "\n".join(map(repaired, entry.text.split("\n"))))
+        for entry in document.glossary
+    )
+    if not counts:
+        return document
+    normalisation = Counter(dict(document.normalisation)) + counts
+    return replace(
+        document,
+        rules=rules,
+        glossary=glossary,
+        normalisation=tuple(sorted(normalisation.items())),
+    )
+
+
+def _texts(document: Document) -> Iterable[str]:
+    for rule in document.rules:
+        yield rule.text
+        yield from rule.examples
+    for entry in document.glossary:
+        yield from entry.text.split("\n")
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(_WORD.findall(text.casefold()))
+
+
+def _restore(text: str, model: str, counts: Counter[str]) -> str:
+    """Take the model's separators wherever the text's hold a `?` the model's do not.
+
+    Only separators between words that both texts share in the same order count: the words
+    around a `?` must be the model's words around its mark.
+    """
+    mine, theirs = _WORD.split(text), _WORD.split(model)
+    my_words = [word.casefold() for word in mine[1::2]]
+    their_words = [word.casefold() for word in theirs[1::2]]
+    matcher = SequenceMatcher(None, my_words, their_words, autojunk=False)
+    for my_start, their_start, size in matcher.get_matching_blocks():
+        # The separator before word k sits at 2k; inside a shared run of words (and at a
+        # shared start or end of both texts) separators correspond.
+        first = 0 if my_start == their_start == 0 else 1
+        last = (
+            size + 1
+            if (my_start + size, their_start + size)
+            == (
+                len(my_words),
+                len(their_words),
+            )
+            else size
+        )
+        for offset in range(first, last):
+            mine_at, theirs_at = 2 * (my_start + offset), 2 * (their_start + offset)
+            if "?" in mine[mine_at] and "?" not in theirs[theirs_at]:
+                mine[mine_at] = theirs[theirs_at]
+                counts["placeholders"] += 1
+    return "".join(mine)
+
+
+def _repaired_rule(rule: Rule, repaired: Callable[..., str]) -> Rule:
+    text = repaired(rule.text, rule.number)
+    examples = tuple(map(repaired, rule.examples))
+    if text == rule.text and examples == rule.examples:
+        return rule
+    printed, printed_examples = rule.printed_text, rule.printed_examples
+    return Rule(
+        rule.number,
+        text,
+        examples,
+        original=printed if printed != text else "",
+        original_examples=printed_examples if printed_examples != examples else (),
+    )
+
+
+def _repaired_entry(entry: GlossaryEntry, text: str) -> GlossaryEntry:
+    if text == entry.text:
+        return entry
+    return GlossaryEntry(entry.term, text, entry.printed_text)

@@ -1,0 +1,63 @@
+"""The `?` that 2008-2009 files print for a lost quote or dash is repaired from a neighbour."""
+
+import datetime as dt
+
+from rulesarchive.corpus.model import Document, GlossaryEntry, Rule
+from rulesarchive.scraper.placeholders import repair_placeholders
+
+NEIGHBOUR = Document(
+    "en",
+    dt.date(2007, 10, 1),
+    rules=(
+        Rule("100.1", 'A player can\'t take it. See section 6, "Multiplayer Rules."'),
+        Rule("205.3", "Creature—Elf Warrior is a type line. Who wins?"),
+    ),
+    glossary=(GlossaryEntry("As Though", 'Text that reads "as though" lets a player'),),
+)
+
+
+def _document(*rules, glossary=()):
+    return Document("en", dt.date(2008, 5, 1), rules=rules, glossary=glossary)
+
+
+def test_a_placeholder_takes_the_mark_the_neighbour_prints_between_the_same_words():
+    printed = "A player can?t take it. See section 6, ?Multiplayer Rules.?"
+    repaired = repair_placeholders(_document(Rule("100.1", printed)), [NEIGHBOUR])
+    rule = repaired.rules[0]
+    assert rule.text == NEIGHBOUR.rules[0].text
+    assert rule.printed_text == printed
+    assert dict(repaired.normalisation)["placeholders"] == 3
+
+
+def test_a_rule_whose_words_changed_too_keeps_the_marks_of_its_unchanged_words():
+    printed = "Creature ? Elf Druid is a type line. Who wins?"
+    rule = repair_placeholders(_document(Rule("205.3", printed)), [NEIGHBOUR]).rules[0]
+    assert rule.text == "Creature—Elf Druid is a type line. Who wins?"  # a real '?' stays
+
+
+def test_glossary_lines_are_repaired_and_a_document_without_placeholders_is_untouched():
+    entry = GlossaryEntry("As Though", "Text that reads ?as though? lets a player")
+    repaired = repair_placeholders(_document(glossary=(entry,)), [NEIGHBOUR])
+    assert repaired.glossary[0].text == NEIGHBOUR.glossary[0].text
+    assert repaired.glossary[0].printed_text == entry.text
+    clean = _document(Rule("100.1", "Nothing lost here."))
+    assert repair_placeholders(clean, [NEIGHBOUR]) is clean
+
+
+def test_without_a_neighbour_only_apostrophes_inside_words_are_repaired():
+    printed = "A player can?t take it ? ever. Does it?"
+    document = _document(Rule("100.1", printed))
+    assert (
+        repair_placeholders(document, []).rules[0].text == "A player can't take it ? ever. Does it?"
+    )
+
+
+def test_real_2008_releases_keep_almost_no_placeholder(ingested):
+    archive, _ = ingested
+    release = archive.get("en", dt.date(2008, 5, 1))
+    assert dict(release.normalisation)["placeholders"] > 4000
+    document = archive.load(release)
+    left = sum(rule.text.count("?") for rule in document.rules)
+    printed = sum(rule.printed_text.count("?") for rule in document.rules)
+    assert printed > 2000 and left < 60
+    assert "can't" in document.rule("100.2").text or "can't" in document.rule("103.2").text
