@@ -6,18 +6,27 @@ import re
 from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from functools import lru_cache
+from math import log
 from typing import NamedTuple
 
 from rulesarchive.corpus.model import Rule
-from rulesarchive.corpus.numbers import rule_sort_key
-from rulesarchive.differ.texts import typography_key
-from rulesarchive.differ.words import contained, similarity, tokenise, word_bag, words_of
+from rulesarchive.corpus.numbers import parent_of, rule_sort_key
+from rulesarchive.differ.texts import typography_key, words_key
+from rulesarchive.differ.words import word_bag, words_of
 
-SAME_NUMBER_SIMILARITY = 0.5
-MOVED_SIMILARITY = 0.6
-KEPT_SHARE = 0.8  # a rule that grew (or shrank) a lot but kept this share of its words
-_MIN_KEPT_WORDS = 6
-_RARE = 25  # a word in more rules than this does not help find a rule's new place
+# Scores are IDF-weighted Dice coefficients of the two texts' words: a word found in few rules
+# of the two releases (a keyword's name, a cited rule number) weighs far more than the words of
+# a template ("is a triggered ability", "whenever", "the").
+PAIRED = 0.5  # a pair this alike is the same rule, wherever it moved
+SAME_NUMBER_PAIRED = 0.35  # under the same number, less likeness is enough
+REWRITTEN = 0.25  # left over under one number on both sides, with this much: a rewrite in place
+KEPT_SHARE = 0.6  # ... or the shorter text's (weighted) words mostly live on in the longer
+KEPT_WORDS = 5  # a shorter text needs this many words for its share to count
+_CANDIDATES = 12  # the rules sharing the most weight with a rule, scored in full
+_COMMON_SHARE = 0.2  # a word in more than this share of the rules finds no candidates
+_SAME_NUMBER, _SAME_PARENT, _SAME_CHAPTER = 0.05, 0.03, 0.02  # place bonuses, break near-ties
+_SAME_OPENING, _OPENING_WORDS = 0.2, 6  # credit for the same first words
 
 
 class Pair(NamedTuple):
@@ -27,50 +36,45 @@ class Pair(NamedTuple):
     new: Rule | None
 
 
-def align_rules(old: Sequence[Rule], new: Sequence[Rule]) -> list[Pair]:
-    """Pair every rule of `old` with its counterpart in `new`, or with None."""
+def align_rules(
+    old: Sequence[Rule],
+    new: Sequence[Rule],
+    whole: tuple[Sequence[Rule], Sequence[Rule]] | None = None,
+) -> list[Pair]:
+    """Pair every rule of `old` with its counterpart in `new`, or with None.
+
+    `whole` gives the two whole releases when `old` and `new` are what is left of them once the
+    identical rules are set aside: words are weighed by how rare they are in the releases.
+
+    Certain pairs first (same number and words; a text found once on each side; identical
+    short texts within a chapter, in order); then every other candidate pair is scored by the
+    evidence (distinctive shared words, then place) and pairs are taken best first across the
+    whole release, so a rule keeps its number only when no other rule matches it better.
+    """
     matched: dict[int, int] = {}  # old index -> new index
-    new_by_number = {rule.number: index for index, rule in enumerate(new)}
-    # 1. Same number, same text (most rules of a release: compare the text before any key).
-    same_number: list[tuple[int, int]] = []  # same number, other text: paired in steps 1b and 3
-    for index, rule in enumerate(old):
-        other = new_by_number.get(rule.number)
-        if other is None:
-            continue
-        if rule.text == new[other].text:
-            matched[index] = other
-        else:
-            same_number.append((index, other))
-    for index, other in same_number:
-        if typography_key(old[index].text) == typography_key(new[other].text):
-            matched[index] = other
-    # 2. Same text found under one other number only: a move or a renumbering.
+    _match_same_words(old, new, matched)
     _match_unique_texts(old, new, matched)
-    # 3. Same number, text still alike: an edit in place.
-    taken = set(matched.values())
-    for index, other in same_number:
-        if index in matched or other in taken:
-            continue
-        old_text, new_text = old[index].text, new[other].text
-        if similarity(
-            old_text, new_text, SAME_NUMBER_SIMILARITY
-        ) >= SAME_NUMBER_SIMILARITY or _grown_or_cut(old_text, new_text):
-            matched[index] = other
-            taken.add(other)
-    # 4. Moved and edited: look for a similar rule elsewhere, preferring the same chapter.
-    _match_similar(old, new, matched)
-    # 5. Identical short texts ('Reserved for future use.') paired in order, within a chapter.
     _match_in_order(old, new, matched)
+    if len(matched) < len(old) and len(matched) < len(new):
+        evidence = _Evidence(*(whole or (old, new)))
+        _match_by_evidence(old, new, matched, evidence)
+        _match_rewritten_in_place(old, new, matched, evidence)
     return _pairs_in_order(old, new, matched)
 
 
-def _grown_or_cut(old: str, new: str) -> bool:
-    """Tell whether the shorter text's words nearly all live on in the longer one."""
-    shorter, longer = sorted((word_bag(old), word_bag(new)), key=Counter.total)
-    return shorter.total() >= _MIN_KEPT_WORDS and contained(shorter, longer) >= KEPT_SHARE
+def _match_same_words(old: Sequence[Rule], new: Sequence[Rule], matched: dict[int, int]) -> None:
+    """Pair rules under the same number whose words are the same (compare the text first)."""
+    new_by_number = {rule.number: index for index, rule in enumerate(new)}
+    for index, rule in enumerate(old):
+        other = new_by_number.get(rule.number)
+        if other is not None and (
+            rule.text == new[other].text or words_key(rule.text) == words_key(new[other].text)
+        ):
+            matched[index] = other
 
 
 def _match_unique_texts(old: Sequence[Rule], new: Sequence[Rule], matched: dict[int, int]) -> None:
+    """Pair a text found under one other number only: a move or a renumbering."""
     taken = set(matched.values())
     old_by_key: dict[str, list[int]] = defaultdict(list)
     new_by_key: dict[str, list[int]] = defaultdict(list)
@@ -86,61 +90,8 @@ def _match_unique_texts(old: Sequence[Rule], new: Sequence[Rule], matched: dict[
             matched[olds[0]] = news[0]
 
 
-def _match_similar(old: Sequence[Rule], new: Sequence[Rule], matched: dict[int, int]) -> None:
-    taken = set(matched.values())
-    free_new = [index for index in range(len(new)) if index not in taken]
-    if not free_new:
-        return
-    words_new = {index: set(words_of(new[index].text)) for index in free_new}
-    frequency: dict[str, int] = defaultdict(int)
-    for words in words_new.values():
-        for word in words:
-            frequency[word] += 1
-    index_by_word: dict[str, list[int]] = defaultdict(list)
-    for index, words in words_new.items():
-        for word in words:
-            if frequency[word] <= _RARE:
-                index_by_word[word].append(index)
-    for index, rule in enumerate(old):
-        if index in matched:
-            continue
-        votes: dict[int, int] = defaultdict(int)
-        for word in set(words_of(rule.text)):
-            for candidate in index_by_word.get(word, ()):
-                if candidate not in taken:
-                    votes[candidate] += 1
-        best = _most_similar(
-            rule, [(c, new[c]) for c in sorted(votes, key=lambda c: (-votes[c], c))[:8]]
-        )
-        if best is not None:
-            matched[index] = best
-            taken.add(best)
-
-
-def _most_similar(rule: Rule, candidates: list[tuple[int, Rule]]) -> int | None:
-    """Return the index of the candidate most like `rule` (above MOVED_SIMILARITY), if any.
-
-    Candidates are ranked by their shared words, in any order (cheap); only the best two get
-    the exact, order-aware measure.
-    """
-    bag = Counter(tokenise(rule.text))
-    size = bag.total()
-    ranked = []
-    for index, candidate in candidates:
-        other = Counter(tokenise(candidate.text))
-        bonus = 0.05 if candidate.number[:3] == rule.number[:3] else 0.0  # same chapter
-        shared = 2 * (bag & other).total() / ((size + other.total()) or 1)
-        ranked.append((-(shared + bonus), index, candidate, bonus))
-    for upper_bound, index, candidate, bonus in sorted(ranked)[:2]:
-        if -upper_bound <= MOVED_SIMILARITY:
-            break
-        floor = MOVED_SIMILARITY - bonus
-        if similarity(rule.text, candidate.text, floor) + bonus > MOVED_SIMILARITY:
-            return index
-    return None
-
-
 def _match_in_order(old: Sequence[Rule], new: Sequence[Rule], matched: dict[int, int]) -> None:
+    """Pair identical texts ('Reserved for future use.') in order within a chapter."""
     taken = set(matched.values())
     waiting: dict[tuple[str, str], list[int]] = defaultdict(list)
     for index, rule in enumerate(new):
@@ -152,6 +103,207 @@ def _match_in_order(old: Sequence[Rule], new: Sequence[Rule], matched: dict[int,
         queue = waiting.get((rule.number[:3], typography_key(rule.text)))
         if queue:
             matched[index] = queue.pop(0)
+
+
+class _Evidence:
+    """Word weights of two releases (rarer words weigh more) and weighted likeness of texts."""
+
+    def __init__(self, old: Sequence[Rule], new: Sequence[Rule]) -> None:
+        self.old_frequency = _document_frequency(tuple(old))
+        self.new_frequency = _document_frequency(tuple(new))
+        self.total = len(old) + len(new)
+        self._weights: dict[str, float] = {}
+        self._masses: dict[str, float] = {}
+
+    def weight(self, word: str) -> float:
+        """Return a word's weight: log(1 + rules / rules holding it)."""
+        weight = self._weights.get(word)
+        if weight is None:
+            held = self.old_frequency.get(word, 0) + self.new_frequency.get(word, 0)
+            weight = self._weights[word] = log(1 + self.total / (held or 1))
+        return weight
+
+    def common(self, word: str) -> bool:
+        """Tell whether a word is too common to point at candidates."""
+        held = self.old_frequency.get(word, 0) + self.new_frequency.get(word, 0)
+        return held > _COMMON_SHARE * self.total
+
+    def mass(self, text: str) -> float:
+        """Return the total weight of a text's words."""
+        mass = self._masses.get(text)
+        if mass is None:
+            weight = self.weight
+            mass = sum(weight(word) * count for word, count in _bag(text).items())
+            self._masses[text] = mass
+        return mass
+
+    def shared(self, one: Counter[str], other: Counter[str]) -> float:
+        """Return the weight of the words two bags share."""
+        if len(other) < len(one):
+            one, other = other, one
+        return sum(
+            self.weight(word) * min(count, other[word])
+            for word, count in one.items()
+            if word in other
+        )
+
+    def likeness(self, one: str, other: str) -> float:
+        """Return the weighted Dice coefficient of two texts' words, 0..1."""
+        a, b = _bag(one), _bag(other)
+        mass = self.mass(one) + self.mass(other)
+        return 2 * self.shared(a, b) / mass if mass else 1.0
+
+    def score(self, old: Rule, new: Rule) -> float:
+        """Return the evidence that two rules are one: likeness, kept words, opening, place.
+
+        The mean of likeness and kept words lets the part of a split rule that holds its
+        opening words outrank a longer part (410.2's first sentence is 603.2, not 112.7).
+        """
+        likeness = self.likeness(old.text, new.text)
+        kept = (likeness + self.kept(old.text, new.text)) / 2
+        return (
+            max(likeness, kept)
+            + _opening_bonus(old.text, new.text)
+            + _place_bonus(old.number, new.number)
+        )
+
+    def kept(self, one: str, other: str) -> float:
+        """Return the weighted share of the shorter text's words found in the longer one.
+
+        A title ('Artifacts') is found in too many texts to tell anything: below KEPT_WORDS
+        words the answer is the likeness.
+        """
+        a, b = _bag(one), _bag(other)
+        if min(a.total(), b.total()) < KEPT_WORDS:
+            return self.likeness(one, other)
+        mass = min(self.mass(one), self.mass(other))
+        return self.shared(a, b) / mass if mass else 0.0
+
+
+# A rule's words are asked for by several steps, and for both releases of a chain's pairs;
+# the counters are shared, never changed.
+_bag = lru_cache(maxsize=1 << 15)(word_bag)
+
+
+@lru_cache(maxsize=8)  # each release of a chain is diffed twice, with either neighbour
+def _document_frequency(rules: tuple[Rule, ...]) -> Counter[str]:
+    """Count the rules each word appears in."""
+    frequency: Counter[str] = Counter()
+    for rule in rules:
+        frequency.update(_bag(rule.text).keys())
+    return frequency
+
+
+def _opening_bonus(old: str, new: str) -> float:
+    """Credit for opening with the same words, as a rule that kept its subject does."""
+    shared = 0
+    for one, other in zip(_opening(old), _opening(new), strict=False):
+        if one != other:
+            break
+        shared += 1
+    return _SAME_OPENING * shared / _OPENING_WORDS
+
+
+@lru_cache(maxsize=1 << 15)
+def _opening(text: str) -> tuple[str, ...]:
+    return tuple(words_of(text)[:_OPENING_WORDS])
+
+
+def _place_bonus(old: str, new: str) -> float:
+    """A little credit for staying in place: same number, same parent rule, same chapter."""
+    if old == new:
+        return _SAME_NUMBER
+    if parent_of(old) == parent_of(new):
+        return _SAME_PARENT
+    return _SAME_CHAPTER if old[:3] == new[:3] else 0.0
+
+
+def _match_by_evidence(
+    old: Sequence[Rule], new: Sequence[Rule], matched: dict[int, int], evidence: _Evidence
+) -> None:
+    """Score candidate pairs of the unpaired rules; take them best first, each rule once."""
+    taken = set(matched.values())
+    free_new = [index for index in range(len(new)) if index not in taken]
+    new_by_number = {new[index].number: index for index in free_new}
+    postings: dict[str, list[int]] = defaultdict(list)
+    for index in free_new:
+        for word in _bag(new[index].text):
+            if not evidence.common(word):
+                postings[word].append(index)
+    scored: list[tuple[float, int, int]] = []
+    for index, rule in enumerate(old):
+        if index in matched:
+            continue
+        votes: dict[int, float] = defaultdict(float)
+        for word in _bag(rule.text):
+            for candidate in postings.get(word, ()):
+                votes[candidate] += evidence.weight(word)
+        candidates = _best_candidates(votes, rule.text, new, evidence)
+        if rule.number in new_by_number:
+            candidates.add(new_by_number[rule.number])
+        for candidate in candidates:
+            other = new[candidate]
+            score = evidence.score(rule, other)
+            floor = SAME_NUMBER_PAIRED if rule.number == other.number else PAIRED
+            if score >= floor:
+                scored.append((score, index, candidate))
+    scored.sort(key=lambda item: (-item[0], item[1], item[2]))
+    for _score, index, candidate in scored:
+        if index not in matched and candidate not in taken:
+            matched[index] = candidate
+            taken.add(candidate)
+
+
+def _best_candidates(
+    votes: dict[int, float], text: str, new: Sequence[Rule], evidence: _Evidence
+) -> set[int]:
+    """The candidates sharing most weight with a text, as a share of both texts and of theirs.
+
+    The second ranking keeps a short rule that holds one sentence of a long one in the running.
+    """
+    mass = evidence.mass(text)
+    both = sorted(votes, key=lambda c: (-votes[c] / (mass + evidence.mass(new[c].text)), c))
+    theirs = sorted(votes, key=lambda c: (-votes[c] / (evidence.mass(new[c].text) or 1), c))
+    return {*both[:_CANDIDATES], *theirs[: _CANDIDATES // 2]}
+
+
+def _match_rewritten_in_place(
+    old: Sequence[Rule], new: Sequence[Rule], matched: dict[int, int], evidence: _Evidence
+) -> None:
+    """Pair rules left over in one place on both sides when their texts still share enough.
+
+    One place: the same number, or a sub-rule of a rule that moved (502.63a under 502.63, which
+    became 702.2, and 702.2a). A rule rewritten in place ('Alternative costs are always
+    optional.' growing into a paragraph) is one change, not a removal and an addition.
+    """
+    taken = set(matched.values())
+    moved_parents = {old[o].number: new[n].number for o, n in matched.items()}
+    free_by_number = {rule.number: index for index, rule in enumerate(new) if index not in taken}
+    free_by_parent: dict[str | None, list[int]] = defaultdict(list)
+    for index in free_by_number.values():
+        free_by_parent[parent_of(new[index].number)].append(index)
+    scored: list[tuple[float, int, int]] = []
+    for index, rule in enumerate(old):
+        if index in matched:
+            continue
+        candidates = set()
+        if rule.number in free_by_number:
+            candidates.add(free_by_number[rule.number])
+        parent = parent_of(rule.number)
+        if parent in moved_parents:
+            candidates.update(free_by_parent.get(moved_parents[parent], ()))
+        for candidate in candidates:
+            old_text, new_text = rule.text, new[candidate].text
+            if (
+                evidence.likeness(old_text, new_text) >= REWRITTEN
+                or evidence.kept(old_text, new_text) >= KEPT_SHARE
+            ):
+                scored.append((evidence.score(rule, new[candidate]), index, candidate))
+    scored.sort(key=lambda item: (-item[0], item[1], item[2]))
+    for _score, index, candidate in scored:
+        if index not in matched and candidate not in taken:
+            matched[index] = candidate
+            taken.add(candidate)
 
 
 def _pairs_in_order(

@@ -100,7 +100,7 @@ def diff_documents(old: Document, new: Document) -> ReleaseDiff:
     """Align two documents and classify every rule; sweeps are found across the whole release."""
     old_rules, new_rules = set_aside_identical(old.rules, new.rules)
     old_rules, new_rules, retyped = _set_aside_retyped(old_rules, new_rules)
-    pairs = align_rules(old_rules, new_rules)
+    pairs = align_rules(old_rules, new_rules, (old.rules, new.rules))
     moves = renumbering(pairs)
     numbers = list(map(attrgetter("number"), old.rules))
     number_map = dict(zip(numbers, numbers, strict=True)) | dict(moves)

@@ -12,6 +12,7 @@ from rulesarchive.differ.words import Phrase, words_of
 _FLATTENED = (('"', ""), ("'", ""), ("™", ""), ("®", ""), ("—", "-"), ("–", "-"))
 _TEXT_MARKS = re.compile(r"\((?:tm|r)\)", re.IGNORECASE)
 _REFERENCE = re.compile(r"\d{3}(?:\.\d+[a-z]*)?")
+_CUT_AFTER = 24  # characters a cut copy has at least
 _COMPLETE = re.compile(r"""[.:;!?)\]"'”’。）」]$""")
 
 
@@ -45,9 +46,15 @@ def same_words(old: Sequence[str], new: Sequence[str]) -> bool:
 
 
 def is_truncation(old_key: str, new_key: str) -> bool:
-    """Tell whether one text is a cut-short copy of the other (a scraping artefact)."""
+    """Tell whether one text is a cut-short copy of the other (a scraping artefact).
+
+    A cut copy breaks off mid-sentence after some words; a title ('Artifacts') that grew into
+    a sentence is not one.
+    """
     shorter, longer = sorted((old_key, new_key), key=len)
-    return bool(shorter) and longer.startswith(shorter) and not _COMPLETE.search(shorter)
+    return (
+        len(shorter) >= _CUT_AFTER and longer.startswith(shorter) and not _COMPLETE.search(shorter)
+    )
 
 
 def only_references(phrases: Sequence[Phrase], number_map: dict[str, str]) -> bool:
