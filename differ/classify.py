@@ -18,9 +18,10 @@ from rulesarchive.differ.texts import (
     only_references,
     same_words,
     typography_key,
+    wording_phrases,
     words_key,
 )
-from rulesarchive.differ.words import Diff, Phrase, diff_words, phrases_of
+from rulesarchive.differ.words import Diff, Phrase, diff_words
 
 KINDS = (
     "added",
@@ -257,7 +258,7 @@ def classify_pair(pair: Pair, number_map: dict[str, str] | None = None) -> Chang
         new.number,
         old.text,
         new.text,
-        phrases=phrases_of(diff) if diff else (),
+        phrases=wording_phrases(diff) if diff else (),
         diff=diff,
         old_examples=old.examples,
         new_examples=new.examples,
@@ -272,7 +273,7 @@ def compare_texts(old: Rule, new: Rule, number_map: dict[str, str], diff: Diff) 
         return "typography" if same_words(old.examples, new.examples) else "example"
     if is_truncation(typography_key(old.text), typography_key(new.text)):
         return "truncation"
-    if only_references(phrases_of(diff), number_map):
+    if only_references(wording_phrases(diff), number_map):
         return "reference"
     return "substantive"
 

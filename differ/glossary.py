@@ -8,8 +8,14 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from rulesarchive.corpus.model import GlossaryEntry
-from rulesarchive.differ.texts import is_truncation, only_references, typography_key, words_key
-from rulesarchive.differ.words import Diff, Phrase, diff_words, phrases_of
+from rulesarchive.differ.texts import (
+    is_truncation,
+    only_references,
+    typography_key,
+    wording_phrases,
+    words_key,
+)
+from rulesarchive.differ.words import Diff, Phrase, diff_words
 
 
 class GlossaryChange(NamedTuple):
@@ -91,7 +97,7 @@ def _compare(old: GlossaryEntry, new: GlossaryEntry, number_map: dict[str, str])
             kind = "renamed"
         return GlossaryChange(kind, old.term, new.term, old.text, new.text)
     diff = diff_words(old.text, new.text)
-    phrases = phrases_of(diff)
+    phrases = wording_phrases(diff)
     if words_key(old.text) == words_key(new.text):
         kind = "typography"
     elif is_truncation(typography_key(old.text), typography_key(new.text)):

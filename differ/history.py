@@ -4,24 +4,24 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from rulesarchive.corpus.model import Document, Release, Rule
-from rulesarchive.corpus.store import Archive
+from rulesarchive.corpus.model import Release, Rule
 from rulesarchive.corpus.typography import normalise_text
-from rulesarchive.differ.align import align_rules
-from rulesarchive.differ.classify import compare_texts
-from rulesarchive.differ.texts import is_truncation, typography_key
-from rulesarchive.differ.words import Diff, Phrase, diff_words, phrases_of, similarity
-
-_SAME_LINE = 0.8  # same number and this alike: no need to align the whole release
+from rulesarchive.differ.align import Pair
+from rulesarchive.differ.classify import Change, classify_pair
+from rulesarchive.differ.texts import wording_phrases
+from rulesarchive.differ.words import Diff, Phrase
 
 
 @dataclass(frozen=True, slots=True)
 class Version:
-    """One version of a rule: where it stood, what it said, and how it changed."""
+    """One version of a rule: where it stood, what it said, and how it changed.
+
+    A version lasts from `effective_date` to `until` (the last release printing it alike).
+    """
 
     effective_date: dt.date | None
     set_code: str
@@ -33,6 +33,9 @@ class Version:
     phrases: tuple[Phrase, ...] = ()
     diff: Diff = ()
     compared_with: dt.date | None = None
+    until: dt.date | None = None
+    example_phrases: tuple[Phrase, ...] = ()
+    releases: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,9 +47,43 @@ class History:
     versions: tuple[Version, ...]
 
 
+_SHOWN_PLAIN = {"unchanged", "truncation"}  # versions whose phrases are not shown
+
+
+def version_of(
+    rule: Rule,
+    span: tuple[Release, Release, int] | None,
+    kind: str,
+    change: Change | None = None,
+    compared_with: Release | None = None,
+) -> Version:
+    """Describe a rule as printed from span's first to its last release (`span[2]` releases)."""
+    shown = change is not None and kind not in _SHOWN_PLAIN
+    first, last, count = span if span else (None, None, 1)
+    return Version(
+        first.effective_date if first else None,
+        first.set_code if first else "",
+        first.set_name if first else "",
+        rule.number,
+        rule.printed_text,
+        rule.printed_examples,
+        kind,
+        change.phrases if shown else (),
+        change.diff if shown else (),
+        compared_with.effective_date if compared_with else None,
+        last.effective_date if last else None,
+        _example_phrases(change) if shown else (),
+        count,
+    )
+
+
+def _example_phrases(change: Change) -> tuple[Phrase, ...]:
+    return tuple(phrase for diff in change.example_diffs for phrase in wording_phrases(diff))
+
+
 @dataclass(frozen=True, slots=True)
 class Sighting:
-    """A rule as one release printed it."""
+    """A rule as one source printed it (a scraped history has no release behind it)."""
 
     effective_date: dt.date | None
     set_code: str
@@ -60,109 +97,39 @@ def history_of(sightings: Sequence[Sighting], first_is_addition: bool) -> tuple[
     versions: list[Version] = []
     last_good: int | None = None  # index of the last version that was not cut short
     for sighting in sightings:
-        rule = sighting.rule
         if last_good is None:
-            versions.append(_version(sighting, first_kind, (), None))
+            versions.append(_sighted(sighting, first_kind))
             last_good = len(versions) - 1
             continue
         reference = sightings[last_good]
-        diff = diff_words(reference.rule.text, rule.text)
-        kind = compare_texts(reference.rule, rule, {}, diff)
-        if kind == "truncation" and len(rule.text) > len(reference.rule.text):
+        change = classify_pair(Pair(reference.rule, sighting.rule))
+        if change.kind == "truncation" and len(sighting.rule.text) > len(reference.rule.text):
             # The copy taken as the first complete one was itself cut: it is the truncation,
             # and this one is the first complete version (no change is faked).
-            versions[last_good] = replace(
-                versions[last_good], kind="truncation", phrases=(), diff=()
-            )
-            versions.append(_version(sighting, first_kind, (), None))
+            versions[last_good] = _sighted(reference, "truncation")
+            versions.append(_sighted(sighting, first_kind))
         else:
-            versions.append(_version(sighting, kind, diff, reference.effective_date))
-        if kind != "truncation" or len(rule.text) > len(reference.rule.text):
+            versions.append(_sighted(sighting, change.kind, change, reference.effective_date))
+        if change.kind != "truncation" or len(sighting.rule.text) > len(reference.rule.text):
             last_good = len(versions) - 1
     return tuple(versions)
 
 
-def _version(sighting: Sighting, kind: str, diff: Diff, compared_with: dt.date | None) -> Version:
-    rule = sighting.rule
-    shown = kind not in {"unchanged", "truncation"}
-    return Version(
-        sighting.effective_date,
-        sighting.set_code,
-        sighting.set_name,
-        rule.number,
-        rule.printed_text,
-        rule.printed_examples,
-        kind,
-        phrases_of(diff) if shown else (),
-        diff if shown else (),
-        compared_with,
+def _sighted(
+    sighting: Sighting,
+    kind: str,
+    change: Change | None = None,
+    compared_with: dt.date | None = None,
+) -> Version:
+    version = version_of(sighting.rule, None, kind, change)
+    return replace(
+        version,
+        effective_date=sighting.effective_date,
+        until=sighting.effective_date,
+        set_code=sighting.set_code,
+        set_name=sighting.set_name,
+        compared_with=compared_with,
     )
-
-
-def rule_history(
-    archive: Archive, number: str, language: str = "en", reference: Release | None = None
-) -> History:
-    """Follow a rule from a release (default the newest) back and forward through every release."""
-    releases = archive.releases(language)
-    if not releases:
-        raise LookupError(f"no {language} releases in the archive")
-    start = releases.index(reference) if reference else len(releases) - 1
-    documents: dict[int, Document] = {}
-
-    def load(index: int) -> Document:
-        if index not in documents:
-            documents[index] = archive.load(releases[index])
-        return documents[index]
-
-    rule = load(start).rule(number)
-    if rule is None:
-        raise LookupError(f"no rule {number} in {releases[start].key}")
-    backward = _follow(load, start, rule, range(start - 1, -1, -1), backward=True)
-    forward = _follow(load, start, rule, range(start + 1, len(releases)), backward=False)
-    chain = [*reversed(backward), (start, rule), *forward]
-    sightings = [
-        Sighting(releases[i].effective_date, releases[i].set_code, releases[i].set_name, found)
-        for i, found in chain
-    ]
-    first_is_addition = chain[0][0] > 0
-    numbers = tuple(dict.fromkeys(found.number for _, found in chain))
-    return History(number, numbers, history_of(sightings, first_is_addition))
-
-
-def _follow(
-    load: Callable[[int], Document], start: int, rule: Rule, indexes: range, backward: bool
-) -> list[tuple[int, Rule]]:
-    found: list[tuple[int, Rule]] = []
-    current_index, current = start, rule
-    for index in indexes:
-        document = load(index)
-        candidate = document.rule(current.number)
-        if candidate is None or not _same_line(candidate, current):
-            candidate = _aligned(load(current_index), document, current, backward)
-        if candidate is None:
-            break
-        found.append((index, candidate))
-        current_index, current = index, candidate
-    return found
-
-
-def _same_line(candidate: Rule, current: Rule) -> bool:
-    """Tell whether a rule under the same number is still the same rule (no full alignment)."""
-    candidate_key, current_key = typography_key(candidate.text), typography_key(current.text)
-    if candidate_key == current_key or is_truncation(candidate_key, current_key):
-        return True
-    return similarity(candidate.text, current.text, _SAME_LINE) >= _SAME_LINE
-
-
-def _aligned(known: Document, other: Document, rule: Rule, backward: bool) -> Rule | None:
-    """Find the rule's counterpart in an adjacent release by aligning the two whole releases."""
-    old, new = (other, known) if backward else (known, other)
-    for pair in align_rules(old.rules, new.rules):
-        mine = pair.new if backward else pair.old
-        theirs = pair.old if backward else pair.new
-        if mine is not None and mine.number == rule.number:
-            return theirs
-    return None
 
 
 _DATE_LINE = re.compile(r"(?P<month>[A-Z][a-z]+) (?P<day>\d{1,2}), (?P<year>\d{4}) · (?P<set>.+)")

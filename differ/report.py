@@ -11,8 +11,9 @@ from rulesarchive.differ.align import compact_ranges
 from rulesarchive.differ.classify import KINDS, Change, ReleaseDiff
 from rulesarchive.differ.glossary import GlossaryChange
 from rulesarchive.differ.history import History
+from rulesarchive.differ.texts import wording_phrases
 from rulesarchive.differ.translations import TranslationReport
-from rulesarchive.differ.words import Phrase, phrases_of
+from rulesarchive.differ.words import Phrase
 
 _ORDER = {kind: index for index, kind in enumerate(KINDS)}
 _GROUPED = {"typography", "truncation"}  # one line each, with their rule lists
@@ -60,7 +61,7 @@ def _change_data(change: Change) -> dict:
         "old_examples": list(change.old_examples),
         "new_examples": list(change.new_examples),
         "example_phrases": _phrases(
-            phrase for diff in change.example_diffs for phrase in phrases_of(diff)
+            phrase for diff in change.example_diffs for phrase in wording_phrases(diff)
         ),
     }
 
@@ -170,7 +171,9 @@ def history_data(history: History) -> dict:
         "numbers": list(history.numbers),
         "versions": [
             {
-                "effective_date": v.effective_date.isoformat() if v.effective_date else None,
+                "effective_date": _date(v.effective_date),
+                "until": _date(v.until),
+                "releases": v.releases,
                 "set_code": v.set_code,
                 "set_name": v.set_name,
                 "number": v.number,
@@ -178,26 +181,117 @@ def history_data(history: History) -> dict:
                 "examples": list(v.examples),
                 "kind": v.kind,
                 "phrases": _phrases(v.phrases),
-                "compared_with": v.compared_with.isoformat() if v.compared_with else None,
+                "example_phrases": _phrases(v.example_phrases),
+                "compared_with": _date(v.compared_with),
             }
             for v in history.versions
         ],
     }
 
 
-def history_text(data: dict) -> str:
-    """Render a rule history newest first, each version under its date · set heading."""
+def _date(day) -> str | None:
+    return day.isoformat() if day else None
+
+
+_QUIET = {"unchanged", "typography", "truncation"}  # no change in wording: folded in the text
+
+
+def history_text(data: dict, every_release: list[dict] | None = None) -> str:
+    """Render a rule history: the current text, then its versions newest first.
+
+    Runs of versions that did not change the wording fold into one line; with
+    `every_release` (release labels, oldest first) each release gets a line instead.
+    """
+    versions = data["versions"]
+    current = versions[-1]
     numbers = " ← ".join(reversed(data["numbers"]))
-    lines = [
-        f"Rule {data['rule']}" + (f" (numbers: {numbers})" if len(data["numbers"]) > 1 else ""),
-        "",
-    ]
-    for version in reversed(data["versions"]):
-        when = version["effective_date"] or "current"
-        lines.append(f"{when} · {version['set_name']} · {version['number']} · {version['kind']}")
-        for phrase in version["phrases"]:
-            lines.append(f"    “{phrase['old']}” → “{phrase['new']}”")
+    lines = [f"{current['number']} {current['text']}"]
+    lines += [f"  Example: {example}" for example in current["examples"]]
+    if len(data["numbers"]) > 1:
+        lines.append(f"numbers: {numbers}")
+    lines.append("")
+    if every_release is not None:
+        return "\n".join(lines + _every_release(versions, every_release)) + "\n"
+    quiet: list[dict] = []
+    for version in reversed(versions):
+        if version["kind"] in _QUIET and version is not versions[0]:
+            quiet.append(version)
+            continue
+        if quiet:
+            lines.append(_folded(quiet))
+            quiet = []
+        lines += _version_lines(version)
+    if quiet:
+        lines.append(_folded(quiet))
     return "\n".join(lines) + "\n"
+
+
+def _version_lines(version: dict) -> list[str]:
+    span = _span(version["effective_date"], version["until"])
+    if version["releases"] > 1:
+        span += f" ({_releases(version['releases'])})"
+    label = " · ".join(
+        part for part in (span, _set_label(version), version["number"], version["kind"]) if part
+    )
+    lines = [label]
+    lines += [f"    “{p['old']}” → “{p['new']}”" for p in version["phrases"]]
+    lines += [f"    in examples: “{p['old']}” → “{p['new']}”" for p in version["example_phrases"]]
+    return lines
+
+
+def _folded(quiet: list[dict]) -> str:
+    """One line for a run of versions (newest first) that kept the wording."""
+    newest, oldest = quiet[0], quiet[-1]
+    releases = sum(version["releases"] for version in quiet)
+    kinds = Counter(version["kind"] for version in quiet if version["kind"] != "unchanged")
+    also = "".join(f", {n} {kind}" for kind, n in sorted(kinds.items()))
+    span = _span(oldest["effective_date"], newest["until"])
+    return f"{span} · no change in wording ({_releases(releases)}{also})"
+
+
+def _span(first: str | None, last: str | None) -> str:
+    if first is None:
+        return "current"
+    return first if last in {None, first} else f"{first} … {last}"
+
+
+def _releases(count: int) -> str:
+    return f"{count} release" if count == 1 else f"{count} releases"
+
+
+def _set_label(release: dict) -> str:
+    if release["set_code"]:
+        return f"{release['set_name']} ({release['set_code']})"
+    return release["set_name"]
+
+
+def _every_release(versions: list[dict], releases: list[dict]) -> list[str]:
+    """A line per release the rule was in, newest first."""
+    lines: list[str] = []
+    for version in reversed(versions):
+        inside = [
+            release
+            for release in releases
+            if version["effective_date"] <= release["effective_date"] <= version["until"]
+        ]
+        for release in reversed(inside):
+            first = release["effective_date"] == version["effective_date"]
+            kind = version["kind"] if first else "unchanged"
+            lines.append(
+                " · ".join(
+                    part
+                    for part in (
+                        release["effective_date"],
+                        _set_label(release),
+                        version["number"],
+                        kind,
+                    )
+                    if part
+                )
+            )
+            if first:
+                lines += _version_lines(version)[1:]
+    return lines
 
 
 def translation_data(report: TranslationReport, only_stale: bool = False) -> dict:

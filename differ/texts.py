@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from rulesarchive.differ.words import Phrase, words_of
+from rulesarchive.differ.words import Diff, Phrase, phrases_of, words_of
 
 # str.replace runs at memchr speed; str.translate with a table is 20x slower on rule texts.
 _FLATTENED = (('"', ""), ("'", ""), ("™", ""), ("®", ""), ("—", "-"), ("–", "-"))
@@ -67,3 +67,10 @@ def only_references(phrases: Sequence[Phrase], number_map: dict[str, str]) -> bo
         if number_map.get(phrase.old) != phrase.new:
             return False
     return True
+
+
+def wording_phrases(diff: Diff) -> tuple[Phrase, ...]:
+    """Return a diff's phrase changes that change words (a dash or comma alone is left out)."""
+    return tuple(
+        phrase for phrase in phrases_of(diff) if words_key(phrase.old) != words_key(phrase.new)
+    )

@@ -10,10 +10,11 @@ from pathlib import Path
 import click
 
 from rulesarchive.corpus.lookup import find_release, previous_release
-from rulesarchive.corpus.present import release_summary, rule_view
+from rulesarchive.corpus.present import release_label, release_summary, rule_view
 from rulesarchive.corpus.store import Archive, ArchiveError
 from rulesarchive.differ.classify import diff_documents
-from rulesarchive.differ.history import read_scraped_history, rule_history
+from rulesarchive.differ.history import read_scraped_history
+from rulesarchive.differ.lineage import rule_history
 from rulesarchive.differ.report import (
     diff_data,
     diff_text,
@@ -288,16 +289,20 @@ def translations(archive: Archive, language, reference, only_stale: bool, output
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Read a scraped per-rule history instead of the archive.",
 )
+@click.option("--all", "every_release", is_flag=True, help="List every release, not only changes.")
 @click.option("--format", "output", type=FORMAT, default="text", show_default=True)
 @click.pass_obj
-def history(archive: Archive, number, lang, reference, from_file, output) -> None:
+def history(archive: Archive, number, lang, reference, from_file, every_release, output) -> None:
     """Show every version of a rule, following it through renumbering."""
+    releases = None
     try:
         if from_file:
             found = read_scraped_history(from_file, number or "")
         elif number:
-            release = find_release(archive, reference, lang)
+            release = find_release(archive, reference, lang) if reference else None
             found = rule_history(archive, number.rstrip("."), lang, release)
+            if every_release:
+                releases = [release_label(release) for release in archive.releases(lang)]
         else:
             raise click.UsageError("give a rule NUMBER or --from-file FILE")
     except (ArchiveError, LookupError, ValueError) as error:
@@ -306,7 +311,7 @@ def history(archive: Archive, number, lang, reference, from_file, output) -> Non
     if output == "json":
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
     else:
-        click.echo(history_text(data), nl=False)
+        click.echo(history_text(data, releases), nl=False)
 
 
 def _print_diff(data: dict, output: str) -> None:

@@ -7,12 +7,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rulesarchive.corpus.cache import cache_folder, cached
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release
 from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.cache import cached_diff
 from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.glossary import term_key
-from rulesarchive.differ.lineage import Line, trace_lines
+from rulesarchive.differ.lineage import Line, lines_key, trace_lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +96,8 @@ def gather(
             previous = document
 
     lines = trace_lines(releases, steps())
+    if cache is not None:  # the lines `rulesarchive history` reads, traced the same way
+        cached(cache_folder(archive.root, "lines"), lines_key(releases), lambda: lines)
     return Language(
         language,
         releases,

@@ -138,9 +138,23 @@ def test_history_cli_from_archive_and_from_file(tmp_path):
     )
     assert data["rule"] == "400.6"
     assert [v["kind"] for v in data["versions"]] == ["unchanged", "substantive"]
-    assert {"effective_date", "set_name", "number", "text", "kind", "phrases"} <= set(
-        data["versions"][0]
-    )
+    assert {
+        "effective_date",
+        "until",
+        "releases",
+        "set_name",
+        "number",
+        "text",
+        "kind",
+        "phrases",
+        "example_phrases",
+    } <= set(data["versions"][0])
+    text = run(main, ["--archive", str(archive), "history", "400.6"]).output
+    lines = text.splitlines()
+    assert lines[0].startswith("400.6 If an object would move")  # the current text first
+    assert "“its owner looks” → “all players look”" in text
+    every = run(main, ["--archive", str(archive), "history", "400.6", "--all"]).output
+    assert "2011-04-01 · Duel Decks: Knights vs. Dragons (DDG) · 400.6 · unchanged" in every
     seed = Path(__file__).parent / "fixtures" / "seed_400_6_history.txt"
     text = run(main, ["history", "--from-file", str(seed), "400.6"]).output
     assert "2011-05-01 · New Phyrexia · 400.6 · substantive" in text

@@ -5,7 +5,7 @@ import itertools
 
 from rulesarchive.corpus.lookup import find_release
 from rulesarchive.differ.classify import diff_documents
-from rulesarchive.differ.history import rule_history
+from rulesarchive.differ.lineage import rule_history
 from rulesarchive.differ.words import phrases_of
 
 
@@ -45,6 +45,38 @@ def test_history_follows_400_6_back_through_the_renumbering(ingested):
         ("its owner looks", "all players look")
     ]
     assert by_date[dt.date(2019, 1, 25)].kind == "typography"
+    assert ("Exquisite Archangel", "this creature") in [
+        (p.old, p.new) for p in by_date[dt.date(2025, 2, 7)].example_phrases
+    ]
+    assert by_date[dt.date(2025, 2, 7)].kind == "example"
+
+
+def test_history_of_the_legend_rule_goes_back_to_the_legend_rule(ingested):
+    archive, _ = ingested
+    history = rule_history(archive, "704.5j")
+    assert history.numbers == ("420.5e", "704.5k", "704.5j")
+    assert all("legend" in v.text.casefold() for v in history.versions)
+
+
+def test_history_kinds_are_the_release_diffs_kinds(ingested):
+    archive, _ = ingested
+    by_date = {v.effective_date: v for v in rule_history(archive, "100.2a").versions}
+    assert by_date[dt.date(2018, 4, 27)].kind == "sweep"
+    assert [(p.old, p.new) for p in by_date[dt.date(2018, 4, 27)].phrases] == [
+        ("his or her", "their")
+    ]
+
+
+def test_the_2008_placeholders_fake_no_version_of_400_6(ingested):
+    archive, _ = ingested
+    versions = rule_history(archive, "400.6").versions
+    around = [
+        v for v in versions if dt.date(2008, 1, 1) <= v.effective_date <= dt.date(2009, 7, 31)
+    ]
+    assert [v.kind for v in around if v.kind not in {"typography", "unchanged"}] == [
+        "substantive",
+        "substantive",
+    ]  # 2008-10-01 and 2009-02-01 changed the wording; the '?' files changed nothing
 
 
 def test_real_splits_and_example_and_glossary_diffs(ingested):

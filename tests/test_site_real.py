@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import random
+
+from rulesarchive.differ.lineage import language_lines, rule_history
+from rulesarchive.differ.report import history_data
 from rulesarchive.site_builder.build import build_site
 
 from tests.linkcheck import broken_links
@@ -15,3 +20,18 @@ def test_the_real_site_has_no_broken_link(ingested, tmp_path):
     assert broken_links(tmp_path / "site") == []
     page = (tmp_path / "site" / "en" / "n" / "400.6" / "index.html").read_text(encoding="utf-8")
     assert "r/2001-07-23/217.1d/index.html" in page
+
+
+def test_cli_history_and_site_data_read_one_line_of_descent(ingested, tmp_path):
+    archive, _ = ingested
+    build_site(archive, tmp_path / "site", index_search=False)
+    site = tmp_path / "site"
+    newest = len(archive.releases("en")) - 1
+    current = {line.number_at(newest): line for line in language_lines(archive, "en")}
+    numbers = random.Random(9).sample(sorted(set(current) - {None}), 300)
+    for number in numbers:
+        path = site / "data" / "en" / "r" / f"{current[number].id}.json"
+        data = json.loads(path.read_text(encoding="utf-8"))
+        cli = history_data(rule_history(archive, number))
+        assert data["versions"] == cli["versions"], number
+        assert data["numbers"] == cli["numbers"], number

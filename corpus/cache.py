@@ -1,0 +1,56 @@
+"""Derived data kept beside the archive: pickles named by a key, never a source of truth.
+
+Layout: ARCHIVE/.cache/<kind>/<sha256 of the key, 32 hex digits>.pickle. A key names everything
+the value was computed from (content hashes, the code that computed it), so a stale entry is
+never found, only left behind. Writes are atomic; an unreadable entry is computed again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def cache_folder(archive_root: Path, kind: str) -> Path:
+    """Return where an archive keeps its derived data of one kind ('diffs', 'lines')."""
+    return archive_root / ".cache" / kind
+
+
+def cached(folder: Path | None, key: str, compute: Callable[[], T]) -> T:
+    """Return the value stored under `key` in `folder`, or compute, store and return it."""
+    if folder is None:
+        return compute()
+    path = folder / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.pickle"
+    found = _read(path)
+    if found is not None:
+        return found
+    value = compute()
+    _write(path, value)
+    return value
+
+
+def _read(path: Path):
+    try:
+        with path.open("rb") as handle:
+            return pickle.load(handle)
+    except FileNotFoundError:
+        return None
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError, ImportError):
+        return None  # unreadable or made by other code: compute afresh and replace it
+
+
+def _write(path: Path, value: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.incoming")
+    try:
+        with temporary.open("wb") as handle:
+            pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        temporary.replace(path)
+    except OSError:
+        temporary.unlink(missing_ok=True)  # a cache that cannot be written is only slower
