@@ -395,3 +395,24 @@ def _save(archive: Archive, document: Document) -> None:
         Source(f"{document.language}.txt", digest, "txt", "utf-8"),
     )
     archive.save(release, document, raw)
+
+
+def test_the_site_shows_chinese_726_1_beside_the_english_725_1_it_translates(
+    shared_archive, tmp_path
+):
+    archive = Archive(tmp_path / "archive")
+    files = [("en", D(2024, 2, 2)), ("en", D(2024, 4, 12)), ("zh-Hans", D(2024, 3, 8))]
+    ingest_paths(
+        archive, [shared_archive / lang / f"{entry_for(d).file_date}.txt" for lang, d in files]
+    )
+    english = gather(archive, "en")
+    pairing = pair_translations(
+        english, [(gather(archive, "zh-Hans"), translation_report(archive, "zh-Hans"))]
+    )
+    by_number = {c.rule.number: c for c in pairing.by_translation.values()}
+    shahrazad = by_number["726.1"]
+    assert shahrazad.english.number == "725.1" and "Shahrazad" in shahrazad.english.text
+    assert shahrazad in pairing.by_english[shahrazad.english_line_id]
+    assert "Shahrazad" in english.by_id[shahrazad.english_line_id].stretches[-1].rule.text
+    assert by_number["730.2"].english.number == "729.2"  # handling illegal actions
+    assert "725.1" not in by_number  # rad counters: no English in the base
