@@ -240,7 +240,9 @@ def translation_text(data: dict) -> str:
     ]
     for shift in data.get("shifts", []):  # issue 9: translated numbers not the English base's
         mine, theirs = _span(shift["translated"]), _span(shift["english"])
-        lines.append(f"shift {mine}: " + (f"translates en {theirs}" if theirs else "not in en"))
+        lines.append(
+            f"shift {mine}: " + (f"translates en {theirs}" if theirs else "not in the English base")
+        )
     for rule in data["rules"]:
         if rule["status"] == "stale":
             moved = f" (now {rule['english_number']})" if rule["english_number"] else ""

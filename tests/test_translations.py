@@ -7,6 +7,7 @@ import hashlib
 import json
 import re
 
+import pytest
 from click.testing import CliRunner
 from rulesarchive.corpus.catalogue import entry_for
 from rulesarchive.corpus.lookup import find_release
@@ -350,12 +351,36 @@ def test_chinese_2024_03_08_translates_english_725_to_729_as_726_to_730(ingested
     assert by_number["121.8"].problems == ()
 
 
+@pytest.mark.parametrize(
+    ("chinese", "english", "inserted", "shifted"),
+    [
+        ("2024-04-12", "2024-02-02", "725", ("726", "730")),  # rad counters
+        ("2025-04-04", "2025-02-07", "720", ("721", "731")),  # Tarkir: Dragonstorm's 720
+    ],
+)
+def test_chinese_text_finds_the_chapter_an_english_release_inserted(
+    ingested, chinese, english, inserted, shifted
+):
+    """As if the English release of the translation's date were missing from the archive."""
+    archive, _ = ingested
+    translated = archive.load(_zh(archive, chinese)).rules
+    alignment = align_translation(
+        translated, archive.load(find_release(archive, english, "en")).rules
+    )
+    first, last = shifted
+    chapters = tuple(str(n) for n in range(int(first), int(last) + 1))
+    assert alignment.shifts[:2] == (
+        Shift("chapter", (inserted,), ()),
+        Shift("chapter", chapters, tuple(str(int(c) - 1) for c in chapters)),
+    )
+
+
 def test_cli_reports_shifted_chapters(ingested):
     archive, _ = ingested
     command = ["--archive", str(archive.root), "translations", "zh-Hans", "--release", "2024-03-08"]
     runner = CliRunner()
     text = runner.invoke(main, command).output
-    assert "shift 725: not in en\nshift 726–730: translates en 725–729\n" in text
+    assert "shift 725: not in the English base\nshift 726–730: translates en 725–729\n" in text
     data = json.loads(runner.invoke(main, [*command, "--format", "json"]).output)
     assert data["shifts"][1] == {
         "level": "chapter",
