@@ -238,7 +238,7 @@ def translation_text(data: dict) -> str:
         counts,
         "",
     ]
-    for shift in data.get("shifts", []):  # issue 9: translated numbers not the English base's
+    for shift in data["shifts"]:  # issue 9: translated numbers not the English base's
         mine, theirs = _span(shift["translated"]), _span(shift["english"])
         lines.append(
             f"shift {mine}: " + (f"translates en {theirs}" if theirs else "not in the English base")

@@ -170,6 +170,9 @@ def _align_chapter(
     )
     for i, j in groups:
         (group, rules), (base_group, base_rules) = mine[i], theirs[j]
+        if [r.number for r in rules] == [group] and [r.number for r in base_rules] == [base_group]:
+            pairs[group] = base_group  # a group rule with no lettered rules on either side
+            continue
         for k, m in _align(
             [_item(rule.number, group, [rule], renumber) for rule in rules],
             [_item(rule.number, base_group, [rule], renumber) for rule in base_rules],
