@@ -136,7 +136,7 @@ def _read(rule: Rule, translated: bool) -> _Reading:
         rule.number,
         translated,
         tuple(cited_numbers(text)),
-        tuple(set(QUANTITY.findall(rule.text))),
+        tuple(sorted(set(QUANTITY.findall(rule.text)))),
         len(rule.examples),
         frozenset(names),
     )
