@@ -311,8 +311,13 @@ def translation_data(report: TranslationReport, only_stale: bool = False) -> dic
                 else None,
                 "english_number": rule.english_number,
                 "problems": list(rule.problems),
+                "english_base_number": rule.english_base_number,  # issue 9: by content
             }
             for rule in rules
+        ],
+        "shifts": [  # issue 9: translated numbers that are not the English base's
+            {"level": s.level, "translated": list(s.translated), "english": list(s.english)}
+            for s in report.shifts
         ],
     }
 
@@ -327,6 +332,11 @@ def translation_text(data: dict) -> str:
         counts,
         "",
     ]
+    for shift in data["shifts"]:  # issue 9: translated numbers not the English base's
+        mine, theirs = _number_span(shift["translated"]), _number_span(shift["english"])
+        lines.append(
+            f"shift {mine}: " + (f"translates en {theirs}" if theirs else "not in the English base")
+        )
     for rule in data["rules"]:
         if rule["status"] == "stale":
             moved = f" (now {rule['english_number']})" if rule["english_number"] else ""
@@ -336,3 +346,8 @@ def translation_text(data: dict) -> str:
         for problem in rule["problems"]:
             lines.append(f"check {rule['number']}: {problem}")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _number_span(numbers: list[str]) -> str:
+    """Write a run of numbers as its first and last: '726–730'."""
+    return "–".join(dict.fromkeys((numbers[0], numbers[-1]))) if numbers else ""

@@ -2,10 +2,11 @@
 
 A translated release is tied to the English release it translates: the English release of
 the same effective date where the archive has one, otherwise the one before its date whose
-rule numbers match it best. Each translated rule is paired with the English rule of the same
-number in that base release and checked by structure (same number of examples, same cited
-rules, same numbers in the text); it is stale when the English rule changed in wording after
-the base release (typography and truncation do not count).
+rule numbers match it best. Each translated rule is paired with the English rule it translates
+in that base release (by number and by the evidence of its text, see translation_align) and
+checked by structure (same number of examples, same cited rules, same numbers in the text); it
+is stale when the English rule changed in wording after the base release (typography and
+truncation do not count).
 """
 
 from __future__ import annotations
@@ -20,13 +21,16 @@ from rulesarchive.corpus.numbers import cited_numbers
 from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.cache import cached_diff, diff_folder
 from rulesarchive.differ.classify import ReleaseDiff
+from rulesarchive.differ.translation_align import (
+    ENGLISH_NAME,
+    QUANTITY,
+    Shift,
+    align_translation,
+)
 
 WORDING = {"substantive", "sweep", "reference", "example", "removed"}
-# A card's English name kept in parentheses after its translated one, as the Italian wiki
-# writes "Essenza del Selvaggio (Essence of the Wild)".
-_ENGLISH_NAME = re.compile(r"\(([A-Z][A-Za-z'’,-]*(?: [A-Za-z'’,-]+)*)\)")
-# 20, 1/1, and 704 in "see rule 704."; not a part of a rule number such as 702.19
-_QUANTITY = re.compile(r"(?<![\d.])\d+(?:/\d+)?(?!\d|\.\d)")
+# 702.19b, 702.19 and the chapter 702, as "see rule 702" cites it; not a part of 2024
+_REFERENCE = re.compile(r"(?<![\d.])\d{3}(?:\.\d+[a-z]?)?(?!\d)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,8 +40,9 @@ class RuleStatus:
     number: str
     status: str
     stale_since: Release | None = None
-    english_number: str | None = None  # where the English rule is now, if it moved
+    english_number: str | None = None  # where the English rule is now, if not at `number`
     problems: tuple[str, ...] = ()  # structure that does not match the English rule
+    english_base_number: str | None = None  # the English rule it translates, in the base
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +52,7 @@ class TranslationReport:
     release: Release
     base: Release | None
     rules: tuple[RuleStatus, ...]
+    shifts: tuple[Shift, ...] = ()  # where translated numbers are not the English base's
 
     @property
     def counts(self) -> dict[str, int]:
@@ -81,21 +87,31 @@ def base_release(
     return max(before[-8:], key=overlap)  # the neighbours before it; the latest wins a tie
 
 
-def check_structure(translated: Rule, english: Rule) -> tuple[str, ...]:
-    """Say where a translated rule's structure differs from its English rule."""
+def check_structure(
+    translated: Rule, english: Rule, renumber: Callable[[str], str] | None = None
+) -> tuple[str, ...]:
+    """Say where a translated rule's structure differs from its English rule.
+
+    `renumber` turns a number the translation cites into the English base's number for the
+    same rule, where the two are numbered differently (a shifted chapter).
+    """
+    renumber = renumber or _unchanged
     problems = []
     if len(translated.examples) != len(english.examples):
         problems.append(f"{len(translated.examples)} examples, English has {len(english.examples)}")
-    mine = _citations(translated)
+    mine = sorted({renumber(number) for number in _citations(translated)})
     theirs = _citations(english)
     if mine != theirs:
         problems.append(f"cites {_listed(mine)}, English cites {_listed(theirs)}")
     english_text = " ".join((english.text, *english.examples))
-    names = _ENGLISH_NAME.findall(" ".join((translated.text, *translated.examples)))
+    names = ENGLISH_NAME.findall(" ".join((translated.text, *translated.examples)))
     unknown = sorted({name for name in names if name not in english_text})
     if unknown:
         problems.append(f"names {', '.join(unknown)} are not in the English")
-    mine_quantities = _quantities(translated)
+    # a three-digit quantity is a chapter cited ("see rule 730"): renumbered like citations
+    mine_quantities = sorted(
+        {renumber(q) if q.isdigit() and len(q) == 3 else q for q in _quantities(translated)}
+    )
     their_quantities = _quantities(english)
     if mine_quantities and their_quantities and mine_quantities != their_quantities:
         problems.append(
@@ -104,12 +120,21 @@ def check_structure(translated: Rule, english: Rule) -> tuple[str, ...]:
     return tuple(problems)
 
 
+def _unchanged(number: str) -> str:
+    return number
+
+
 def _citations(rule: Rule) -> list[str]:
     return sorted(set(cited_numbers(" ".join((rule.text, *rule.examples)))))
 
 
+def _references(*texts: str) -> list[str]:
+    """Return the rules and chapters some texts cite, as a `reference` change sees them."""
+    return sorted(set(_REFERENCE.findall(" ".join(texts))))
+
+
 def _quantities(rule: Rule) -> list[str]:
-    return sorted(set(_QUANTITY.findall(rule.text)))  # "2 or 2" and "two or 2" say the same
+    return sorted(set(QUANTITY.findall(rule.text)))  # "2 or 2" and "two or 2" say the same
 
 
 def _listed(items: list[str]) -> str:
@@ -131,44 +156,57 @@ def compare_translation(
     if base is None or base_document is None:
         rules = tuple(RuleStatus(rule.number, "extra") for rule in document.rules)
         return TranslationReport(translated, None, rules)
-    english = {rule.number: rule for rule in base_document.rules}
-    stale_since, now_at = _follow(list(english), later)
+    english: dict[str, Rule] = {}
+    for rule in base_document.rules:
+        english.setdefault(rule.number, rule)
+    alignment = align_translation(document.rules, base_document.rules, document.excerpt)
+    translated_cites = {
+        alignment.rules[rule.number]: _references(rule.text, *rule.examples)
+        for rule in document.rules
+        if rule.number in alignment.rules
+    }
+    stale_since, now_at = _follow(list(english), later, translated_cites)
     statuses = []
     seen = set()
     for rule in document.rules:
         if rule.number in seen:
             continue  # a number printed twice: the first copy stands for it
         seen.add(rule.number)
-        source = english.get(rule.number)
-        if source is None:
+        base_number = alignment.rules.get(rule.number)
+        if base_number is None:
             statuses.append(RuleStatus(rule.number, "extra"))
             continue
-        since = stale_since.get(rule.number)
-        moved = now_at.get(rule.number)
+        since = stale_since.get(base_number)
+        now = now_at.get(base_number)
         statuses.append(
             RuleStatus(
                 rule.number,
                 "stale" if since else "current",
                 since,
-                moved if moved != rule.number else None,
-                check_structure(rule, source),
+                now if now != rule.number else None,
+                check_structure(rule, english[base_number], alignment.renumber),
+                base_number,
             )
         )
-    covered = _chapters(document) if document.excerpt else None
     for number in english:
-        if number not in seen and (covered is None or number[:3] in covered):
-            statuses.append(RuleStatus(number, "missing"))
-    return TranslationReport(translated, base, tuple(statuses))
-
-
-def _chapters(document: Document) -> set[str]:
-    return {rule.number[:3] for rule in document.rules}
+        if number in alignment.unpaired_english:
+            statuses.append(RuleStatus(number, "missing", english_base_number=number))
+    return TranslationReport(translated, base, tuple(statuses), alignment.shifts)
 
 
 def _follow(
-    numbers: list[str], later: list[tuple[Release, ReleaseDiff]]
+    numbers: list[str],
+    later: list[tuple[Release, ReleaseDiff]],
+    translated_cites: dict[str, list[str]] | None = None,
 ) -> tuple[dict[str, Release], dict[str, str | None]]:
-    """Follow base rule numbers through later diffs: first wording change, and number now."""
+    """Follow base rule numbers through later diffs: first wording change, and number now.
+
+    A `reference` change does not count where the translation already cites what the English
+    cites after it (`translated_cites`, by base number): the translation was made from an
+    English release later than its base, as zh-Hans 2024-03-08 cites 726.2a where its base
+    en 2024-02-02 cites 725.2a.
+    """
+    translated_cites = translated_cites or {}
     now_at: dict[str, str | None] = {number: number for number in numbers}
     stale_since: dict[str, Release] = {}
     for release, diff in later:
@@ -177,7 +215,12 @@ def _follow(
             change = by_old.get(current) if current else None
             if change is None:
                 continue
-            if change.kind in WORDING:
+            if change.kind in WORDING and not (
+                change.kind == "reference"
+                and translated_cites.get(base_number)
+                == _references(change.new_text, *change.new_examples)
+                != _references(change.old_text, *change.old_examples)
+            ):
                 stale_since.setdefault(base_number, release)
             now_at[base_number] = change.new_number
     return stale_since, now_at

@@ -39,7 +39,11 @@ class Pairing:
 def pair_translations(
     english: Language, translations: list[tuple[Language, TranslationReport]]
 ) -> Pairing:
-    """Pair the newest release of each translation with the English lines of its base."""
+    """Pair the newest release of each translation with the English lines of its base.
+
+    A translated rule is paired with the English rule the report aligned it with, which is
+    not the one of the same number where the translation's chapters are shifted.
+    """
     pairing = Pairing()
     for other, report in translations:
         if report.base is None or report.base not in english.releases:
@@ -49,7 +53,8 @@ def pair_translations(
         for status in report.rules:
             if status.status not in {"current", "stale"}:
                 continue
-            english_line = english.holder(status.number, base_index)
+            base_number = status.english_base_number or status.number
+            english_line = english.holder(base_number, base_index)
             translated_line = other.holder(status.number, newest)
             if english_line is None or translated_line is None:
                 continue

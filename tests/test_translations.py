@@ -3,20 +3,26 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
+import re
 
+import pytest
 from click.testing import CliRunner
 from rulesarchive.corpus.catalogue import entry_for
 from rulesarchive.corpus.lookup import find_release
 from rulesarchive.corpus.model import Document, Release, Rule, Source
-from rulesarchive.corpus.store import Archive
+from rulesarchive.corpus.store import Archive, render_rules_text
 from rulesarchive.differ.lineage import rule_history
+from rulesarchive.differ.translation_align import Shift, align_translation
 from rulesarchive.differ.translations import (
     check_structure,
     compare_translation,
     translation_report,
 )
 from rulesarchive.scraper.ingest import ingest_paths
+from rulesarchive.site_builder.gather import gather
+from rulesarchive.site_builder.translations import pair_translations
 
 from rulesarchive.cli import main
 
@@ -182,3 +188,257 @@ def test_english_card_names_kept_in_a_translation_must_be_in_the_english():
     wrong = Rule("616.1f", "Ripeti.", ("Esempio: Voce Omnia (Voice of All) dice.",))
     assert check_structure(right, english) == ()
     assert check_structure(wrong, english) == ("names Voice of All are not in the English",)
+
+
+# Alignment by content: hand-made translations, then the real zh-Hans releases.
+
+_TOPICS = {  # chapter: (a number its rules state, lettered rules under x.1, examples of x.2)
+    "701": (2, 1, 0),
+    "702": (3, 4, 1),
+    "703": (5, 0, 2),
+    "704": (7, 2, 0),
+    "705": (11, 3, 1),
+}
+
+
+def _english_chapters(topics=_TOPICS):
+    """English rules whose numbers, citations and examples are distinctive per chapter."""
+    rules = []
+    for chapter, (amount, letters, examples) in topics.items():
+        rules.append(Rule(f"{chapter}.1", f"A player draws {amount} cards. See rule {chapter}.2."))
+        for letter in "abcdefgh"[:letters]:
+            rules.append(Rule(f"{chapter}.1{letter}", f"Then {amount * 10} life; see {chapter}.1."))
+        example = tuple(f"Example: {amount + 1} tokens." for _ in range(examples))
+        rules.append(Rule(f"{chapter}.2", f"Players lose {amount + 100} points.", example))
+    return rules
+
+
+def _translate(rule: Rule, number: str) -> Rule:
+    """Keep only what survives translation: the numbers in the text, under the new number."""
+    own, base = number[:3], rule.number[:3]
+
+    def chinese(text: str) -> str:
+        kept = re.findall(r"\d{3}(?:\.\d+[a-z]?)?|\d+", text)
+        return "译文" + "，".join(own + k[3:] if k[:3] == base and "." in k else k for k in kept)
+
+    return Rule(number, chinese(rule.text), tuple(chinese(e) for e in rule.examples))
+
+
+def _shifted(english):
+    """Translate chapters in order, inserting a new 703 and moving the rest up by one."""
+    rules = []
+    for rule in english:
+        chapter = rule.number[:3]
+        if rule.number == "703.1":
+            rules.append(Rule("703.1", "拉德指示物99。"))
+        moved = str(int(chapter) + 1) if chapter >= "703" else chapter
+        rules.append(_translate(rule, moved + rule.number[3:]))
+    return rules
+
+
+def test_a_translation_with_an_inserted_chapter_is_compared_with_the_rules_it_translates():
+    english = _english_chapters()
+    translated = _shifted(english)
+    report = compare_translation(
+        _release("zh-Hans", D(2024, 3, 8), len(translated)),
+        Document("zh-Hans", D(2024, 3, 8), rules=tuple(translated)),
+        _release("en", D(2024, 2, 2), len(english)),
+        Document("en", D(2024, 2, 2), rules=tuple(english)),
+        [],
+    )
+    assert report.shifts == (
+        Shift("chapter", ("703",), ()),
+        Shift("chapter", ("704", "705", "706"), ("703", "704", "705")),
+    )
+    by_number = {rule.number: rule for rule in report.rules}
+    assert by_number["703.1"].status == "extra"
+    assert by_number["704.2"].english_base_number == "703.2"
+    assert by_number["705.1b"].english_base_number == "704.1b"
+    assert by_number["706.2"].english_base_number == "705.2"
+    assert by_number["702.1d"].english_base_number == "702.1d"  # before the insertion: as is
+    assert report.counts == {"current": len(english), "stale": 0, "missing": 0, "extra": 1} | {
+        "mismatched": 0  # citations of the shifted chapters are renumbered before comparing
+    }
+
+
+def test_an_unshifted_translation_stays_paired_by_number_despite_noisy_evidence():
+    english = _english_chapters()
+    translated = [_translate(rule, rule.number) for rule in english]
+    translated[3] = Rule(translated[3].number, "译文")  # 702.1a lost its numbers
+    translated[-1] = Rule(translated[-1].number, "译文3，11")  # 705.2 reads like 702's
+    alignment = align_translation(translated, english)
+    assert alignment.shifts == ()
+    assert alignment.rules == {rule.number: rule.number for rule in english}
+
+
+def test_an_inserted_lettered_rule_shifts_the_letters_after_it():
+    english = [Rule("702.5", "Rule 702.5a-f.")]
+    english += [Rule(f"702.5{letter}", f"Count {n} of 4.") for n, letter in enumerate("abcdef")]
+    translated = [_translate(rule, rule.number) for rule in english[:3]]
+    translated.append(Rule("702.5c", "新的 99。"))
+    translated += [
+        _translate(rule, rule.number[:-1] + "defg"[i]) for i, rule in enumerate(english[3:])
+    ]
+    alignment = align_translation(translated, english)
+    assert alignment.shifts == (
+        Shift(
+            "rule",
+            ("702.5d", "702.5e", "702.5f", "702.5g"),
+            ("702.5c", "702.5d", "702.5e", "702.5f"),
+        ),
+    )
+    assert "702.5c" not in alignment.rules
+
+
+def test_one_rule_does_not_move_on_one_lucky_piece_of_evidence():
+    # zh-Hans 2022-06-10 prints "100.6b牌手..." with no space: 100.6b is read into 100.6a.
+    english = [
+        Rule("100.6", "Most Magic tournaments have additional rules."),
+        Rule("100.6a", "Tournaments usually consist of a series of matches."),
+        Rule("100.6b", "Players can use the Magic Store & Event Locator at Wizards.com/Locator."),
+    ]
+    translated = [
+        Rule("100.6", "大部分的万智牌比赛都有一些附加规则。"),
+        Rule(
+            "100.6a",
+            "比赛通常包含一系列的对局。 100.6b牌手可以使用在Wizards.com/Locator的店家定位器。",
+        ),
+    ]
+    alignment = align_translation(translated, english)
+    assert alignment.rules == {"100.6": "100.6", "100.6a": "100.6a"}
+    assert alignment.unpaired_english == {"100.6b"}
+    assert alignment.shifts == ()
+
+
+def test_chinese_releases_pair_by_number_except_where_a_chapter_was_inserted(ingested):
+    archive, _ = ingested
+    for release in archive.releases("zh-Hans"):
+        report = translation_report(archive, "zh-Hans", release)
+        paired = [r for r in report.rules if r.status in {"current", "stale"}]
+        if release.effective_date == D(2024, 3, 8):
+            continue
+        assert report.shifts == (), release.key
+        assert all(r.english_base_number == r.number for r in paired), release.key
+
+
+def test_chinese_2024_03_08_translates_english_725_to_729_as_726_to_730(ingested):
+    archive, _ = ingested
+    report = translation_report(archive, "zh-Hans", _zh(archive, "2024-03-08"))
+    assert report.shifts == (
+        Shift("chapter", ("725",), ()),  # rad counters: the English of Fallout is not archived
+        Shift("chapter", ("726", "727", "728", "729", "730"), ("725", "726", "727", "728", "729")),
+    )
+    by_number = {rule.number: rule for rule in report.rules}
+    base = archive.load(report.base)
+    for rule in archive.load(report.release).rules:
+        status = by_number[rule.number]
+        if rule.number[:3] == "725":
+            assert status.status == "extra"
+        elif "726" <= rule.number[:3] <= "730":
+            english = base.rule(status.english_base_number)
+            assert status.english_base_number == str(int(rule.number[:3]) - 1) + rule.number[3:]
+            assert len(english.examples) == len(rule.examples)
+            assert status.problems == (), (rule.number, status.problems)
+        else:
+            assert status.english_base_number in {rule.number, None}
+    extra = sorted(r.number for r in report.rules if r.status == "extra")
+    assert extra == ["111.10t", "122.1i", "725.1", "725.1a"]  # Fallout's, with no English base
+    assert report.counts["missing"] == 0
+    # compared with 727.2a (unchanged since), not with 728.2a (day and night, changed 2024-07-30)
+    assert by_number["728.2a"].status == "current"
+    # 2024-04-12 only renumbered its citation 725.2a to 726.2a, which the translation cites
+    assert by_number["726.2"].stale_since.effective_date == D(2025, 4, 4)
+    # a citation of a shifted chapter is renumbered before it is compared: 730 cites en 729
+    assert by_number["121.8"].problems == ()
+
+
+@pytest.mark.parametrize(
+    ("chinese", "english", "inserted", "shifted"),
+    [
+        ("2024-04-12", "2024-02-02", "725", ("726", "730")),  # rad counters
+        ("2025-04-04", "2025-02-07", "720", ("721", "731")),  # Tarkir: Dragonstorm's 720
+    ],
+)
+def test_chinese_text_finds_the_chapter_an_english_release_inserted(
+    ingested, chinese, english, inserted, shifted
+):
+    """As if the English release of the translation's date were missing from the archive."""
+    archive, _ = ingested
+    translated = archive.load(_zh(archive, chinese)).rules
+    alignment = align_translation(
+        translated, archive.load(find_release(archive, english, "en")).rules
+    )
+    first, last = shifted
+    chapters = tuple(str(n) for n in range(int(first), int(last) + 1))
+    assert alignment.shifts[:2] == (
+        Shift("chapter", (inserted,), ()),
+        Shift("chapter", chapters, tuple(str(int(c) - 1) for c in chapters)),
+    )
+
+
+def test_cli_reports_shifted_chapters(ingested):
+    archive, _ = ingested
+    command = ["--archive", str(archive.root), "translations", "zh-Hans", "--release", "2024-03-08"]
+    runner = CliRunner()
+    text = runner.invoke(main, command).output
+    assert "shift 725: not in the English base\nshift 726–730: translates en 725–729\n" in text
+    data = json.loads(runner.invoke(main, [*command, "--format", "json"]).output)
+    assert data["shifts"][1] == {
+        "level": "chapter",
+        "translated": ["726", "727", "728", "729", "730"],
+        "english": ["725", "726", "727", "728", "729"],
+    }
+    rule = next(r for r in data["rules"] if r["number"] == "726.1")
+    assert rule["english_base_number"] == "725.1"
+
+
+def test_the_site_pairs_a_shifted_translated_rule_with_the_english_it_translates(tmp_path):
+    archive = Archive(tmp_path / "archive")
+    english = _english_chapters()
+    translated = _shifted(english)
+    _save(archive, Document("en", D(2024, 2, 2), rules=tuple(english)))
+    _save(archive, Document("zh-Hans", D(2024, 3, 8), rules=tuple(translated)))
+    report = translation_report(archive, "zh-Hans")
+    pairing = pair_translations(gather(archive, "en"), [(gather(archive, "zh-Hans"), report)])
+    pairs = {c.rule.number: c.english.number for c in pairing.by_translation.values()}
+    assert pairs["704.1"] == "703.1"
+    assert pairs["706.2"] == "705.2"
+    assert pairs["702.1"] == "702.1"
+    assert "703.1" not in pairs  # the inserted chapter translates nothing in the base
+
+
+def _save(archive: Archive, document: Document) -> None:
+    raw = render_rules_text(document).encode()
+    digest = hashlib.sha256(raw).hexdigest()
+    release = Release(
+        document.language,
+        document.effective_date,
+        "X",
+        "X",
+        len(document.rules),
+        0,
+        digest,
+        Source(f"{document.language}.txt", digest, "txt", "utf-8"),
+    )
+    archive.save(release, document, raw)
+
+
+def test_the_site_shows_chinese_726_1_beside_the_english_725_1_it_translates(
+    shared_archive, tmp_path
+):
+    archive = Archive(tmp_path / "archive")
+    files = [("en", D(2024, 2, 2)), ("en", D(2024, 4, 12)), ("zh-Hans", D(2024, 3, 8))]
+    ingest_paths(
+        archive, [shared_archive / lang / f"{entry_for(d).file_date}.txt" for lang, d in files]
+    )
+    english = gather(archive, "en")
+    pairing = pair_translations(
+        english, [(gather(archive, "zh-Hans"), translation_report(archive, "zh-Hans"))]
+    )
+    by_number = {c.rule.number: c for c in pairing.by_translation.values()}
+    shahrazad = by_number["726.1"]
+    assert shahrazad.english.number == "725.1" and "Shahrazad" in shahrazad.english.text
+    assert shahrazad in pairing.by_english[shahrazad.english_line_id]
+    assert "Shahrazad" in english.by_id[shahrazad.english_line_id].stretches[-1].rule.text
+    assert by_number["730.2"].english.number == "729.2"  # handling illegal actions
+    assert "725.1" not in by_number  # rad counters: no English in the base
