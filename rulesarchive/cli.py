@@ -309,6 +309,31 @@ def history(archive: Archive, number, lang, reference, from_file, output) -> Non
         click.echo(history_text(data), nl=False)
 
 
+@main.command()
+@click.argument("fmt", metavar="FORMAT", type=click.Choice(["sqlite", "json", "git"]))
+@click.argument("dest", type=click.Path(path_type=Path))
+@click.option(
+    "--lang",
+    "languages",
+    multiple=True,
+    help="Only this language (repeatable; default: all, or en for git).",
+)
+@click.pass_obj
+def export(archive: Archive, fmt: str, dest: Path, languages: tuple[str, ...]) -> None:
+    """Export the archive as a SQLite database, JSON files or a git repository."""
+    from rulesarchive.site_builder.exports import ExportError
+    from rulesarchive.site_builder.exports.export import export_archive
+
+    try:
+        report = export_archive(archive, fmt, dest, languages)
+    except (ExportError, ArchiveError) as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(
+        f"exported {report.releases} releases ({', '.join(report.languages)}) as {fmt} "
+        f"to {dest} in {report.seconds:.1f} s"
+    )
+
+
 def _print_diff(data: dict, output: str) -> None:
     if output == "json":
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
