@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import pickle
 from functools import cache
@@ -12,6 +13,8 @@ from rulesarchive.corpus.model import Document, Release
 from rulesarchive.differ.classify import ReleaseDiff, diff_documents
 
 from rulesarchive import differ
+
+log = logging.getLogger(__name__)
 
 
 def cached_diff(
@@ -25,9 +28,12 @@ def cached_diff(
     if path.exists():
         try:
             with path.open("rb") as handle:
-                return pickle.load(handle)
+                found = pickle.load(handle)
+            log.info("diff %s -> %s: from the cache", old.key, new.key)
+            return found
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError):
-            pass  # unreadable: diff afresh and replace it
+            log.info("diff %s -> %s: cached copy unreadable, diffing afresh", old.key, new.key)
+    log.info("diff %s -> %s: diffing (not in the cache)", old.key, new.key)
     diff = diff_documents(before, after)
     folder.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.incoming")

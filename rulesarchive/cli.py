@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import logging
 import sys
 from pathlib import Path
 
@@ -45,10 +46,18 @@ DIFF_FORMAT = click.Choice(["text", "markdown", "json"])
     envvar="RULESARCHIVE_ARCHIVE",
     help="Archive folder (env RULESARCHIVE_ARCHIVE).",
 )
+@click.option(
+    "-v",
+    "--verbose",
+    count=True,
+    help="Log what happens: retries, waits, cache hits (-vv: debugging detail).",
+)
+@click.option("-q", "--quiet", is_flag=True, help="Log errors only.")
 @click.version_option(package_name="rulesarchive")
 @click.pass_context
-def main(ctx: click.Context, archive_path: Path) -> None:
+def main(ctx: click.Context, archive_path: Path, verbose: int, quiet: bool) -> None:
     """Keep, normalise and diff every Comprehensive Rules release."""
+    _configure_logging(verbose, quiet)
     ctx.obj = Archive(archive_path)
 
 
@@ -385,3 +394,23 @@ class _progress_after_plan:
     def __exit__(self, *exc) -> None:
         if self.bar is not None:
             self.bar.__exit__(*exc)
+
+
+class _EchoHandler(logging.Handler):
+    """Log records as lines on stderr, through click (so CliRunner sees them too)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        click.echo(self.format(record), err=True)
+
+
+def _configure_logging(verbose: int, quiet: bool) -> None:
+    """Show the library's log records on stderr: warnings by default, more with -v, less with -q."""
+    levels = {0: logging.WARNING, 1: logging.INFO}
+    level = logging.ERROR if quiet else levels.get(verbose, logging.DEBUG)
+    logger = logging.getLogger("rulesarchive")
+    logger.setLevel(level)
+    for handler in [h for h in logger.handlers if isinstance(h, _EchoHandler)]:
+        logger.removeHandler(handler)
+    handler = _EchoHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
+    logger.addHandler(handler)
