@@ -138,13 +138,12 @@ def _insert_language(connection: sqlite3.Connection, language: Collected, ids: d
     for text in language.texts:
         summary = release_summary(text.release)
         summary["flags"] = json.dumps(summary["flags"])
-        cursor = connection.execute(
-            "INSERT INTO releases VALUES (NULL, :language, :effective_date, :set_code, :set_name,"
+        release_id = ids[text.release.key] = len(ids) + 1
+        connection.execute(
+            "INSERT INTO releases VALUES (:id, :language, :effective_date, :set_code, :set_name,"
             " :rule_count, :glossary_count, :flags, :source, :sha256, :encoding)",
-            summary,
+            {"id": release_id, **summary},
         )
-        release_id = cursor.lastrowid
-        ids[text.release.key] = release_id
         connection.executemany(
             "INSERT INTO rules VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?)",
             _rule_rows(release_id, text, memo),
