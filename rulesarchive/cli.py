@@ -333,8 +333,9 @@ def export(archive: Archive, fmt: str, dest: Path, languages: tuple[str, ...]) -
     from rulesarchive.site_builder.exports import ExportError
     from rulesarchive.site_builder.exports.export import export_archive
 
+    say = (lambda message: click.echo(f"{message}…", err=True)) if sys.stderr.isatty() else None
     try:
-        report = export_archive(archive, fmt, dest, languages)
+        report = export_archive(archive, fmt, dest, languages, progress=say)
     except (ExportError, ArchiveError) as error:
         raise click.ClickException(str(error)) from None
     click.echo(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
@@ -59,7 +59,10 @@ def collect(archive: Archive, language: str, cache: bool = True) -> Collected:
 
 
 def collect_languages(
-    archive: Archive, languages: Sequence[str], cache: bool = True
+    archive: Archive,
+    languages: Sequence[str],
+    cache: bool = True,
+    progress: Callable[[str], None] | None = None,
 ) -> list[Collected]:
     """Collect each language (default every language, English first: translations need it)."""
     stored = sorted({release.language for release in archive.releases()})
@@ -72,7 +75,12 @@ def collect_languages(
     if unknown:
         raise ExportError(f"no {', '.join(unknown)} releases in the archive at {archive.root}")
     chosen.sort(key=lambda language: (language != "en", language))
-    return [collect(archive, language, cache) for language in chosen]
+    collected = []
+    for language in chosen:
+        if progress:
+            progress(f"reading and diffing the {language} releases")
+        collected.append(collect(archive, language, cache))
+    return collected
 
 
 def _printed_by_release(lines: list[Line], count: int) -> list[dict[str, list[tuple[str, Rule]]]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
@@ -29,7 +29,12 @@ class ExportReport:
 
 
 def export_archive(
-    archive: Archive, fmt: str, dest: Path, languages: Sequence[str] = (), cache: bool = True
+    archive: Archive,
+    fmt: str,
+    dest: Path,
+    languages: Sequence[str] = (),
+    cache: bool = True,
+    progress: Callable[[str], None] | None = None,
 ) -> ExportReport:
     """Export the archive (every language, or these) as `fmt` at `dest`, replacing it whole."""
     started = time.perf_counter()
@@ -39,7 +44,9 @@ def export_archive(
         if len(languages) > 1:
             raise ExportError("a git export holds one language: give one --lang")
         languages = languages or ("en",)
-    collected = collect_languages(archive, languages, cache)
+    collected = collect_languages(archive, languages, cache, progress)
+    if progress:
+        progress(f"writing {dest}")
     if fmt == "git":
         export_git(collected[0], dest)
     elif fmt == "sqlite":
