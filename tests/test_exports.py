@@ -106,6 +106,24 @@ def test_an_export_replaces_the_old_one_whole_and_a_failure_keeps_it(sample, tmp
     assert sorted(path.name for path in tmp_path.iterdir()) == ["rules.sqlite"]
 
 
+def test_an_export_never_replaces_something_else(sample, tmp_path):
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "mine.txt").write_text("keep me")
+    (tmp_path / "rules.txt").write_text("keep me too")
+    for fmt, dest in (
+        ("sqlite", "notes"),
+        ("json", "notes"),
+        ("git", "notes"),
+        ("sqlite", "rules.txt"),
+    ):
+        result = CliRunner().invoke(
+            main, ["--archive", str(sample), "export", fmt, str(tmp_path / dest)]
+        )
+        assert result.exit_code == 1 and "exists and is not" in result.output, (fmt, dest)
+    assert (tmp_path / "notes" / "mine.txt").read_text() == "keep me"
+    assert (tmp_path / "rules.txt").read_text() == "keep me too"
+
+
 def test_json_export_validates_against_its_shipped_schema(sample, tmp_path):
     dest = tmp_path / "json"
     export(sample, "json", dest)
@@ -177,6 +195,9 @@ def test_git_export_answers_history_with_log_and_blame(sample, tmp_path):
 def test_git_export_is_reproducible_and_takes_one_language(sample, tmp_path):
     export(sample, "git", tmp_path / "a")
     export(sample, "git", tmp_path / "b")
+    export(sample, "git", tmp_path / "b")  # a rerun replaces the repository
+    export(sample, "json", tmp_path / "json")
+    export(sample, "json", tmp_path / "json")
     assert git(tmp_path / "a", "rev-parse", "HEAD") == git(tmp_path / "b", "rev-parse", "HEAD")
     result = CliRunner().invoke(
         main,

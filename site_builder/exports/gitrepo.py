@@ -31,7 +31,7 @@ def export_git(language: Collected, dest: Path) -> None:
         raise ExportError("export git needs the git command, which is not on PATH")
     # The user's git configuration (templates, hooks, signing) has no say in the result.
     environment = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
-    with staged(dest) as folder:
+    with staged(dest, _is_git_export, "a git export (.git, rules/, glossary.txt)") as folder:
         _git(git, environment, "init", "--quiet", "--initial-branch=main", str(folder))
         importer = subprocess.Popen(
             [git, "-C", str(folder), "fast-import", "--quiet", "--done"],
@@ -51,6 +51,11 @@ def export_git(language: Collected, dest: Path) -> None:
         if importer.wait() != 0:
             raise ExportError(f"{dest}: git fast-import failed: {error}")
         _git(git, environment, "-C", str(folder), "checkout", "--quiet", "main")
+
+
+def _is_git_export(path: Path) -> bool:
+    names = {child.name for child in path.iterdir()} if path.is_dir() else {".git"}
+    return path.is_dir() and ".git" in names and names <= {".git", "rules", "glossary.txt"}
 
 
 def _git(git: str, environment: dict[str, str], *arguments: str) -> None:

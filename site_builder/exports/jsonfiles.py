@@ -24,7 +24,7 @@ def schema_path(name: str) -> Path:
 
 def export_json(collected: Sequence[Collected], dest: Path, meta: dict) -> None:
     """Write DEST/<language>.json per language and the schemas beside them, replacing DEST whole."""
-    with staged(dest) as folder:
+    with staged(dest, _is_json_export, "a folder of JSON files") as folder:
         folder.mkdir()
         for language in collected:
             data = {
@@ -36,6 +36,10 @@ def export_json(collected: Sequence[Collected], dest: Path, meta: dict) -> None:
                 json.dump(data, handle, ensure_ascii=False, separators=(",", ":"))
         for name in SCHEMA_FILES:
             shutil.copyfile(schema_path(name), folder / name)
+
+
+def _is_json_export(path: Path) -> bool:
+    return path.is_dir() and all(child.suffix == ".json" for child in path.iterdir())
 
 
 def _release(text: ReleaseText) -> dict:

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from rulesarchive.site_builder.exports import ExportError
+
 
 @contextmanager
-def staged(dest: Path) -> Iterator[Path]:
+def staged(dest: Path, ours: Callable[[Path], bool], what: str) -> Iterator[Path]:
     """Yield a fresh path beside `dest` to build in; put it in place of `dest` once built.
 
-    If the build fails, what was built is removed and `dest` is left as it was.
+    `dest` is replaced only if absent or `ours` (a previous export, `what`): nothing else is
+    ever overwritten. If the build fails, what was built is removed and `dest` is left as it was.
     """
+    if (dest.exists() or dest.is_symlink()) and not ours(dest):
+        raise ExportError(f"{dest}: exists and is not {what}; give another DEST")
     dest.parent.mkdir(parents=True, exist_ok=True)
     path = dest.with_name(f".{dest.name}.incoming")
     _remove(path)

@@ -107,7 +107,7 @@ INSERT INTO rules_fts (rules_fts) VALUES ('rebuild');
 
 def export_sqlite(collected: Sequence[Collected], dest: Path, meta: dict) -> None:
     """Write the languages into a new SQLite file at `dest` (replaced whole, never half)."""
-    with staged(dest) as path:
+    with staged(dest, _is_sqlite, "a SQLite file") as path:
         connection = sqlite3.connect(path)
         try:
             _fill(connection, collected, meta)
@@ -116,6 +116,13 @@ def export_sqlite(collected: Sequence[Collected], dest: Path, meta: dict) -> Non
                 raise ExportError(f"{dest}: the export refers to missing rows ({problems[:3]})")
         finally:
             connection.close()
+
+
+def _is_sqlite(path: Path) -> bool:
+    if not path.is_file():
+        return False
+    with path.open("rb") as handle:
+        return handle.read(16) == b"SQLite format 3\x00"
 
 
 def _fill(connection: sqlite3.Connection, collected: Sequence[Collected], meta: dict) -> None:
