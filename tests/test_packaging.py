@@ -41,6 +41,11 @@ def test_wheel_holds_one_import_package_with_templates_and_data(wheel):
         "rulesarchive/templates/base.html",
         "rulesarchive/corpus/data/releases.json",
         "rulesarchive/py.typed",
+        "rulesarchive/api.py",
+        "rulesarchive/site_builder/exports/sqlite.py",
+        "rulesarchive/site_builder/exports/schemas/export.schema.json",
+        "rulesarchive/site_builder/exports/schemas/diff.schema.json",
+        "rulesarchive/site_builder/exports/schemas/history.schema.json",
     ):
         assert shipped in names, shipped
     assert any(name.startswith("rulesarchive/templates/static/") for name in names)
