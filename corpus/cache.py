@@ -8,6 +8,7 @@ never found, only left behind. Writes are atomic; an unreadable entry is compute
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import pickle
 from collections.abc import Callable
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import TypeVar
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 def cache_folder(archive_root: Path, kind: str) -> Path:
@@ -22,14 +24,19 @@ def cache_folder(archive_root: Path, kind: str) -> Path:
     return archive_root / ".cache" / kind
 
 
-def cached(folder: Path | None, key: str, compute: Callable[[], T]) -> T:
-    """Return the value stored under `key` in `folder`, or compute, store and return it."""
+def cached(folder: Path | None, key: str, compute: Callable[[], T], label: str = "") -> T:
+    """Return the value stored under `key` in `folder`, or compute, store and return it.
+
+    `label` names the value in the log ('diff en/2024-11-08 -> en/2025-02-07').
+    """
     if folder is None:
         return compute()
     path = folder / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.pickle"
     found = _read(path)
     if found is not None:
+        log.info("%s: from the cache", label or key)
         return found
+    log.info("%s: not in the cache, computing", label or key)
     value = compute()
     _write(path, value)
     return value

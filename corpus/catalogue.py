@@ -21,10 +21,6 @@ class CatalogueEntry:
     urls: tuple[str, ...]
     sha256: tuple[tuple[str, str], ...] = ()  # (url, sha256 of its bytes) where known
 
-    def checksum(self, url: str) -> str:
-        """Return the known sha256 of a URL's bytes, or ''."""
-        return dict(self.sha256).get(url, "")
-
 
 @cache
 def load_catalogue() -> tuple[CatalogueEntry, ...]:

@@ -371,8 +371,8 @@ def _position(number: str) -> tuple[str, int] | None:
 def _continues(previous: tuple[str, str], current: tuple[str, str]) -> bool:
     """Tell whether a move shifts like the one before it: the next rule, the same offset."""
     positions = [_position(number) for number in (*previous, *current)]
-    if None in positions:
-        return False
     (po, pn, co, cn) = positions
+    if po is None or pn is None or co is None or cn is None:
+        return False
     same_parents = po[0] == co[0] and pn[0] == cn[0]
     return same_parents and pn[1] - po[1] == cn[1] - co[1] and co[1] - po[1] == 1

@@ -18,7 +18,8 @@ def cached_diff(
 ) -> ReleaseDiff:
     """Return the diff of two releases, from `folder` when it holds one made by this code."""
     key = f"diff:{code_fingerprint()}:{old.content_sha256}:{new.content_sha256}"
-    return cached(folder, key, lambda: diff_documents(before, after))
+    label = f"diff {old.key} -> {new.key}"
+    return cached(folder, key, lambda: diff_documents(before, after), label)
 
 
 def diff_folder(archive_root: Path) -> Path:

@@ -229,8 +229,8 @@ def classify_pair(pair: Pair, number_map: dict[str, str] | None = None) -> Chang
         examples = (rule.examples, ()) if kind == "removed" else ((), rule.examples)
         return Change(
             kind,
-            old and old.number,
-            new and new.number,
+            old.number if old else None,
+            new.number if new else None,
             text[0],
             text[1],
             old_examples=examples[0],

@@ -58,7 +58,7 @@ def version_of(
     compared_with: Release | None = None,
 ) -> Version:
     """Describe a rule as printed from span's first to its last release (`span[2]` releases)."""
-    shown = change is not None and kind not in _SHOWN_PLAIN
+    shown = change if change is not None and kind not in _SHOWN_PLAIN else None
     first, last, count = span if span else (None, None, 1)
     return Version(
         first.effective_date if first else None,
@@ -68,11 +68,11 @@ def version_of(
         rule.printed_text,
         rule.printed_examples,
         kind,
-        change.phrases if shown else (),
-        change.diff if shown else (),
+        shown.phrases if shown else (),
+        shown.diff if shown else (),
         compared_with.effective_date if compared_with else None,
         last.effective_date if last else None,
-        _example_phrases(change) if shown else (),
+        _example_phrases(shown) if shown else (),
         count,
     )
 

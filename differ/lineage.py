@@ -141,7 +141,12 @@ def line_versions(line: Line, releases: list[Release]) -> tuple[Version, ...]:
         if reference is not None and (change is None or versions[-1].kind == "truncation"):
             change = classify_pair(Pair(reference.rule, stretch.rule))
         kind = change.kind if change is not None else first_kind
-        if reference is not None and kind == "truncation" and _longer(stretch, reference):
+        if (
+            complete is not None
+            and reference
+            and kind == "truncation"
+            and _longer(stretch, reference)
+        ):
             # the copy taken as complete was itself cut: it is the truncation
             versions[complete] = version_of(
                 reference.rule, _span(reference, releases), "truncation"

@@ -356,7 +356,7 @@ def _rule_shifts(
         run: list[tuple[str, str]] = []
         for rule in rules if base else ():
             english = pairs.get(rule.number)
-            if english is not None and english != base + rule.number[3:]:
+            if english is not None and base is not None and english != base + rule.number[3:]:
                 run.append((rule.number, english))
                 continue
             if run:

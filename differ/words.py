@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from diff_match_patch import diff_match_patch
+from rapidfuzz.distance import Indel
 
 try:
     from fast_diff_match_patch import diff as _fast_diff
@@ -160,9 +161,9 @@ def similarity(old: str, new: str, floor: float = 0.3) -> float:
     common = sum((Counter(old_tokens) & Counter(new_tokens)).values())
     if 2 * common / total < floor:
         return 2 * common / total
-    vocabulary: dict[str, str] = {}
-    diffs = diff_chars(_encode(old_tokens, vocabulary), _encode(new_tokens, vocabulary))
-    return 2 * sum(len(text) for op, text in diffs if op == EQUAL) / total
+    # Indel distance = total - 2 x the longest common subsequence: the same count of common
+    # tokens as diff-match-patch's optimal (untimed) diff, about eight times faster.
+    return (total - Indel.distance(old_tokens, new_tokens)) / total
 
 
 def words_of(text: str) -> list[str]:

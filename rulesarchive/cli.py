@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import logging
 import sys
 from pathlib import Path
 
@@ -46,10 +47,18 @@ DIFF_FORMAT = click.Choice(["text", "markdown", "json"])
     envvar="RULESARCHIVE_ARCHIVE",
     help="Archive folder (env RULESARCHIVE_ARCHIVE).",
 )
+@click.option(
+    "-v",
+    "--verbose",
+    count=True,
+    help="Log what happens: retries, waits, cache hits (-vv: debugging detail).",
+)
+@click.option("-q", "--quiet", is_flag=True, help="Log errors only.")
 @click.version_option(package_name="rulesarchive")
 @click.pass_context
-def main(ctx: click.Context, archive_path: Path) -> None:
+def main(ctx: click.Context, archive_path: Path, verbose: int, quiet: bool) -> None:
     """Keep, normalise and diff every Comprehensive Rules release."""
+    _configure_logging(verbose, quiet)
     ctx.obj = Archive(archive_path)
 
 
@@ -314,6 +323,32 @@ def history(archive: Archive, number, lang, reference, from_file, every_release,
         click.echo(history_text(data, releases), nl=False)
 
 
+@main.command()
+@click.argument("fmt", metavar="FORMAT", type=click.Choice(["sqlite", "json", "git"]))
+@click.argument("dest", type=click.Path(path_type=Path))
+@click.option(
+    "--lang",
+    "languages",
+    multiple=True,
+    help="Only this language (repeatable; default: all, or en for git).",
+)
+@click.pass_obj
+def export(archive: Archive, fmt: str, dest: Path, languages: tuple[str, ...]) -> None:
+    """Export the archive as a SQLite database, JSON files or a git repository."""
+    from rulesarchive.site_builder.exports import ExportError
+    from rulesarchive.site_builder.exports.export import export_archive
+
+    say = (lambda message: click.echo(f"{message}…", err=True)) if sys.stderr.isatty() else None
+    try:
+        report = export_archive(archive, fmt, dest, languages, progress=say)
+    except (ExportError, ArchiveError) as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(
+        f"exported {report.releases} releases ({', '.join(report.languages)}) as {fmt} "
+        f"to {dest} in {report.seconds:.1f} s"
+    )
+
+
 def _print_diff(data: dict, output: str) -> None:
     if output == "json":
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
@@ -365,3 +400,23 @@ class _progress_after_plan:
     def __exit__(self, *exc) -> None:
         if self.bar is not None:
             self.bar.__exit__(*exc)
+
+
+class _EchoHandler(logging.Handler):
+    """Log records as lines on stderr, through click (so CliRunner sees them too)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        click.echo(self.format(record), err=True)
+
+
+def _configure_logging(verbose: int, quiet: bool) -> None:
+    """Show the library's log records on stderr: warnings by default, more with -v, less with -q."""
+    levels = {0: logging.WARNING, 1: logging.INFO}
+    level = logging.ERROR if quiet else levels.get(verbose, logging.DEBUG)
+    logger = logging.getLogger("rulesarchive")
+    logger.setLevel(level)
+    for handler in [h for h in logger.handlers if isinstance(h, _EchoHandler)]:
+        logger.removeHandler(handler)
+    handler = _EchoHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
+    logger.addHandler(handler)

@@ -10,8 +10,6 @@ from pathlib import PurePath
 from rulesarchive.scraper.decode import check_not_garbled, decode_bytes
 from rulesarchive.scraper.errors import InputError
 
-FORMATS = ("txt", "docx", "pdf", "rtf")
-
 
 @dataclass(frozen=True, slots=True)
 class Extracted:
@@ -20,7 +18,6 @@ class Extracted:
     text: str
     format: str
     encoding: str
-    line_endings: str = "LF"
     repairs: tuple[str, ...] = ()
 
 
@@ -48,9 +45,7 @@ def extract_text(data: bytes, name: str = "") -> Extracted:
     kind = sniff_format(data, name)
     if kind == "txt":
         decoded = decode_bytes(data)
-        return Extracted(
-            decoded.text, "txt", decoded.encoding, decoded.line_endings, decoded.repairs
-        )
+        return Extracted(decoded.text, "txt", decoded.encoding, decoded.repairs)
     if kind == "docx":
         return _checked(_docx_text(data), "docx", "utf-8 (DOCX XML)")
     if kind == "pdf":

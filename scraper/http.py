@@ -6,6 +6,7 @@ import datetime as dt
 import email.utils
 import hashlib
 import json
+import logging
 import os
 import random
 import tempfile
@@ -16,6 +17,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import requests
+
+log = logging.getLogger(__name__)
 
 USER_AGENT = "rulesarchive/0.1 (+https://github.com/rulesarchive; Comprehensive Rules archive)"
 _RETRY_STATUSES = {429, 500, 502, 503, 504}
@@ -113,7 +116,9 @@ class Fetcher:
                     raise FetchError(
                         f"{url}: {retry} (gave up after {attempt + 1} tries)"
                     ) from None
-                self.sleep(self._wait(attempt, retry.wait))
+                wait = self._wait(attempt, retry.wait)
+                log.info("%s: %s; retry %d in %.1f s", url, retry, attempt + 1, wait)
+                self.sleep(wait)
         raise AssertionError("unreachable")
 
     def _try(self, url: str, headers: dict[str, str], cached: Fetched | None) -> Fetched:
@@ -124,6 +129,7 @@ class Fetcher:
                 self.where(url), headers=headers, timeout=timeout, stream=True
             ) as response:
                 if response.status_code == 304 and cached is not None:
+                    log.info("%s: not modified, using the cached copy", url)
                     return Fetched(
                         url,
                         cached.final_url,
@@ -167,6 +173,7 @@ class Fetcher:
                 raise FetchError(f"{url}: body over the limit of {self.settings.max_bytes} bytes")
             chunks.append(chunk)
         body = b"".join(chunks)
+        log.info("%s: %d bytes, HTTP %d", url, len(body), response.status_code)
         encoded = response.headers.get("Content-Encoding")
         if declared and not encoded and len(body) != int(declared):
             raise _Retry(f"body cut short ({len(body)} of {declared} bytes)")
@@ -185,6 +192,7 @@ class Fetcher:
         if last is not None:
             wait = self.settings.per_host_interval - (time.monotonic() - last)
             if wait > 0:
+                log.info("waiting %.1f s before the next request to %s", wait, host)
                 self.sleep(wait)
         self._last_request[host] = time.monotonic()
 

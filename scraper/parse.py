@@ -288,8 +288,11 @@ def _fits(rules: list[Rule], at: int, number: str) -> bool:
 
 def _successors(previous: str, rule: str) -> list[str]:
     """Numbers the rule after `previous` was probably meant to have."""
-    prev_base, prev_letters = re.fullmatch(r"(\d{3}\.\d+)([a-z]*)", previous).groups()
-    letters = re.fullmatch(r"\d{3}\.\d+([a-z]*)", rule).group(1)
+    previous_match = re.fullmatch(r"(\d{3}\.\d+)([a-z]*)", previous)
+    rule_match = re.fullmatch(r"\d{3}\.\d+([a-z]*)", rule)
+    assert previous_match and rule_match  # both are rule numbers, checked by the caller
+    prev_base, prev_letters = previous_match.groups()
+    letters = rule_match.group(1)
     candidates = []
     if letters and len(prev_letters) == 1:
         following = chr(ord(prev_letters) + 1)
@@ -305,7 +308,9 @@ def _misprints(number: str) -> list[str]:
     candidates = [
         chapter[:i] + chapter[i + 1] + chapter[i] + chapter[i + 2 :] + rest for i in range(2)
     ]
-    base = re.match(r"\d{3}\.\d+", number).group()
+    base_match = re.match(r"\d{3}\.\d+", number)
+    assert base_match  # a rule number
+    base = base_match.group()
     if base == number and len(base) > 5:
         candidates.append(base[:-1])
     return candidates

@@ -43,7 +43,7 @@ def document_links(html: str, base_url: str = RULES_PAGE) -> list[str]:
     soup = BeautifulSoup(html, "html.parser")
     found: dict[str, int] = {}
     for anchor in soup.find_all("a", href=True):
-        url = urljoin(base_url, anchor["href"].strip())
+        url = urljoin(base_url, str(anchor["href"]).strip())
         path = unquote(urlsplit(url).path).lower()
         for rank, suffix in enumerate(_PREFERENCE):
             if path.endswith(suffix):

@@ -81,7 +81,7 @@ def merge_pages(pages: list[_Page]) -> Document:
         raise InputError("no 'Tratto dal Regolamento (Aggiornato a <set>, <date>)' line")
     dates = {page.date for page in dated}
     if len(dates) > 1:
-        raise InputError(f"pages of different dates: {', '.join(map(str, sorted(dates)))}")
+        raise InputError(f"pages of different dates: {', '.join(sorted(map(str, dates)))}")
     rules, headings, notes = [], [], []
     for page in dated:
         rules += [Rule(number, text, tuple(examples)) for number, text, examples in page.rules]
@@ -122,7 +122,7 @@ def _own_text(item: Tag) -> str:
     for child in item.children:
         if isinstance(child, NavigableString):
             parts.append(str(child))
-        elif child.name not in {"ul", "ol", "dl"}:
+        elif isinstance(child, Tag) and child.name not in {"ul", "ol", "dl"}:
             parts.append(child.get_text())
     return " ".join("".join(parts).split())
 

@@ -462,7 +462,7 @@ class LanguagePages:
     def chapters(self) -> Page:
         """Sections and chapters of the newest release."""
         page = f"{self.language}/chapters/index.html"
-        sections = []
+        sections: list[dict] = []
         for heading in self.data.headings:
             if len(heading.number) == 1:
                 sections.append({"heading": heading, "chapters": []})

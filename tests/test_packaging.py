@@ -3,19 +3,32 @@
 import subprocess
 import sys
 import zipfile
+from email.parser import Parser
+from importlib.metadata import version
 from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulesarchive.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_wheel_holds_one_import_package_with_templates_and_data(tmp_path):
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> zipfile.ZipFile:
+    folder = tmp_path_factory.mktemp("wheel")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(folder), str(ROOT)],
         check=True,
         capture_output=True,
     )
-    (wheel,) = tmp_path.glob("rulesarchive-*.whl")
-    names = zipfile.ZipFile(wheel).namelist()
+    (path,) = folder.glob("rulesarchive-*.whl")
+    return zipfile.ZipFile(path)
+
+
+def test_wheel_holds_one_import_package_with_templates_and_data(wheel):
+    names = wheel.namelist()
     top_level = {
         name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")
     }
@@ -27,7 +40,33 @@ def test_wheel_holds_one_import_package_with_templates_and_data(tmp_path):
         "rulesarchive/site_builder/build.py",
         "rulesarchive/templates/base.html",
         "rulesarchive/corpus/data/releases.json",
+        "rulesarchive/py.typed",
+        "rulesarchive/api.py",
+        "rulesarchive/site_builder/exports/sqlite.py",
+        "rulesarchive/site_builder/exports/schemas/export.schema.json",
+        "rulesarchive/site_builder/exports/schemas/diff.schema.json",
+        "rulesarchive/site_builder/exports/schemas/history.schema.json",
     ):
         assert shipped in names, shipped
     assert any(name.startswith("rulesarchive/templates/static/") for name in names)
     assert any(name.startswith("rulesarchive/site_builder/sample/") for name in names)
+
+
+def test_wheel_metadata_names_licence_authors_urls_and_extras(wheel):
+    (metadata_name,) = [n for n in wheel.namelist() if n.endswith(".dist-info/METADATA")]
+    metadata = Parser().parsestr(wheel.read(metadata_name).decode())
+    assert metadata["License-Expression"] == "MIT"
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in wheel.namelist())
+    assert "rulesarchive contributors" in metadata["Author"]
+    assert "Typing :: Typed" in metadata.get_all("Classifier")
+    assert any(url.startswith("Source, https://") for url in metadata.get_all("Project-URL"))
+    requires = metadata.get_all("Requires-Dist")
+    assert "click>=8.2" in requires
+    assert 'fast-diff-match-patch>=2.1; extra == "fast"' in requires
+    assert not any(r.startswith("fast-diff-match-patch") and "extra" not in r for r in requires)
+
+
+def test_version_option_prints_the_installed_version():
+    result = CliRunner().invoke(main, ["--version"], prog_name="rulesarchive")
+    assert result.exit_code == 0
+    assert result.output == f"rulesarchive, version {version('rulesarchive')}\n"

@@ -1,0 +1,91 @@
+"""Time `export sqlite` and `export git` of the whole shared archive, and a query of the result.
+
+Usage: python benchmarks/export.py
+Ingests ../shared/cr-archive (English and zh-Hans) into a temporary archive, then runs each
+export twice in a child process (its peak memory is its own): from nothing (no cached diffs)
+and again (the rerun, diffs cached). Then times the query of every version of rule 400.6 in
+the SQLite file (best of 20). Targets (2-core machine): sqlite <= 30 s, git <= 60 s, both
+<= 500 MB; the query <= 10 ms.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from rulesarchive.corpus.store import Archive
+from rulesarchive.scraper.ingest import ingest_paths
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "cr-archive"
+CHILD = """
+import json, resource, sys
+from pathlib import Path
+from rulesarchive.corpus.store import Archive
+from rulesarchive.site_builder.exports.export import export_archive
+report = export_archive(Archive(sys.argv[1]), sys.argv[2], Path(sys.argv[3]))
+print(json.dumps({"releases": report.releases, "seconds": report.seconds,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+EVERY_VERSION = """
+SELECT releases.effective_date, rules.number, rules.text
+FROM rules JOIN releases ON releases.id = rules.release_id
+WHERE rules.line_id = (
+    SELECT rules.line_id FROM rules JOIN releases ON releases.id = rules.release_id
+    WHERE releases.language = 'en' AND rules.number = '400.6'
+    ORDER BY releases.effective_date DESC LIMIT 1)
+ORDER BY releases.effective_date
+"""
+
+
+def timed_export(archive: Path, fmt: str, dest: Path) -> dict:
+    """Export in a child process; return its report."""
+    result = subprocess.run(
+        [sys.executable, "-c", CHILD, str(archive), fmt, str(dest)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def timed_query(path: Path) -> tuple[int, float]:
+    """Return the rows of every version of 400.6 and the best time of 20 runs, in ms."""
+    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    best = float("inf")
+    for _ in range(20):
+        started = time.perf_counter()
+        rows = connection.execute(EVERY_VERSION).fetchall()
+        best = min(best, time.perf_counter() - started)
+    connection.close()
+    return len(rows), best * 1000
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        archive = Archive(root / "archive")
+        english = sorted((SHARED / "en").glob("*.txt"))
+        ingest_paths(archive, english + sorted((SHARED / "zh-Hans").glob("*.txt")))
+        print(f"{'export':28} {'releases':>8} {'seconds':>8} {'peak MB':>8} {'size MB':>8}")
+        for fmt, dest in (("sqlite", root / "rules.sqlite"), ("git", root / "rules.git")):
+            for label in ("from nothing", "rerun"):
+                if label == "from nothing":
+                    shutil.rmtree(archive.root / ".cache", ignore_errors=True)
+                figures = timed_export(archive.root, fmt, dest)
+                size = sum(p.stat().st_size for p in [dest, *dest.rglob("*")] if p.is_file())
+                print(
+                    f"{fmt + ', ' + label:28} {figures['releases']:8d} "
+                    f"{figures['seconds']:8.1f} {figures['peak_mb']:8.0f} {size / 2**20:8.0f}"
+                )
+        rows, milliseconds = timed_query(root / "rules.sqlite")
+        print(f"every version of 400.6: {rows} rows in {milliseconds:.2f} ms")
+
+
+if __name__ == "__main__":
+    main()

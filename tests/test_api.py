@@ -1,0 +1,92 @@
+"""The Python API: typed results whose to_json() is what the CLI prints, and a cheap import."""
+
+import datetime as dt
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from rulesarchive.corpus import model
+from rulesarchive.site_builder.build import sample_archive
+
+from rulesarchive import Archive, ArchiveError, Comparison, History, Release, RuleText
+from rulesarchive.cli import main
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def sample() -> Archive:
+    return Archive(sample_archive())
+
+
+def cli_json(root: Path, *args: str):
+    result = CliRunner().invoke(main, ["--archive", str(root), *args, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_releases_and_release_match_the_cli(sample):
+    releases = sample.releases("en")
+    assert all(isinstance(release, Release) for release in releases)
+    assert all(isinstance(release, model.Release) for release in releases)
+    assert [r.to_json() for r in releases] == cli_json(sample.store.root, "releases")
+    assert sample.release("KLD").effective_date == dt.date(2016, 9, 30)
+    assert sample.release(dt.date(2016, 9, 30)) == sample.release("2016-09-30")
+    assert sample.release() == releases[-1]
+
+
+def test_rule_matches_the_cli_and_takes_a_release_object(sample):
+    kld = sample.release("KLD")
+    found = sample.rule("400.6", release=kld)
+    assert isinstance(found, RuleText)
+    assert found.release == kld and found.number == "400.6"
+    assert found.to_json() == cli_json(sample.store.root, "rule", "400.6", "--release", "KLD")
+    with pytest.raises(ArchiveError, match=r"no rule 999\.9"):
+        sample.rule("999.9")
+    with pytest.raises(ArchiveError, match="set code 'XYZ'"):
+        sample.release("XYZ")
+
+
+def test_diff_and_changelog_match_the_cli(sample):
+    comparison = sample.diff("WWK", "RNA")
+    assert isinstance(comparison, Comparison)
+    assert comparison.to_json() == cli_json(sample.store.root, "diff", "WWK", "RNA")
+    assert all(change.kind != "unchanged" for change in comparison.changes)
+    changelog = sample.changelog("KLD")
+    assert changelog.old == sample.release("JOU")
+    assert changelog.to_json() == cli_json(sample.store.root, "changelog", "KLD")
+    with pytest.raises(ArchiveError, match="oldest"):
+        sample.changelog("WWK")
+
+
+def test_history_matches_the_cli(sample):
+    history = sample.history("400.6")
+    assert isinstance(history, History)
+    assert history.versions[-1].effective_date == dt.date(2019, 1, 25)
+    assert history.to_json() == cli_json(sample.store.root, "history", "400.6")
+
+
+def test_import_rulesarchive_loads_nothing_else():
+    code = "import sys, rulesarchive; print([m for m in sys.modules if 'rulesarchive.' in m])"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout.strip() == "[]"
+
+
+def test_readme_example_runs_on_the_real_archive(ingested, tmp_path, monkeypatch, capsys):
+    archive, _ = ingested
+    (tmp_path / "archive").symlink_to(archive.root)
+    monkeypatch.chdir(tmp_path)
+    section = README.split("## Python API", 1)[1]
+    (example,) = re.findall(r"```python\n(.*?)```", section.split("\n## ", 1)[0], re.S)
+    exec(compile(example, "README.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].startswith("2024-11-08 Magic: The Gathering Foundations ")
+    assert any(line.startswith("400.6 If an object would move") for line in printed)
+    assert any(line.startswith("2011-05-01 400.6 [") for line in printed)  # New Phyrexia
+    assert any(line.startswith("700.9 [") for line in printed)  # changed in Foundations
+    assert printed[-2] == "400.6"
+    assert json.loads(printed[-1])["substantive"] > 100

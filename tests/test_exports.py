@@ -1,0 +1,245 @@
+"""`rulesarchive export sqlite|json|git`: each checked with the tool its users would use."""
+
+import json
+import shutil
+import sqlite3
+import subprocess
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+from rulesarchive.corpus.store import Archive
+from rulesarchive.site_builder.build import sample_archive
+from rulesarchive.site_builder.exports.jsonfiles import SCHEMA_FILES, schema_path
+
+from rulesarchive.cli import main
+
+# Every version of the rule printed as NUMBER in the newest release of a language.
+EVERY_VERSION = """
+SELECT releases.effective_date, rules.number, rules.text
+FROM rules JOIN releases ON releases.id = rules.release_id
+WHERE rules.line_id = (
+    SELECT rules.line_id FROM rules JOIN releases ON releases.id = rules.release_id
+    WHERE releases.language = ? AND rules.number = ?
+    ORDER BY releases.effective_date DESC LIMIT 1)
+ORDER BY releases.effective_date
+"""
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory):
+    """A copy of the shipped sample archive (exports cache diffs inside the archive)."""
+    root = tmp_path_factory.mktemp("sample") / "archive"
+    shutil.copytree(sample_archive(), root)
+    return root
+
+
+def export(archive_root, fmt, dest, *options):
+    result = CliRunner().invoke(
+        main, ["--archive", str(archive_root), "export", fmt, str(dest), *options]
+    )
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def cli_json(archive_root, *args):
+    result = CliRunner().invoke(main, ["--archive", str(archive_root), *args, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def git(repo, *args):
+    return subprocess.run(
+        ["git", "-C", str(repo), *args], capture_output=True, text=True, check=True
+    ).stdout
+
+
+def test_sqlite_tables_keys_and_search(sample, tmp_path):
+    dest = tmp_path / "rules.sqlite"
+    assert "exported 11 releases (en) as sqlite" in export(sample, "sqlite", dest)
+    db = sqlite3.connect(dest)
+    versions = db.execute(EVERY_VERSION, ("en", "400.6")).fetchall()
+    assert [v[0] for v in versions] == [
+        r.effective_date.isoformat() for r in Archive(sample).releases()
+    ]
+    assert {v[1] for v in versions} == {"400.6"}
+    assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+    assert db.execute("PRAGMA foreign_key_list(rules)").fetchall()[0][2] == "releases"
+    indexes = {row[1] for row in db.execute("SELECT * FROM sqlite_master WHERE type = 'index'")}
+    assert {"rules_by_line", "rules_by_number", "changes_by_pair"} <= indexes
+    found = db.execute(
+        "SELECT rules.number FROM rules_fts JOIN rules ON rules.id = rules_fts.rowid "
+        "WHERE rules_fts MATCH '\"all players look\"'"
+    ).fetchall()
+    assert found and {number for (number,) in found} == {"400.6"}
+    meta = dict(db.execute("SELECT key, value FROM meta"))
+    assert meta["schema_version"] == "1" and meta["rulesarchive_version"]
+
+
+def test_sqlite_changes_are_the_diff_json(sample, tmp_path):
+    dest = tmp_path / "rules.sqlite"
+    export(sample, "sqlite", dest)
+    db = sqlite3.connect(dest)
+    rows = db.execute(
+        "SELECT kind, old_number, new_number, phrases FROM changes "
+        "JOIN releases ON releases.id = changes.new_release_id "
+        "WHERE releases.effective_date = '2016-09-30' ORDER BY changes.id"
+    ).fetchall()
+    expected = cli_json(sample, "changelog", "2016-09-30")["changes"]
+    assert rows == [
+        (c["kind"], c["old_number"], c["new_number"], json.dumps(c["phrases"])) for c in expected
+    ]
+
+
+def test_an_export_replaces_the_old_one_whole_and_a_failure_keeps_it(sample, tmp_path):
+    dest = tmp_path / "rules.sqlite"
+    export(sample, "sqlite", dest)
+    first = sqlite3.connect(dest).execute("SELECT count(*) FROM rules").fetchone()
+    export(sample, "sqlite", dest)  # rerun: replaced, not appended to
+    assert sqlite3.connect(dest).execute("SELECT count(*) FROM rules").fetchone() == first
+    result = CliRunner().invoke(
+        main, ["--archive", str(sample), "export", "sqlite", str(dest), "--lang", "xx"]
+    )
+    assert result.exit_code == 1
+    assert "no xx releases" in result.output
+    assert sqlite3.connect(dest).execute("SELECT count(*) FROM rules").fetchone() == first
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["rules.sqlite"]
+
+
+def test_an_export_never_replaces_something_else(sample, tmp_path):
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "mine.txt").write_text("keep me")
+    (tmp_path / "rules.txt").write_text("keep me too")
+    for fmt, dest in (
+        ("sqlite", "notes"),
+        ("json", "notes"),
+        ("git", "notes"),
+        ("sqlite", "rules.txt"),
+    ):
+        result = CliRunner().invoke(
+            main, ["--archive", str(sample), "export", fmt, str(tmp_path / dest)]
+        )
+        assert result.exit_code == 1 and "exists and is not" in result.output, (fmt, dest)
+    assert (tmp_path / "notes" / "mine.txt").read_text() == "keep me"
+    assert (tmp_path / "rules.txt").read_text() == "keep me too"
+
+
+def test_json_export_validates_against_its_shipped_schema(sample, tmp_path):
+    dest = tmp_path / "json"
+    export(sample, "json", dest)
+    assert sorted(path.name for path in dest.iterdir()) == sorted(["en.json", *SCHEMA_FILES])
+    data = json.loads((dest / "en.json").read_text(encoding="utf-8"))
+    schema = json.loads(schema_path("export.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.validate(data, schema, format_checker=jsonschema.FormatChecker())
+    assert data["meta"]["schema_version"] == 1 and data["meta"]["language"] == "en"
+    newest = data["releases"][-1]
+    assert newest["effective_date"] == "2019-01-25"
+    (rule,) = [rule for rule in newest["rules"] if rule["number"] == "400.6"]
+    assert rule["id"] == "2010-02-01/400.6"
+    assert rule["text"] == cli_json(sample, "rule", "400.6")["text"]
+
+
+def test_diff_and_history_json_validate_against_their_schemas(sample):
+    for schema_name, args in (
+        ("diff.schema.json", ("diff", "WWK", "RNA")),
+        ("diff.schema.json", ("changelog", "KLD")),
+        ("history.schema.json", ("history", "400.6")),
+    ):
+        schema = json.loads(schema_path(schema_name).read_text(encoding="utf-8"))
+        jsonschema.Draft202012Validator.check_schema(schema)
+        jsonschema.validate(
+            cli_json(sample, *args), schema, format_checker=jsonschema.FormatChecker()
+        )
+
+
+def test_git_export_answers_history_with_log_and_blame(sample, tmp_path):
+    dest = tmp_path / "rules.git"
+    export(sample, "git", dest)
+    releases = Archive(sample).releases("en")
+    log = git(dest, "log", "--reverse", "--format=%ad|%s", "--date=short").splitlines()
+    assert log == [
+        f"{r.effective_date}|{r.set_name} ({r.set_code})"
+        if r.set_code
+        else f"{r.effective_date}|{r.set_name}"
+        for r in releases
+    ]
+    assert git(dest, "tag").split() == [r.effective_date.isoformat() for r in releases]
+    assert git(dest, "status", "--porcelain") == ""
+    chapter = (dest / "rules" / "400.txt").read_text(encoding="utf-8")
+    assert chapter.startswith("400.6 If an object would move")
+    # When did "all players look" come in, and when did it go?
+    picks = git(dest, "log", "-S", "all players look", "--format=%ad", "--date=short").split()
+    assert picks[0] == "2016-09-30" and picks[-1] == "2011-05-01"
+    changes = git(
+        dest,
+        "log",
+        "-L",
+        "/^400.6 /,+1:rules/400.txt",
+        "--format=%ad",
+        "--date=short",
+        "--no-patch",
+    ).split()
+    archive = Archive(sample)
+    texts = [(r.effective_date.isoformat(), archive.load(r).rule("400.6").text) for r in releases]
+    before = [None, *(text for _, text in texts)]
+    edits = [date for (date, text), old in zip(texts, before, strict=False) if text != old]
+    assert changes == edits[::-1]  # every edit of the normalised text, newest first
+    versions = cli_json(sample, "history", "400.6")["versions"]
+    assert {v["effective_date"] for v in versions if v["kind"] == "substantive"} <= set(changes)
+    blame = git(dest, "blame", "--porcelain", "-L", "/^400.6 /,+1", "rules/400.txt")
+    (commit,) = {line.split()[0] for line in blame.splitlines()[:1]}
+    assert git(dest, "show", "-s", "--format=%ad", "--date=short", commit).strip() == edits[-1]
+
+
+def test_git_export_is_reproducible_and_takes_one_language(sample, tmp_path):
+    export(sample, "git", tmp_path / "a")
+    export(sample, "git", tmp_path / "b")
+    export(sample, "git", tmp_path / "b")  # a rerun replaces the repository
+    export(sample, "json", tmp_path / "json")
+    export(sample, "json", tmp_path / "json")
+    assert git(tmp_path / "a", "rev-parse", "HEAD") == git(tmp_path / "b", "rev-parse", "HEAD")
+    result = CliRunner().invoke(
+        main,
+        [
+            "--archive",
+            str(sample),
+            "export",
+            "git",
+            str(tmp_path / "c"),
+            "--lang",
+            "en",
+            "--lang",
+            "it",
+        ],
+    )
+    assert result.exit_code == 1 and "one language" in result.output
+
+
+def test_real_archive_sqlite_follows_400_6_and_matches_the_cli(ingested, tmp_path):
+    archive, _ = ingested
+    dest = tmp_path / "rules.sqlite"
+    export(archive.root, "sqlite", dest)
+    db = sqlite3.connect(dest)
+    versions = db.execute(EVERY_VERSION, ("en", "400.6")).fetchall()
+    history = cli_json(archive.root, "history", "400.6")
+    assert versions[0][:2] == (history["versions"][0]["effective_date"], "217.1d")
+    # one row per release; the history's versions are runs of releases printing it alike
+    assert len(versions) == sum(v["releases"] for v in history["versions"])
+    dates = [v[0] for v in versions]
+    assert [v["effective_date"] for v in history["versions"]] == [
+        date for date in dates if any(v["effective_date"] == date for v in history["versions"])
+    ]
+    report = cli_json(archive.root, "translations", "zh-Hans", "--release", "2024-03-08")
+    counts = dict(
+        db.execute(
+            "SELECT status, count(*) FROM translations JOIN releases ON releases.id = release_id "
+            "WHERE language = 'zh-Hans' AND effective_date = '2024-03-08' GROUP BY status"
+        ).fetchall()
+    )
+    assert counts == {k: v for k, v in report["counts"].items() if k != "mismatched" and v}
+    renumbered = db.execute(
+        "SELECT count(*) FROM renumbering JOIN releases ON releases.id = new_release_id "
+        "WHERE language = 'en' AND effective_date = '2009-07-11'"
+    ).fetchone()[0]
+    assert renumbered == len(cli_json(archive.root, "changelog", "2009-07-11")["renumbering"])
