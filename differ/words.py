@@ -7,7 +7,6 @@ from collections import Counter
 from dataclasses import dataclass
 
 from diff_match_patch import diff_match_patch
-from rapidfuzz.distance import Indel
 
 try:
     from fast_diff_match_patch import diff as _fast_diff
@@ -146,24 +145,6 @@ def _merge_equalities(diffs: list[tuple[int, str]]) -> list[tuple[int, str]]:
         elif text:
             merged.append((op, text))
     return merged
-
-
-def similarity(old: str, new: str, floor: float = 0.3) -> float:
-    """Return how alike two texts are, 0..1: the share of word tokens they have in common.
-
-    Below `floor` the answer is only an upper bound (the share of shared words, in any order).
-    """
-    old_tokens, new_tokens = tokenise(old), tokenise(new)
-    total = len(old_tokens) + len(new_tokens)
-    if not total:
-        return 1.0
-    # The bag of words bounds the ratio from above: below the floor, the order cannot matter.
-    common = sum((Counter(old_tokens) & Counter(new_tokens)).values())
-    if 2 * common / total < floor:
-        return 2 * common / total
-    # Indel distance = total - 2 x the longest common subsequence: the same count of common
-    # tokens as diff-match-patch's optimal (untimed) diff, about eight times faster.
-    return (total - Indel.distance(old_tokens, new_tokens)) / total
 
 
 def words_of(text: str) -> list[str]:
