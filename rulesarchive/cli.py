@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 
 from rulesarchive.corpus.lookup import find_release, previous_release
+from rulesarchive.corpus.model import LANGUAGES
 from rulesarchive.corpus.present import release_summary, rule_view
 from rulesarchive.corpus.store import Archive, ArchiveError
 from rulesarchive.differ.classify import diff_documents
@@ -23,15 +26,16 @@ from rulesarchive.differ.report import (
     translation_text,
 )
 from rulesarchive.differ.translations import translated_languages, translation_report
+from rulesarchive.scraper.extract import MAX_BYTES
 from rulesarchive.scraper.http import Fetcher
 from rulesarchive.scraper.ingest import Outcome, Overrides, ingest_paths
-from rulesarchive.scraper.scrape import LANGUAGES
 from rulesarchive.scraper.scrape import scrape as run_scrape
 from rulesarchive.site_builder.build import BuildError, build_site, sample_archive
 from rulesarchive.site_builder.search import SearchIndexError
 from rulesarchive.site_builder.serve import make_server
 
 FORMAT = click.Choice(["text", "json"])
+LANGUAGE = click.Choice(LANGUAGES)
 DIFF_FORMAT = click.Choice(["text", "markdown", "json"])
 
 
@@ -54,25 +58,33 @@ def main(ctx: click.Context, archive_path: Path) -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--lang", help="Language of the documents (default: detected).")
+@click.option("--lang", type=LANGUAGE, help="Language of the documents (default: detected).")
 @click.option(
     "--effective-date", type=click.DateTime(["%Y-%m-%d"]), help="Override the printed date."
 )
 @click.option("--set-name", help='Override the set, e.g. "Foundations (FDN)".')
 @click.option(
-    "--force", is_flag=True, help="Store damaged documents (flagged) and replace differing ones."
+    "--force",
+    is_flag=True,
+    help="Store damaged documents (flagged), replace differing ones, accept a --lang that "
+    "contradicts the text's script.",
+)
+@click.option(
+    "--max-size",
+    type=click.IntRange(1),
+    default=MAX_BYTES // 2**20,
+    show_default=True,
+    help="Refuse files (and extracted texts) larger than this many MB.",
 )
 @click.pass_obj
 def ingest(
-    archive: Archive, paths: tuple[Path, ...], lang, effective_date, set_name, force
+    archive: Archive, paths: tuple[Path, ...], lang, effective_date, set_name, force, max_size
 ) -> None:
     """Store documents (.txt .docx .pdf .rtf, Italian wiki pages) as releases in the archive."""
     date = effective_date.date() if isinstance(effective_date, dt.datetime) else None
-    overrides = Overrides(lang, date, set_name, force)
+    overrides = Overrides(lang, date, set_name, force, max_size * 2**20)
     with _progress(len(paths), "Ingesting") as advance:
-        outcomes = ingest_paths(archive, paths, overrides, progress=lambda _: advance())
-    for outcome in outcomes:
-        _report(outcome)
+        outcomes = ingest_paths(archive, paths, overrides, progress=advance)
     if any(outcome.status == "failed" for outcome in outcomes):
         sys.exit(1)
 
@@ -96,7 +108,7 @@ def scrape(archive: Archive, since, languages, dry_run: bool, mirror: str | None
     with _progress_after_plan("Fetching") as progress:
         try:
             planned, outcomes = run_scrape(
-                archive, fetcher, languages or LANGUAGES, day, dry_run, progress
+                archive, fetcher, languages or LANGUAGES, day, dry_run, progress.start
             )
         except KeyboardInterrupt:
             click.echo("interrupted: what was stored is kept; run scrape again to resume", err=True)
@@ -107,7 +119,8 @@ def scrape(archive: Archive, since, languages, dry_run: bool, mirror: str | None
                 f"would fetch {item.label}: {item.urls[0] if item.urls else item.bundle_url}"
             )
     for outcome in outcomes:
-        _report(outcome)
+        if outcome not in progress.shown:
+            _report(outcome)
     if not dry_run and not outcomes:
         click.echo("nothing to fetch: the archive has every known release")
     if any(outcome.status == "failed" for outcome in outcomes):
@@ -159,7 +172,14 @@ def build(archive: Archive, out: Path, base_url: str, sample: bool) -> None:
 @click.option("--host", default="127.0.0.1", show_default=True)
 def serve(site: Path, port: int, host: str) -> None:
     """Preview the built site at http://HOST:PORT/ (Ctrl-C stops)."""
-    server = make_server(site, port, host)
+    try:
+        server = make_server(site, port, host)
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            raise click.ClickException(
+                f"port {port} on {host} is in use (stop what uses it, or give another --port)"
+            ) from None
+        raise click.ClickException(f"cannot serve on {host}:{port} ({error.strerror})") from None
     click.echo(f"serving {site} at http://{host}:{port}/ (Ctrl-C stops)")
     try:
         server.serve_forever()
@@ -168,12 +188,29 @@ def serve(site: Path, port: int, host: str) -> None:
 
 
 @main.command()
-@click.option("--lang", help="Only this language.")
+@click.option("--lang", type=LANGUAGE, help="Only this language.")
 @click.option("--format", "output", type=FORMAT, default="text", show_default=True)
 @click.pass_obj
 def releases(archive: Archive, lang: str | None, output: str) -> None:
     """List the releases in the archive, oldest first."""
-    found = archive.releases(lang)
+    if not archive.root.is_dir():
+        raise click.ClickException(
+            f"no archive at {archive.root} (fill one with 'rulesarchive ingest FILES' or "
+            "'rulesarchive scrape', or point --archive at it)"
+        )
+    try:
+        found = archive.releases(lang)
+    except ArchiveError as error:
+        raise click.ClickException(str(error)) from None
+    leftovers = archive.leftovers()
+    if leftovers:
+        click.echo(
+            f"note: {len(leftovers)} unfinished folder(s) of an interrupted run in "
+            f"{archive.root} (ignored; the next ingest removes them)",
+            err=True,
+        )
+    if not found:
+        click.echo(f"no {lang + ' ' if lang else ''}releases in {archive.root}", err=True)
     if output == "json":
         click.echo(
             json.dumps(
@@ -195,7 +232,7 @@ def releases(archive: Archive, lang: str | None, output: str) -> None:
 @click.option(
     "--release", "reference", help="Effective date (2024-11-08) or set code (FDN); default newest."
 )
-@click.option("--lang", default="en", show_default=True)
+@click.option("--lang", type=LANGUAGE, default="en", show_default=True)
 @click.option("--format", "output", type=FORMAT, default="text", show_default=True)
 @click.pass_obj
 def rule(archive: Archive, number: str, reference: str | None, lang: str, output: str) -> None:
@@ -220,7 +257,7 @@ def rule(archive: Archive, number: str, reference: str | None, lang: str, output
 @main.command()
 @click.argument("old")
 @click.argument("new")
-@click.option("--lang", default="en", show_default=True)
+@click.option("--lang", type=LANGUAGE, default="en", show_default=True)
 @click.option("--format", "output", type=DIFF_FORMAT, default="text", show_default=True)
 @click.pass_obj
 def diff(archive: Archive, old: str, new: str, lang: str, output: str) -> None:
@@ -237,8 +274,8 @@ def diff(archive: Archive, old: str, new: str, lang: str, output: str) -> None:
 
 
 @main.command()
-@click.argument("reference", metavar="RELEASE", required=False)
-@click.option("--lang", default="en", show_default=True)
+@click.argument("reference", metavar="[RELEASE]", required=False)
+@click.option("--lang", type=LANGUAGE, default="en", show_default=True)
 @click.option("--format", "output", type=DIFF_FORMAT, default="text", show_default=True)
 @click.pass_obj
 def changelog(archive: Archive, reference: str | None, lang: str, output: str) -> None:
@@ -255,7 +292,7 @@ def changelog(archive: Archive, reference: str | None, lang: str, output: str) -
 
 
 @main.command()
-@click.argument("language", required=False)
+@click.argument("language", type=LANGUAGE, required=False)
 @click.option("--release", "reference", help="Translated release (default: the newest).")
 @click.option("--stale", "only_stale", is_flag=True, help="List only the stale rules.")
 @click.option("--format", "output", type=FORMAT, default="text", show_default=True)
@@ -281,7 +318,7 @@ def translations(archive: Archive, language, reference, only_stale: bool, output
 
 @main.command()
 @click.argument("number", required=False)
-@click.option("--lang", default="en", show_default=True)
+@click.option("--lang", type=LANGUAGE, default="en", show_default=True)
 @click.option("--release", "reference", help="Name the rule by its number in this release.")
 @click.option(
     "--from-file",
@@ -319,12 +356,18 @@ def _print_diff(data: dict, output: str) -> None:
 def _report(outcome: Outcome) -> None:
     if outcome.status == "failed":
         click.echo(f"error: {outcome.message}", err=True)
+    elif outcome.status == "recovered":
+        click.echo(f"note: {outcome.message}", err=True)
     else:
         click.echo(outcome.message)
 
 
 class _progress:
-    """A progress bar on a terminal (stderr); nothing when piped."""
+    """Report each outcome as it comes, under a progress bar on a terminal (stderr).
+
+    Lines are printed as files are done, not after the bar ends: after Ctrl-C the user has
+    seen what was stored.
+    """
 
     def __init__(self, total: int, label: str) -> None:
         self.bar = None
@@ -333,9 +376,16 @@ class _progress:
 
     def __enter__(self):
         if self.bar is None:
-            return lambda: None
+            return _report
         bar = self.bar.__enter__()
-        return lambda: bar.update(1)
+
+        def advance(outcome: Outcome) -> None:
+            sys.stderr.write("\r\033[K")  # clear the bar's line; the update redraws it
+            _report(outcome)
+            if outcome.status != "recovered":
+                bar.update(1)
+
+        return advance
 
     def __exit__(self, *exc) -> None:
         if self.bar is not None:
@@ -348,14 +398,21 @@ class _progress_after_plan:
     def __init__(self, label: str) -> None:
         self.label = label
         self.bar: _progress | None = None
+        self.shown: list[Outcome] = []
 
-    def __enter__(self):
-        def start(total: int):
-            self.bar = _progress(total, self.label)
-            advance = self.bar.__enter__()
-            return lambda _outcome: advance()
+    def __enter__(self) -> _progress_after_plan:
+        return self
 
-        return start
+    def start(self, total: int) -> Callable[[Outcome], None]:
+        """Open the bar for `total` jobs; return the callback for each outcome."""
+        self.bar = _progress(total, self.label)
+        advance = self.bar.__enter__()
+
+        def report(outcome: Outcome) -> None:
+            self.shown.append(outcome)
+            advance(outcome)
+
+        return report
 
     def __exit__(self, *exc) -> None:
         if self.bar is not None:

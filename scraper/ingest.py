@@ -118,7 +118,7 @@ def ingest_paths(
 ) -> list[Outcome]:
     """Ingest files one by one; a bad file is reported and does not stop the others."""
     paths = [Path(path) for path in paths]
-    outcomes = [Outcome(str(archive.root), "recovered", note) for note in _recover(archive)]
+    outcomes = recover_leftovers(archive)
     for outcome in outcomes:
         if progress:
             progress(outcome)
@@ -147,9 +147,10 @@ def ingest_paths(
 _PARALLEL_FROM = 4
 
 
-def _recover(archive: Archive) -> list[str]:
-    """Clean what an interrupted run left, when there is anything (no lock taken otherwise)."""
-    return archive.recover() if archive.leftovers() else []
+def recover_leftovers(archive: Archive) -> list[Outcome]:
+    """Clean what an interrupted run left (no lock is taken when there is nothing)."""
+    notes = archive.recover() if archive.leftovers() else []
+    return [Outcome(str(archive.root), "recovered", note) for note in notes]
 
 
 def _read_path(path: Path, overrides: Overrides) -> tuple[bytes, Document, Extracted] | str:

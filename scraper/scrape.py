@@ -11,9 +11,10 @@ from pathlib import PurePosixPath
 from urllib.parse import unquote, urlsplit
 
 from rulesarchive.corpus.catalogue import load_catalogue
+from rulesarchive.corpus.model import LANGUAGES
 from rulesarchive.corpus.store import Archive
 from rulesarchive.scraper.http import Fetched, Fetcher, FetchError, now
-from rulesarchive.scraper.ingest import Outcome, Provenance, ingest_bytes
+from rulesarchive.scraper.ingest import Outcome, Provenance, ingest_bytes, recover_leftovers
 from rulesarchive.scraper.sources import (
     RULES_PAGE,
     chinese_downloads,
@@ -24,7 +25,6 @@ from rulesarchive.scraper.sources import (
 )
 from rulesarchive.scraper.wiki import page_date
 
-LANGUAGES = ("en", "zh-Hans", "it")
 _FORMAT_ORDER = (".txt", ".docx", ".pdf", ".rtf", ".doc")
 
 
@@ -183,6 +183,7 @@ def scrape(
     planned, outcomes = plan(archive, fetcher, languages, since)
     if dry_run:
         return planned, outcomes
+    outcomes += recover_leftovers(archive)
     advance = progress(len(planned)) if progress else None
     for item in planned:
         outcome = fetch_and_ingest(archive, fetcher, item)
