@@ -257,6 +257,22 @@ def _write(path: Path, content: str | bytes) -> None:
         os.fsync(handle.fileno())
 
 
+def write_file_atomically(path: Path, data: bytes) -> None:
+    """Write a file under the archive (e.g. its caches) all or nothing, durably, umask modes."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".incoming-")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fchmod(file.fileno(), 0o666 & ~_UMASK)  # mkstemp makes 0600
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    _fsync_folder(path.parent)
+
+
 def _fsync_folder(path: Path) -> None:
     handle = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
     try:

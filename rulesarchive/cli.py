@@ -27,7 +27,7 @@ from rulesarchive.differ.report import (
 )
 from rulesarchive.differ.translations import translated_languages, translation_report
 from rulesarchive.scraper.extract import MAX_BYTES
-from rulesarchive.scraper.http import Fetcher
+from rulesarchive.scraper.http import Fetcher, HttpSettings
 from rulesarchive.scraper.ingest import Outcome, Overrides, ingest_paths
 from rulesarchive.scraper.scrape import scrape as run_scrape
 from rulesarchive.site_builder.build import BuildError, build_site, sample_archive
@@ -100,10 +100,27 @@ def ingest(
 )
 @click.option("--dry-run", is_flag=True, help="Only say what would be fetched.")
 @click.option("--mirror", help="Fetch every URL from MIRROR/<host>/<path> instead (offline use).")
+@click.option(
+    "--deadline",
+    type=click.FloatRange(min=1),
+    default=HttpSettings().run_deadline,
+    show_default=True,
+    help="Stop fetching after this many seconds (what was stored is kept).",
+)
+@click.option(
+    "--document-deadline",
+    type=click.FloatRange(min=1),
+    default=HttpSettings().document_deadline,
+    show_default=True,
+    help="Give up one document after this many seconds (tries, waits and download).",
+)
 @click.pass_obj
-def scrape(archive: Archive, since, languages, dry_run: bool, mirror: str | None) -> None:
+def scrape(
+    archive: Archive, since, languages, dry_run: bool, mirror, deadline, document_deadline
+) -> None:
     """Fetch the releases the archive lacks from Wizards and the translations, and ingest them."""
-    fetcher = Fetcher(archive.root / ".cache" / "http", mirror=mirror)
+    settings = HttpSettings(document_deadline=document_deadline, run_deadline=deadline)
+    fetcher = Fetcher(archive.root / ".cache" / "http", settings, mirror=mirror)
     day = since.date() if isinstance(since, dt.datetime) else None
     with _progress_after_plan("Fetching") as progress:
         try:

@@ -52,7 +52,7 @@ def plan(
     planned: list[Planned] = []
     failures: list[Outcome] = []
     steps: dict[str, Callable[[], list[Planned]]] = {
-        "en": lambda: _english(archive, fetcher, since),
+        "en": lambda: _english(archive, fetcher, since, failures),
         "zh-Hans": lambda: _chinese(archive, fetcher, since),
         "it": lambda: _italian(archive, fetcher, since),
     }
@@ -64,12 +64,23 @@ def plan(
     return planned, failures
 
 
-def _english(archive: Archive, fetcher: Fetcher, since: dt.date | None) -> list[Planned]:
-    page = fetcher.get(RULES_PAGE)
-    links = document_links(page.body.decode("utf-8", "replace"), page.final_url)
-    if not links:
-        raise FetchError(f"{RULES_PAGE}: no TXT, DOCX or PDF link on the rules page")
-    planned = [Planned("en", "en current release", tuple(links), wayback=False)]
+def _english(
+    archive: Archive, fetcher: Fetcher, since: dt.date | None, failures: list[Outcome]
+) -> list[Planned]:
+    """Plan the current release from the rules page and the catalogued ones the archive lacks.
+
+    The catalogue needs no network: when the rules page cannot be read (offline), its failure
+    is reported and the catalogued releases are still planned.
+    """
+    planned, links = [], []
+    try:
+        page = fetcher.get(RULES_PAGE)
+        links = document_links(page.body.decode("utf-8", "replace"), page.final_url)
+        if not links:
+            raise FetchError(f"{RULES_PAGE}: no TXT, DOCX or PDF link on the rules page")
+        planned.append(Planned("en", "en current release", tuple(links), wayback=False))
+    except FetchError as error:
+        failures.append(Outcome("en", "failed", f"en current release: {error}"))
     for entry in load_catalogue():
         if "en" not in entry.languages or not entry.urls:
             continue
@@ -185,7 +196,15 @@ def scrape(
         return planned, outcomes
     outcomes += recover_leftovers(archive)
     advance = progress(len(planned)) if progress else None
-    for item in planned:
+    for done, item in enumerate(planned):
+        if fetcher.time_left() <= 0:
+            left = len(planned) - done
+            message = (
+                f"the run's deadline passed: {left} document(s) not fetched "
+                "(run scrape again to continue, or give a longer --deadline)"
+            )
+            outcomes.append(Outcome("scrape", "failed", message))
+            break
         outcome = fetch_and_ingest(archive, fetcher, item)
         outcomes.append(outcome)
         if advance:
