@@ -13,8 +13,11 @@ from rulesarchive.scraper.parse import find_effective_date
 # Files that must fail, and why.
 EXPECTED_FAILURES = {
     "2003-06-01.doc": "unsupported format 'doc'",
-    # The 2002 PDF's text layer yields the same release less completely than the TXT beside it.
-    "2002-10-07.pdf": "differs from the stored en/2002-10-07",
+    # The 2002 PDF's text layer, read by pypdf's default mode, loses the glossary (1 entry).
+    "2002-10-07.pdf": "damaged document: a glossary of 1 entries is far too small for 453 rules",
+    # The RTF's source runs glossary entries together ("FadingFading is…"): 158 entries
+    # where 2003-05-26 has 214 and 2003-07-01 has 290. It is the only copy of 2003-06-01.
+    "2003-06-01.rtf": "only 158 glossary entries where neighbouring releases have 214 or more",
 }
 
 
@@ -26,7 +29,7 @@ def test_every_file_ingests(ingested):
             assert outcome.status == "failed" and EXPECTED_FAILURES[name] in outcome.message
         else:
             assert outcome.status in {"added", "unchanged"}, outcome.message
-    assert len(archive.releases("en")) == 130
+    assert len(archive.releases("en")) == 129  # every catalogued release but 2003-06-01
     assert len(archive.releases("zh-Hans")) == 19
 
 
