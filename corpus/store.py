@@ -33,12 +33,14 @@ from rulesarchive.corpus.model import (
     Rule,
     Source,
 )
+from rulesarchive.corpus.sets import MagicSet
 
 _DATE = r"\d{4}-\d{2}-\d{2}"
 # A release folder, or the old copy a replace set aside (kept readable until the new is in place).
 _RELEASE_FOLDER = re.compile(rf"(?P<date>{_DATE})|\.retired-(?P<retired>{_DATE})-\d+")
 _SNAPSHOT = re.compile(r"\.snapshot-(\d+)-.*")
 _LOCK = ".lock"
+_SETS = Path(".cache") / "sets.json"
 
 
 class ArchiveError(Exception):
@@ -106,6 +108,39 @@ class Archive:
                 _swap_into_place(staging, target)
             finally:
                 shutil.rmtree(staging, ignore_errors=True)
+
+    def save_sets(self, sets: list[MagicSet]) -> None:
+        """Keep the set list (fetched by scrape) for naming releases the catalogue lacks."""
+        data = [
+            {
+                "code": found.code,
+                "name": found.name,
+                "released_at": found.released_at.isoformat(),
+                "set_type": found.set_type,
+            }
+            for found in sets
+        ]
+        path = self.root / _SETS
+        _make_folder(path.parent)
+        write_file_atomically(path, json.dumps(data, indent=1, ensure_ascii=False).encode())
+
+    def sets(self) -> tuple[MagicSet, ...] | None:
+        """Return the kept set list, or None when scrape never fetched one."""
+        try:
+            data = json.loads((self.root / _SETS).read_text(encoding="utf-8"))
+            return tuple(
+                MagicSet(
+                    item["code"],
+                    item["name"],
+                    dt.date.fromisoformat(item["released_at"]),
+                    item["set_type"],
+                )
+                for item in data
+            )
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise ArchiveError(f"{self.root / _SETS}: unreadable set list ({error})") from None
 
     @contextmanager
     def lock(self) -> Iterator[None]:

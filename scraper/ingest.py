@@ -15,6 +15,7 @@ from pathlib import Path
 from rulesarchive.corpus.catalogue import entry_for
 from rulesarchive.corpus.children import watch_parent
 from rulesarchive.corpus.model import Document, Release, Source
+from rulesarchive.corpus.sets import LOOKAHEAD, choose_set
 from rulesarchive.corpus.store import Archive, ArchiveError, check_language, render_rules_text
 from rulesarchive.scraper.errors import InputError
 from rulesarchive.scraper.extract import MAX_BYTES, Extracted, extract_text
@@ -210,14 +211,46 @@ def _store_reading(
     provenance: Provenance,
 ) -> Outcome:
     try:
-        release = _describe_release(document, extracted, data, name, overrides, provenance)
+        found_set = _find_set(archive, document, overrides)
+        release = _describe_release(document, extracted, data, name, found_set, provenance)
         document = replace(document, set_name=release.set_name)
         # Check and store under the writer lock: two ingests of one release cannot both add it.
         with archive.lock():
             release = _check_integrity(archive, document, release, overrides.force)
-            return _store(archive, release, document, data, overrides.force)
+            return _store(archive, release, document, data, overrides.force, found_set[2])
     except (InputError, ArchiveError) as error:
         return Outcome(name, "failed", f"{name}: {error}")
+
+
+_GIVE_SET = 'give --set-name "Name (CODE)"'
+
+
+def _find_set(archive: Archive, document: Document, overrides: Overrides) -> tuple[str, str, str]:
+    """Return the set code, name and, when it was not given or catalogued, how it was chosen."""
+    assert document.effective_date is not None
+    entry = entry_for(document.effective_date)
+    if overrides.set_name:
+        return (*_split_set(overrides.set_name, entry.set_code if entry else ""), "")
+    if entry:
+        return entry.set_code, entry.set_name, ""
+    if document.set_name:  # the Italian wiki names its set
+        return "", document.set_name, ""
+    sets = archive.sets()
+    if sets is None:
+        why = f"no set list yet: run 'rulesarchive scrape' to fetch Scryfall's, or {_GIVE_SET}"
+        return "", "", f"set unknown ({why})"
+    chosen = choose_set(document.effective_date, sets)
+    if chosen is None:
+        return (
+            "",
+            "",
+            (
+                f"set unknown (no core or expansion set in the set list released within "
+                f"{LOOKAHEAD.days} days from {document.effective_date}: {_GIVE_SET})"
+            ),
+        )
+    found, why = chosen
+    return found.code, found.name, f"set {found.code} {found.name}: {why}"
 
 
 def _describe_release(
@@ -225,14 +258,11 @@ def _describe_release(
     extracted: Extracted,
     data: bytes,
     name: str,
-    overrides: Overrides,
+    found_set: tuple[str, str, str],
     provenance: Provenance,
 ) -> Release:
     assert document.effective_date is not None
-    entry = entry_for(document.effective_date)
-    set_code, set_name = (entry.set_code, entry.set_name) if entry else ("", document.set_name)
-    if overrides.set_name:
-        set_code, set_name = _split_set(overrides.set_name, set_code)
+    set_code, set_name, set_note = found_set
     typos = tuple(note for note in document.notes if note.startswith("typo"))
     source = Source(
         name=Path(name).name,
@@ -258,7 +288,7 @@ def _describe_release(
         content_sha256=hashlib.sha256(render_rules_text(document).encode()).hexdigest(),
         source=source,
         flags=flags,
-        notes=document.notes,
+        notes=(*document.notes, set_note) if set_note else document.notes,
         normalisation=document.normalisation,
         decode_repairs=extracted.repairs,
     )
@@ -308,7 +338,12 @@ def _neighbours(archive: Archive, release: Release) -> list[Release]:
 
 
 def _store(
-    archive: Archive, release: Release, document: Document, data: bytes, force: bool
+    archive: Archive,
+    release: Release,
+    document: Document,
+    data: bytes,
+    force: bool,
+    set_note: str = "",
 ) -> Outcome:
     existing = archive.get(release.language, release.effective_date)
     label = f"{release.key} {release.set_code}".rstrip()
@@ -325,7 +360,13 @@ def _store(
                 "use --force to replace it"
             )
         archive.save(release, document, data)
-        return Outcome(release.source.name, "replaced", f"replaced {label} ({counts})", release)
+        message = f"replaced {label} ({counts}){_also(set_note)}"
+        return Outcome(release.source.name, "replaced", message, release)
     archive.save(release, document, data)
     damaged = " [damaged]" if "damaged" in release.flags else ""
-    return Outcome(release.source.name, "added", f"added {label} ({counts}){damaged}", release)
+    message = f"added {label} ({counts}){damaged}{_also(set_note)}"
+    return Outcome(release.source.name, "added", message, release)
+
+
+def _also(note: str) -> str:
+    return f"; {note}" if note else ""

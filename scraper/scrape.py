@@ -21,6 +21,7 @@ from rulesarchive.scraper.sources import (
     document_links,
     italian_page_html,
     italian_pages,
+    scryfall_sets,
     wayback_capture,
 )
 from rulesarchive.scraper.wiki import page_date
@@ -177,6 +178,16 @@ def _file_name(url: str) -> str:
     return PurePosixPath(unquote(urlsplit(url).path)).name or "download"
 
 
+def refresh_sets(archive: Archive, fetcher: Fetcher) -> list[Outcome]:
+    """Fetch Scryfall's set list and keep it in the archive; a failure is one failed outcome."""
+    try:
+        sets = scryfall_sets(fetcher)
+    except FetchError as error:
+        return [Outcome("sets", "failed", f"set list: {error}")]
+    archive.save_sets(sets)
+    return []
+
+
 def scrape(
     archive: Archive,
     fetcher: Fetcher,
@@ -195,6 +206,7 @@ def scrape(
     if dry_run:
         return planned, outcomes
     outcomes += recover_leftovers(archive)
+    outcomes += refresh_sets(archive, fetcher)
     advance = progress(len(planned)) if progress else None
     for done, item in enumerate(planned):
         if fetcher.time_left() <= 0:

@@ -30,6 +30,16 @@ NOT_YET = dt.date(2026, 6, 1)  # a --since after every catalogued release: only 
 FAST = HttpSettings(read_timeout=0.5, retries=2, backoff=0.0, per_host_interval=0.0)
 
 
+@pytest.fixture(autouse=True)
+def set_list(request) -> None:
+    """Serve a small copy of Scryfall's /sets to every test that runs the local server."""
+    if "httpserver" in request.fixturenames:
+        server = request.getfixturevalue("httpserver")
+        server.expect_request("/api.scryfall.com/sets").respond_with_data(
+            (FIXTURES / "scryfall_sets.json").read_bytes(), content_type="application/json"
+        )
+
+
 @pytest.fixture
 def current_txt(shared_archive: Path) -> bytes:
     return (shared_archive / "en" / "2025-11-14.txt").read_bytes()
@@ -452,3 +462,31 @@ def test_dry_run_offline_lists_the_catalogue_quickly(tmp_path):
     assert "error: en current release: https://magic.wizards.com/en/rules: cannot resolve" in (
         result.output
     )
+
+
+def test_scrape_keeps_scryfalls_set_list_for_later_ingests(httpserver, archive, fetcher):
+    serve_rules_page(httpserver)
+    httpserver.expect_request(CURRENT_TXT).respond_with_data("gone", status=404)
+    for suffix in (".docx", ".pdf"):
+        httpserver.expect_request(CURRENT_TXT.replace(".txt", suffix)).respond_with_data(
+            "gone", status=404
+        )
+    scrape_english(archive, fetcher)
+    sets = {found.code: found for found in archive.sets()}
+    assert sets["MKM"].name == "Murders at Karlov Manor"
+    assert sets["MKM"].released_at == dt.date(2024, 2, 9) and sets["MKM"].set_type == "expansion"
+    assert "BIG" not in sets and "BROKEN" not in sets
+
+
+def test_a_set_list_that_cannot_be_fetched_is_one_error(httpserver, archive, fetcher):
+    httpserver.clear_all_handlers()
+    serve_rules_page(httpserver)
+    httpserver.expect_request("/api.scryfall.com/sets").respond_with_data("gone", status=404)
+    httpserver.expect_request(CURRENT_TXT).respond_with_data("gone", status=404)
+    for suffix in (".docx", ".pdf"):
+        httpserver.expect_request(CURRENT_TXT.replace(".txt", suffix)).respond_with_data(
+            "gone", status=404
+        )
+    outcomes = scrape_english(archive, fetcher)
+    assert outcomes[0].message == "set list: https://api.scryfall.com/sets: HTTP 404 NOT FOUND"
+    assert archive.sets() is None
