@@ -9,6 +9,7 @@ from pathlib import PurePath
 
 from rulesarchive.scraper.decode import check_not_garbled, decode_bytes
 from rulesarchive.scraper.errors import InputError
+from rulesarchive.scraper.pdf import pdf_text
 
 FORMATS = ("txt", "docx", "pdf", "rtf")
 # Ceiling on a file's bytes and on its extracted text: the largest real document (2022-11-18
@@ -59,7 +60,7 @@ def extract_text(data: bytes, name: str = "", limit: int = MAX_BYTES) -> Extract
     if kind == "docx":
         return _checked(_docx_text(data, limit), "docx", "utf-8 (DOCX XML)", limit)
     if kind == "pdf":
-        return _checked(_pdf_text(data), "pdf", "PDF text", limit)
+        return _checked(pdf_text(data), "pdf", "PDF text", limit)
     if kind == "rtf":
         return _checked(_rtf_text(data), "rtf", "cp1252 (RTF)", limit)
     if kind in {"html", "htm"}:
@@ -100,16 +101,6 @@ def _check_zip_sizes(data: bytes, limit: int) -> None:
     total = sum(part.file_size for part in parts)
     if total > limit:
         raise InputError(f"DOCX parts unpack to {total} bytes, over the limit of {limit}")
-
-
-def _pdf_text(data: bytes) -> str:
-    from pypdf import PdfReader
-
-    try:
-        reader = PdfReader(io.BytesIO(data))
-        return "\n".join(page.extract_text() or "" for page in reader.pages)
-    except Exception as error:  # pypdf's read errors and its stream limits (LimitReachedError)
-        raise InputError(f"not a readable PDF file ({_reason(error)})") from None
 
 
 def _reason(error: BaseException) -> str:

@@ -1,0 +1,51 @@
+"""PDF text: page breaks and box gaps undone, decompression bombs refused."""
+
+import io
+import zlib
+
+import pytest
+from pypdf import PdfWriter
+from pypdf.generic import NameObject, StreamObject
+from rulesarchive.scraper.errors import InputError
+from rulesarchive.scraper.pdf import pdf_text, tidy_pdf_text
+
+
+def test_a_page_break_inside_a_paragraph_joins_its_lines():
+    text = "A Legend that changes type is no longer\n\n\x0cand is subject to the Legend rule.\n"
+    assert tidy_pdf_text(text) == (
+        "A Legend that changes type is no longer\nand is subject to the Legend rule.\n"
+    )
+
+
+def test_a_term_after_a_page_break_keeps_its_definition_and_its_own_paragraph():
+    text = "See rule 310.\n\nCombat Phase\n\n\x0cCombat is the third phase of the turn.\n"
+    assert tidy_pdf_text(text) == (
+        "See rule 310.\n\nCombat Phase\nCombat is the third phase of the turn.\n"
+    )
+
+
+def test_the_gap_before_an_example_is_not_a_new_entry():
+    text = "“As though”\nTreat the game normally.\n\nExample: “Giant Spider may block.”\n"
+    assert tidy_pdf_text(text) == (
+        "“As though”\nTreat the game normally.\nExample: “Giant Spider may block.”\n"
+    )
+
+
+def test_rules_and_headings_start_paragraphs_and_marks_lose_their_space():
+    text = "end of a rule\n\n101.2. The next rule, Unglued ™ and combat );\n\n2. Cards\n"
+    assert tidy_pdf_text(text) == (
+        "end of a rule\n\n101.2. The next rule, Unglued™ and combat);\n\n2. Cards\n"
+    )
+
+
+def test_a_decompression_bomb_is_refused_by_the_stream_limits():
+    writer = PdfWriter()
+    writer.add_blank_page(100, 100)
+    bomb = StreamObject()
+    bomb._data = zlib.compress(b"\0" * 80_000_000)  # 80 MB in 78 kB
+    bomb[NameObject("/Filter")] = NameObject("/FlateDecode")
+    writer._add_object(bomb)
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    with pytest.raises(InputError, match=r"not a readable PDF file \(LimitReachedError"):
+        pdf_text(buffer.getvalue())
