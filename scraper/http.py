@@ -208,10 +208,19 @@ class Fetcher:
             raise FetchError(f"{url}: invalid Content-Length {declared[:40]!r}")
         if declared and int(declared) > self.settings.max_bytes:
             raise FetchError(f"{url}: body of {declared} bytes is over the limit")
+        encoded = response.headers.get("Content-Encoding")
         chunks, size = [], 0
-        # read1 returns what has arrived: a server that drips a byte at a time still meets
-        # the deadline (a blocking read of a whole chunk would wait for all of it).
-        while chunk := response.raw.read1(64 * 1024, decode_content=True):
+        while True:
+            left = None if encoded else _left_to_read(response)
+            if left == 1 and _more_waiting(response):
+                raise FetchError(f"{url}: body longer than its Content-Length of {declared} bytes")
+            # read1 returns what has arrived: a server that drips a byte at a time still
+            # meets the deadline (a blocking read of a whole chunk would wait for all of it).
+            # The last byte is read alone, to look past it while the connection is open.
+            amount = left - 1 if left is not None and 1 < left <= _CHUNK else _CHUNK
+            chunk = response.raw.read1(amount, decode_content=True)
+            if not chunk:
+                break
             size += len(chunk)
             if size > self.settings.max_bytes:
                 raise FetchError(f"{url}: body over the limit of {self.settings.max_bytes} bytes")
@@ -221,7 +230,6 @@ class Fetcher:
                 )
             chunks.append(chunk)
         body = b"".join(chunks)
-        encoded = response.headers.get("Content-Encoding")
         if declared and not encoded and len(body) != int(declared):
             raise _Retry(f"body cut short ({len(body)} of {declared} bytes)")
         return body
@@ -294,6 +302,24 @@ def _check_document(fetched: Fetched, sha256: str) -> None:
         raise FetchError(f"{fetched.url}: an HTML page where a rules document was expected")
     if sha256 and fetched.sha256 != sha256:
         raise _Retry(f"sha256 {fetched.sha256[:12]}… is not the catalogued {sha256[:12]}…")
+
+
+_CHUNK = 64 * 1024
+
+
+def _left_to_read(response: requests.Response) -> int | None:
+    """Return the bytes of the declared length not read yet (http.client counts them)."""
+    left = getattr(getattr(response.raw, "_fp", None), "length", None)
+    return left if isinstance(left, int) else None
+
+
+def _more_waiting(response: requests.Response) -> bool:
+    """Tell whether more than the one byte still due has arrived on the connection."""
+    reader = getattr(getattr(response.raw, "_fp", None), "fp", None)
+    try:
+        return reader is not None and len(reader.peek(2)) > 1
+    except (OSError, ValueError):
+        return False
 
 
 def _retry_after(value: str | None) -> float | None:

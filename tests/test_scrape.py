@@ -490,3 +490,17 @@ def test_a_set_list_that_cannot_be_fetched_is_one_error(httpserver, archive, fet
     outcomes = scrape_english(archive, fetcher)
     assert outcomes[0].message == "set list: https://api.scryfall.com/sets: HTTP 404 NOT FOUND"
     assert archive.sets() is None
+
+
+def test_a_body_longer_than_its_content_length_is_an_error(httpserver, fetcher):
+    body = b"x" * 200_000
+
+    def too_long(_request: Request) -> Response:
+        response = Response([body, b"tail the server should not send"])
+        response.headers["Content-Length"] = str(len(body))
+        response.headers["Connection"] = "close"
+        return response
+
+    httpserver.expect_request("/example.org/long.txt").respond_with_handler(too_long)
+    with pytest.raises(FetchError, match="body longer than its Content-Length of 200000 bytes"):
+        fetcher.get("https://example.org/long.txt")
