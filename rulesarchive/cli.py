@@ -168,7 +168,7 @@ def build(archive: Archive, out: Path, base_url: str, sample: bool) -> None:
     say = (lambda message: click.echo(f"{message}…", err=True)) if sys.stderr.isatty() else None
     try:
         report = build_site(source, out, base_url, progress=say, cache=not sample)
-    except (BuildError, SearchIndexError) as error:
+    except (BuildError, SearchIndexError, ArchiveError) as error:
         raise click.ClickException(str(error)) from None
     click.echo(
         f"built {out}: {report.pages} files ({report.written} written) for "

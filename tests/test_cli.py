@@ -216,3 +216,15 @@ def test_history_from_an_endless_file_stops_at_a_limit():
     result = CliRunner().invoke(main, ["history", "--from-file", "/dev/zero"])
     assert result.exit_code == 1
     assert "over 4 MB, not a rule's history" in result.output
+
+
+def test_build_from_a_tampered_release_is_one_line(tmp_path):
+    archive = _archive_with_two_releases(tmp_path)
+    path = archive / "en" / "2011-05-01" / "release.json"
+    path.write_text(path.read_text().replace('"language": "en"', '"language": "../../../x"'))
+    result = CliRunner().invoke(
+        main, ["--archive", str(archive), "build", "--out", str(tmp_path / "site")]
+    )
+    assert result.exit_code == 1
+    assert "says ../../../x/2011-05-01, not en/2011-05-01 as its folder does" in result.output
+    assert not (tmp_path / "x").exists() and not (tmp_path.parent / "x").exists()
