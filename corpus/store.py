@@ -5,6 +5,11 @@ Layout (git-friendly):  ARCHIVE/<language>/<effective date>/
     document.json  the parsed, normalised document (printed text kept where it differs)
     rules.txt      normalised text, one rule or glossary entry per line, for `git diff`
     original.<ext> the bytes as they were ingested
+
+Hidden entries are never releases: .lock (the writer lock), <language>/.incoming-* (a release
+being written), <language>/.retired-<date>-<pid> (the old copy during a replace, where folders
+cannot be exchanged in one step), .snapshot-<pid>-* (a build's view), .cache/ (HTTP responses,
+diffs, the set list).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Each trial starts a real `rulesarchive` process in a session of its own, kills t
 (not its children) at a random point of its run, then checks that no process of the session
 survives, that the archive lists and reads only complete releases, and that the live site is
 a whole build. The next trial's run must clean what the killed one left. The number of trials
-is bounded (RULESARCHIVE_CRASH_TRIALS per kind, default 3).
+is bounded (RULESARCHIVE_CRASH_TRIALS per kind, default 5).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from rulesarchive.corpus.store import Archive
 
 from tests.samples import modern_text
 
-TRIALS = int(os.environ.get("RULESARCHIVE_CRASH_TRIALS", "3"))
+TRIALS = int(os.environ.get("RULESARCHIVE_CRASH_TRIALS", "5"))
 DATES = ["April 1, 2011", "May 1, 2011", "June 17, 2011", "July 1, 2011", "October 1, 2011"]
 
 
