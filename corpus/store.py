@@ -38,12 +38,14 @@ from rulesarchive.corpus.model import (
     Rule,
     Source,
 )
+from rulesarchive.corpus.numbers import RULE_NUMBER
 from rulesarchive.corpus.sets import MagicSet
 
 _DATE = r"\d{4}-\d{2}-\d{2}"
 # A release folder, or the old copy a replace set aside (kept readable until the new is in place).
 _RELEASE_FOLDER = re.compile(rf"(?P<date>{_DATE})|\.retired-(?P<retired>{_DATE})-\d+")
 _SNAPSHOT = re.compile(r"\.snapshot-(\d+)-.*")
+_HEADING_NUMBER = re.compile(r"\d{1,3}")
 _LOCK = ".lock"
 _SETS = Path(".cache") / "sets.json"
 
@@ -474,8 +476,18 @@ def _entry_to_json(entry: GlossaryEntry) -> dict:
 
 
 def document_from_json(data: dict) -> Document:
-    """Rebuild a Document from its JSON form."""
+    """Rebuild a Document from its JSON form; numbers that are no rule numbers are refused.
+
+    Rule and heading numbers become parts of the site's paths: a tampered document must not
+    be able to name a page outside it ('../../x').
+    """
     date = data["effective_date"]
+    for number in [rule["number"] for rule in data["rules"]]:
+        if not RULE_NUMBER.fullmatch(number):
+            raise ValueError(f"{number!r} is not a rule number")
+    for number, _title in data["headings"]:
+        if not _HEADING_NUMBER.fullmatch(number):
+            raise ValueError(f"{number!r} is not a section or chapter number")
     return Document(
         language=data["language"],
         effective_date=dt.date.fromisoformat(date) if date else None,

@@ -176,3 +176,12 @@ def test_a_file_over_the_size_limit_is_refused_without_reading_it_all(tmp_path):
     (outcome,) = ingest_paths(Archive(tmp_path / "archive"), [big], Overrides(max_bytes=2**20))
     assert outcome.status == "failed"
     assert "over the size limit of 1 MB (raise it with --max-size" in outcome.message
+
+
+def test_a_tampered_rule_number_cannot_name_a_path(tmp_path):
+    archive = _stored(tmp_path)
+    path = archive.root / "en" / "2024-11-08" / "document.json"
+    path.write_text(path.read_text().replace('"number": "400.6"', '"number": "../../../x"'))
+    (release,) = archive.releases()
+    with pytest.raises(ArchiveError, match="'../../../x' is not a rule number"):
+        archive.load(release)
