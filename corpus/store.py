@@ -172,23 +172,33 @@ class Archive:
 
         The view is a hard-link copy of the release folders, taken under the writer lock:
         writers never modify a file in place (each release is new files in a new folder), so
-        linked files keep the content they had.
+        linked files keep the content they had. An archive this process cannot write to
+        (read-only media) is read as it is.
         """
-        if not self.root.is_dir():
+        folder = self._take_snapshot() if self.root.is_dir() else None
+        if folder is None:
             yield self
             return
-        with self.lock():
-            folder = Path(tempfile.mkdtemp(prefix=f".snapshot-{os.getpid()}-", dir=self.root))
-            try:
-                for language, date, release_folder in self._folders(None):
-                    _link_files(release_folder, folder / language / date.isoformat())
-            except BaseException:
-                shutil.rmtree(folder, ignore_errors=True)
-                raise
         try:
             yield Archive(self.root, pinned=folder)
         finally:
             shutil.rmtree(folder, ignore_errors=True)
+
+    def _take_snapshot(self) -> Path | None:
+        try:
+            with self.lock():
+                folder = Path(tempfile.mkdtemp(prefix=f".snapshot-{os.getpid()}-", dir=self.root))
+                try:
+                    for language, date, release_folder in self._folders(None):
+                        _link_files(release_folder, folder / language / date.isoformat())
+                except BaseException:
+                    shutil.rmtree(folder, ignore_errors=True)
+                    raise
+        except OSError as error:
+            if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+                return None
+            raise
+        return folder
 
     def leftovers(self) -> list[Path]:
         """Return what killed runs left: staging folders, set-aside copies, dead snapshots."""

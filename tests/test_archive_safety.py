@@ -185,3 +185,14 @@ def test_a_tampered_rule_number_cannot_name_a_path(tmp_path):
     (release,) = archive.releases()
     with pytest.raises(ArchiveError, match="'../../../x' is not a rule number"):
         archive.load(release)
+
+
+def test_an_archive_that_cannot_be_written_is_read_as_it_is(tmp_path, monkeypatch):
+    archive = _stored(tmp_path)
+
+    def read_only(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("rulesarchive.corpus.store.os.open", read_only)
+    with archive.snapshot() as view:
+        assert view is archive and len(view.releases()) == 1
