@@ -163,6 +163,7 @@ def scrape(
 def build(archive: Archive, out: Path, base_url: str, sample: bool) -> None:
     """Render the archive as a static site (histories, changelogs, search, feed, data)."""
     source = Archive(sample_archive()) if sample else archive
+    _note_leftovers(source)
     if not base_url.endswith("/"):
         base_url += "/"
     say = (lambda message: click.echo(f"{message}…", err=True)) if sys.stderr.isatty() else None
@@ -219,13 +220,7 @@ def releases(archive: Archive, lang: str | None, output: str) -> None:
         found = archive.releases(lang)
     except ArchiveError as error:
         raise click.ClickException(str(error)) from None
-    leftovers = archive.leftovers()
-    if leftovers:
-        click.echo(
-            f"note: {len(leftovers)} unfinished folder(s) of an interrupted run in "
-            f"{archive.root} (ignored; the next ingest removes them)",
-            err=True,
-        )
+    _note_leftovers(archive)
     if not found:
         click.echo(f"no {lang + ' ' if lang else ''}releases in {archive.root}", err=True)
     if output == "json":
@@ -361,6 +356,17 @@ def history(archive: Archive, number, lang, reference, from_file, output) -> Non
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
     else:
         click.echo(history_text(data), nl=False)
+
+
+def _note_leftovers(archive: Archive) -> None:
+    """Say on stderr that an interrupted run left folders behind (they are never read)."""
+    leftovers = archive.leftovers()
+    if leftovers:
+        click.echo(
+            f"note: {len(leftovers)} unfinished folder(s) of an interrupted run in "
+            f"{archive.root} (ignored; the next ingest removes them)",
+            err=True,
+        )
 
 
 def _print_diff(data: dict, output: str) -> None:

@@ -228,3 +228,18 @@ def test_build_from_a_tampered_release_is_one_line(tmp_path):
     assert result.exit_code == 1
     assert "says ../../../x/2011-05-01, not en/2011-05-01 as its folder does" in result.output
     assert not (tmp_path / "x").exists() and not (tmp_path.parent / "x").exists()
+
+
+def test_leftovers_of_an_interrupted_run_are_reported_not_read(tmp_path):
+    archive = _archive_with_two_releases(tmp_path)
+    leftover = archive / "en" / ".incoming-x1"
+    leftover.mkdir()
+    (leftover / "release.json").write_text("{}")
+    listed = CliRunner().invoke(main, ["--archive", str(archive), "releases"])
+    assert listed.exit_code == 0
+    assert "note: 1 unfinished folder(s) of an interrupted run" in listed.output
+    assert listed.output.count("\nen ") + listed.output.startswith("en ") == 2
+    source = tmp_path / "old.txt"
+    again = CliRunner().invoke(main, ["--archive", str(archive), "ingest", str(source)])
+    assert "note: removed en/.incoming-x1 (left by an interrupted run)" in again.output
+    assert not leftover.exists()
