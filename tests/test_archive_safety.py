@@ -196,3 +196,13 @@ def test_an_archive_that_cannot_be_written_is_read_as_it_is(tmp_path, monkeypatc
     monkeypatch.setattr("rulesarchive.corpus.store.os.open", read_only)
     with archive.snapshot() as view:
         assert view is archive and len(view.releases()) == 1
+
+
+def test_a_replace_without_an_atomic_exchange_sets_the_old_copy_aside(tmp_path, monkeypatch):
+    archive = _stored(tmp_path)
+    monkeypatch.setattr("rulesarchive.corpus.store._exchange", lambda first, second: False)
+    changed = modern_text(who="its owner").encode()
+    assert ingest_bytes(archive, changed, "b.txt", Overrides(force=True)).status == "replaced"
+    (release,) = archive.releases()
+    assert "its owner looks" in archive.load(release).rule("400.6").text
+    assert archive.leftovers() == []
