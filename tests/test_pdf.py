@@ -6,8 +6,13 @@ import zlib
 import pytest
 from pypdf import PdfWriter
 from pypdf.generic import NameObject, StreamObject
+from rulesarchive.corpus.store import Archive
 from rulesarchive.scraper.errors import InputError
+from rulesarchive.scraper.ingest import ingest_bytes
 from rulesarchive.scraper.pdf import pdf_text, tidy_pdf_text
+
+from tests.documents import text_to_docx, text_to_pdf
+from tests.samples import modern_text
 
 
 def test_a_page_break_inside_a_paragraph_joins_its_lines():
@@ -49,3 +54,16 @@ def test_a_decompression_bomb_is_refused_by_the_stream_limits():
     writer.write(buffer)
     with pytest.raises(InputError, match=r"not a readable PDF file \(LimitReachedError"):
         pdf_text(buffer.getvalue())
+
+
+def test_the_pdf_and_docx_of_one_release_ingest_as_the_same_release(tmp_path):
+    archive = Archive(tmp_path)
+    text = modern_text()
+    assert ingest_bytes(archive, text_to_docx(text), "cr.docx").status == "added"
+    # Wherever the lines wrap and the pages break. (Under 85 characters the sample, whose rules
+    # are short, no longer looks hard-wrapped to the parser: real documents' rules are long.)
+    for width in (85, 95, 110):
+        pdf = ingest_bytes(archive, text_to_pdf(text, width), "cr.pdf")
+        assert pdf.status == "unchanged", pdf.message
+        assert "same text as cr.docx" in pdf.message
+    assert ingest_bytes(archive, text.encode(), "cr.txt").status == "unchanged"
