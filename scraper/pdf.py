@@ -16,8 +16,13 @@ from rulesarchive.scraper.errors import InputError
 # What may start a paragraph after a gap: a rule, a section or chapter heading.
 _NUMBERED = re.compile(r"\d{3}\.\d+[a-z]?\.?\s|\d{1,3}\.\s\S")
 _ENDS_SENTENCE = re.compile(r"""[.:;!?)”"’]$""")
-# A space the PDF puts before a mark or a closing parenthesis ("Unglued ™", "combat );").
-_SPACE_BEFORE_MARK = re.compile(r"(?<=\w) (?=[™®])|(?<=\w) (?=\)[;,.])")
+# Spaces the PDF's glyph spacing adds: before a mark or a closing parenthesis ("Unglued ™",
+# "combat );" in 2002-10-07), after a range's en dash and inside a loyalty cost ("601.2f– h",
+# "903.6– 903.11", "[- N]" in 2023-02-03, where the DOCX has none).
+_EXTRA_SPACE = re.compile(
+    r"(?<=\w) (?=[™®])|(?<=\w) (?=\)[;,.])"
+    r"|(?<=\d–) (?=\d)|(?<=\d[a-z]–) (?=[a-z]\b)|(?<=\[[-+−]) (?=[\dX])"
+)
 
 
 def pdf_text(data: bytes) -> str:
@@ -60,7 +65,7 @@ def tidy_pdf_text(text: str) -> str:
     kept: list[str] = []
     for at, line in enumerate(lines):
         if line:
-            kept.append(_SPACE_BEFORE_MARK.sub("", line))
+            kept.append(_EXTRA_SPACE.sub("", line))
             continue
         if not kept or not kept[-1]:
             continue

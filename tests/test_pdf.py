@@ -43,6 +43,14 @@ def test_rules_and_headings_start_paragraphs_and_marks_lose_their_space():
     )
 
 
+def test_spaces_the_glyph_spacing_adds_in_ranges_and_loyalty_costs_go():
+    text = "See rules 601.2f– h and 903.6– 903.11. [- 3]: Destroy target creature.\n"
+    assert (
+        tidy_pdf_text(text)
+        == "See rules 601.2f–h and 903.6–903.11. [-3]: Destroy target creature.\n"
+    )
+
+
 def test_a_decompression_bomb_is_refused_by_the_stream_limits():
     writer = PdfWriter()
     writer.add_blank_page(100, 100)
