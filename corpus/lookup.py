@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from rulesarchive.corpus.catalogue import entry_for
 from rulesarchive.corpus.model import Release
@@ -21,6 +22,8 @@ def find_release(archive: Archive, reference: str | None, language: str = "en") 
     try:
         date = dt.date.fromisoformat(reference)
     except ValueError:
+        if re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}", reference):
+            raise ArchiveError(f"{reference} is not a valid date (give YYYY-MM-DD)") from None
         matches = [release for release in releases if release.set_code.upper() == reference.upper()]
         if matches:
             return matches[-1]

@@ -5,6 +5,10 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
+# The closed set of languages the archive holds; a code is also a folder name, so only these
+# are ever used as one.  Add a language here (and to the scraper's sources) to support it.
+LANGUAGES = ("en", "zh-Hans", "it")
+
 
 @dataclass(frozen=True, slots=True)
 class Rule:

@@ -5,99 +5,383 @@ Layout (git-friendly):  ARCHIVE/<language>/<effective date>/
     document.json  the parsed, normalised document (printed text kept where it differs)
     rules.txt      normalised text, one rule or glossary entry per line, for `git diff`
     original.<ext> the bytes as they were ingested
+
+Hidden entries are never releases: .lock (the writer lock), <language>/.incoming-* (a release
+being written), <language>/.retired-<date>-<pid> (the old copy during a replace, where folders
+cannot be exchanged in one step), .snapshot-<pid>-* (a build's view), .cache/ (HTTP responses,
+diffs, the set list).
 """
 
 from __future__ import annotations
 
+import ctypes
 import datetime as dt
+import errno
+import fcntl
 import json
 import os
+import re
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from sys import intern
 
-from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule, Source
+from rulesarchive.corpus.model import (
+    LANGUAGES,
+    Document,
+    GlossaryEntry,
+    Heading,
+    Release,
+    Rule,
+    Source,
+)
+from rulesarchive.corpus.numbers import RULE_NUMBER
+from rulesarchive.corpus.sets import MagicSet
+
+_DATE = r"\d{4}-\d{2}-\d{2}"
+# A release folder, or the old copy a replace set aside (kept readable until the new is in place).
+_RELEASE_FOLDER = re.compile(rf"(?P<date>{_DATE})|\.retired-(?P<retired>{_DATE})-\d+")
+_SNAPSHOT = re.compile(r"\.snapshot-(\d+)-.*")
+_HEADING_NUMBER = re.compile(r"\d{1,3}")
+_LOCK = ".lock"
+_SETS = Path(".cache") / "sets.json"
 
 
 class ArchiveError(Exception):
     """A release that cannot be found, read or written."""
 
 
-class Archive:
-    """A folder of releases."""
+def check_language(language: str) -> str:
+    """Return a language code of the closed set, or raise ArchiveError naming the known ones."""
+    if language not in LANGUAGES:
+        raise ArchiveError(f"unknown language {language!r} (known: {', '.join(LANGUAGES)})")
+    return language
 
-    def __init__(self, root: Path | str) -> None:
+
+class Archive:
+    """A folder of releases.
+
+    Only complete releases are ever listed or read: a release is written in a hidden staging
+    folder and renamed into place; whatever a killed run leaves behind is hidden, ignored and
+    removed by the next writer (`recover`). Writers take an exclusive lock on ARCHIVE/.lock.
+    """
+
+    def __init__(self, root: Path | str, *, pinned: Path | None = None) -> None:
         self.root = Path(root)
+        self._data = pinned or self.root  # where releases are read: a snapshot's copy, or root
+        self._pinned = pinned is not None
+        self._lock_depth = 0
+        self._lock_file: int | None = None
 
     def releases(self, language: str | None = None) -> list[Release]:
         """Return the stored releases, oldest first (of one language, or all)."""
-        found = [_read_release(path) for path in self._release_files(language)]
+        found = [
+            _read_release(folder, lang, date) for lang, date, folder in self._folders(language)
+        ]
         return sorted(found, key=lambda release: (release.language, release.effective_date))
 
     def get(self, language: str, effective_date: dt.date) -> Release | None:
         """Return the release of this language and date, or None."""
-        path = self._folder(language, effective_date) / "release.json"
-        return _read_release(path) if path.exists() else None
+        folder = self._readable(language, effective_date)
+        return _read_release(folder, language, effective_date) if folder else None
 
     def load(self, release: Release) -> Document:
         """Read the document of a release."""
-        path = self._folder(release.language, release.effective_date) / "document.json"
+        folder = self._readable(release.language, release.effective_date)
+        path = (folder or self._folder(release.language, release.effective_date)) / "document.json"
         try:
             return document_from_json(json.loads(path.read_text(encoding="utf-8")))
         except (OSError, ValueError, KeyError) as error:
             raise ArchiveError(f"{path}: unreadable document ({error})") from None
 
     def save(self, release: Release, document: Document, raw: bytes) -> None:
-        """Write a release, replacing any with the same key; all or nothing."""
-        self.root.mkdir(parents=True, exist_ok=True)
+        """Write a release, replacing any with the same key; all or nothing, durable."""
+        if self._pinned:
+            raise ArchiveError(f"{self._data}: a snapshot is read-only")
         target = self._folder(release.language, release.effective_date)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".incoming-", dir=target.parent))
+        with self.lock():
+            _make_folder(target.parent)
+            staging = Path(tempfile.mkdtemp(prefix=".incoming-", dir=target.parent))
+            try:
+                os.chmod(staging, 0o777 & ~_UMASK)
+                _write(staging / "release.json", json.dumps(release_to_json(release), indent=1))
+                _write(staging / "document.json", render_document_json(document))
+                _write(staging / "rules.txt", render_rules_text(document))
+                _write(staging / f"original.{release.source.format}", raw)
+                _fsync_folder(staging)
+                _swap_into_place(staging, target)
+            finally:
+                shutil.rmtree(staging, ignore_errors=True)
+
+    def save_sets(self, sets: list[MagicSet]) -> None:
+        """Keep the set list (fetched by scrape) for naming releases the catalogue lacks."""
+        data = [
+            {
+                "code": found.code,
+                "name": found.name,
+                "released_at": found.released_at.isoformat(),
+                "set_type": found.set_type,
+            }
+            for found in sets
+        ]
+        path = self.root / _SETS
+        _make_folder(path.parent)
+        write_file_atomically(path, json.dumps(data, indent=1, ensure_ascii=False).encode())
+
+    def sets(self) -> tuple[MagicSet, ...] | None:
+        """Return the kept set list, or None when scrape never fetched one."""
         try:
-            _write(staging / "release.json", json.dumps(release_to_json(release), indent=1))
-            _write(
-                staging / "document.json",
-                json.dumps(document_to_json(document), ensure_ascii=False),
+            data = json.loads((self.root / _SETS).read_text(encoding="utf-8"))
+            return tuple(
+                MagicSet(
+                    item["code"],
+                    item["name"],
+                    dt.date.fromisoformat(item["released_at"]),
+                    item["set_type"],
+                )
+                for item in data
             )
-            _write(staging / "rules.txt", render_rules_text(document))
-            (staging / f"original.{release.source.format}").write_bytes(raw)
-            _swap_into_place(staging, target)
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise ArchiveError(f"{self.root / _SETS}: unreadable set list ({error})") from None
+
+    @contextmanager
+    def lock(self) -> Iterator[None]:
+        """Hold the archive's writer lock (re-entrant within this object)."""
+        if self._lock_depth == 0:
+            _make_folder(self.root)
+            handle = os.open(self.root / _LOCK, os.O_RDWR | os.O_CREAT, 0o666)
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            self._lock_file = handle
+        self._lock_depth += 1
+        try:
+            yield
         finally:
-            shutil.rmtree(staging, ignore_errors=True)
+            self._lock_depth -= 1
+            if self._lock_depth == 0 and self._lock_file is not None:
+                os.close(self._lock_file)  # closing releases the lock
+                self._lock_file = None
+
+    @contextmanager
+    def snapshot(self) -> Iterator[Archive]:
+        """Yield a read-only view of the archive as it is now; later writes do not change it.
+
+        The view is a hard-link copy of the release folders, taken under the writer lock:
+        writers never modify a file in place (each release is new files in a new folder), so
+        linked files keep the content they had. An archive this process cannot write to
+        (read-only media) is read as it is.
+        """
+        folder = self._take_snapshot() if self.root.is_dir() else None
+        if folder is None:
+            yield self
+            return
+        try:
+            yield Archive(self.root, pinned=folder)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def _take_snapshot(self) -> Path | None:
+        try:
+            with self.lock():
+                folder = Path(tempfile.mkdtemp(prefix=f".snapshot-{os.getpid()}-", dir=self.root))
+                try:
+                    for language, date, release_folder in self._folders(None):
+                        _link_files(release_folder, folder / language / date.isoformat())
+                except BaseException:
+                    shutil.rmtree(folder, ignore_errors=True)
+                    raise
+        except OSError as error:
+            if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+                return None
+            raise
+        return folder
+
+    def leftovers(self) -> list[Path]:
+        """Return what killed runs left: staging folders, set-aside copies, dead snapshots."""
+        if self._pinned or not self.root.is_dir():
+            return []
+        found = [
+            path
+            for path in self.root.iterdir()
+            if (match := _SNAPSHOT.fullmatch(path.name)) and not _alive(int(match.group(1)))
+        ]
+        for language in LANGUAGES:
+            folder = self.root / language
+            if folder.is_dir():
+                found += [
+                    path
+                    for path in folder.iterdir()
+                    if path.name.startswith((".incoming-", ".retired-"))
+                ]
+        return sorted(found)
+
+    def recover(self) -> list[str]:
+        """Remove what killed runs left (putting back a release a replace had set aside)."""
+        messages = []
+        with self.lock():
+            for path in self.leftovers():
+                match = _RELEASE_FOLDER.fullmatch(path.name)
+                if match and match["retired"] and not (path.parent / match["retired"]).exists():
+                    path.rename(path.parent / match["retired"])
+                    _fsync_folder(path.parent)
+                    name = f"{path.parent.name}/{match['retired']}"
+                    messages.append(f"restored {name} (a replace was interrupted)")
+                    continue
+                shutil.rmtree(path, ignore_errors=True)
+                messages.append(
+                    f"removed {path.relative_to(self.root)} (left by an interrupted run)"
+                )
+        return messages
 
     def _folder(self, language: str, effective_date: dt.date) -> Path:
-        return self.root / language / effective_date.isoformat()
+        return self._data / check_language(language) / effective_date.isoformat()
 
-    def _release_files(self, language: str | None) -> Iterator[Path]:
-        if not self.root.is_dir():
-            return iter(())
-        pattern = f"{language}/*/release.json" if language else "*/*/release.json"
-        return self.root.glob(pattern)
+    def _readable(self, language: str, effective_date: dt.date) -> Path | None:
+        """Return the folder holding a release: its own, or the copy a replace set aside."""
+        folder = self._folder(language, effective_date)
+        if (folder / "release.json").exists():
+            return folder
+        retired = sorted(folder.parent.glob(f".retired-{effective_date.isoformat()}-*"))
+        return next((path for path in retired if (path / "release.json").exists()), None)
+
+    def _folders(self, language: str | None) -> Iterator[tuple[str, dt.date, Path]]:
+        """Yield (language, date, folder) of every complete release; nothing else is listed."""
+        for lang in [check_language(language)] if language else LANGUAGES:
+            parent = self._data / lang
+            if not parent.is_dir():
+                continue
+            chosen: dict[str, Path] = {}
+            for path in parent.iterdir():
+                match = _RELEASE_FOLDER.fullmatch(path.name)
+                if not match or not (path / "release.json").is_file():
+                    continue
+                if match["date"]:
+                    chosen[match["date"]] = path
+                else:
+                    chosen.setdefault(match["retired"], path)
+            for name, path in chosen.items():
+                try:
+                    yield lang, dt.date.fromisoformat(name), path
+                except ValueError:
+                    continue  # 2024-13-45: not a date, not a release
 
 
-def _write(path: Path, text: str) -> None:
-    with path.open("w", encoding="utf-8", newline="\n") as handle:
-        handle.write(text)
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _current_umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _current_umask()
+
+
+def _make_folder(path: Path) -> None:
+    """Create a folder (and its parents), making the new entries durable."""
+    if path.is_dir():
+        return
+    _make_folder(path.parent)
+    try:
+        path.mkdir()
+    except FileExistsError:
+        return
+    _fsync_folder(path.parent)
+
+
+def _write(path: Path, content: str | bytes) -> None:
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    with path.open("wb") as handle:
+        handle.write(data)
         handle.flush()
         os.fsync(handle.fileno())
 
 
+def write_file_atomically(path: Path, data: bytes) -> None:
+    """Write a file under the archive (e.g. its caches) all or nothing, durably, umask modes."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".incoming-")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fchmod(file.fileno(), 0o666 & ~_UMASK)  # mkstemp makes 0600
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    _fsync_folder(path.parent)
+
+
+def _fsync_folder(path: Path) -> None:
+    handle = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
+
+
+def _link_files(source: Path, target: Path) -> None:
+    target.mkdir(parents=True)
+    for path in source.iterdir():
+        try:
+            os.link(path, target / path.name)
+        except OSError:
+            shutil.copy2(path, target / path.name)  # a file system without hard links
+
+
 def _swap_into_place(staging: Path, target: Path) -> None:
-    """Rename the finished folder over the old one; the old one survives any failure before."""
+    """Put the finished folder at `target`; a reader sees the old release or the new, never none.
+
+    On Linux both folders are exchanged in one step (the old one then sits in `staging`, which
+    the caller deletes). Elsewhere the old folder is renamed aside first; until the new one is
+    in place readers read the set-aside copy, and `recover` puts it back after a crash.
+    """
     if not target.exists():
         staging.rename(target)
-        return
-    retired = target.with_name(f".retired-{target.name}-{os.getpid()}")
-    target.rename(retired)
-    try:
-        staging.rename(target)
-    except OSError:
-        retired.rename(target)
-        raise
-    shutil.rmtree(retired, ignore_errors=True)
+    elif not _exchange(staging, target):
+        retired = target.with_name(f".retired-{target.name}-{os.getpid()}")
+        target.rename(retired)
+        try:
+            staging.rename(target)
+        except OSError:
+            retired.rename(target)
+            raise
+        _fsync_folder(target.parent)
+        shutil.rmtree(retired, ignore_errors=True)
+    _fsync_folder(target.parent)
+
+
+def _exchange(first: Path, second: Path) -> bool:
+    """Swap two paths atomically (Linux renameat2 RENAME_EXCHANGE); False where unsupported."""
+    if _renameat2 is None:
+        return False
+    if _renameat2(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), 2) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), str(second))
+
+
+_AT_FDCWD = -100
+_renameat2: Callable[..., int] | None
+try:
+    _renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+except (AttributeError, OSError):
+    _renameat2 = None
 
 
 def render_rules_text(document: Document) -> str:
@@ -121,10 +405,12 @@ def release_to_json(release: Release) -> dict:
     return data
 
 
-def _read_release(path: Path) -> Release:
+def _read_release(folder: Path, language: str, effective_date: dt.date) -> Release:
+    """Read a release's metadata; it must name the language and date of its folder."""
+    path = folder / "release.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return Release(
+        release = Release(
             language=data["language"],
             effective_date=dt.date.fromisoformat(data["effective_date"]),
             set_code=data["set_code"],
@@ -140,6 +426,27 @@ def _read_release(path: Path) -> Release:
         )
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ArchiveError(f"{path}: unreadable release metadata ({error})") from None
+    if (release.language, release.effective_date) != (language, effective_date):
+        raise ArchiveError(
+            f"{path}: says {release.key}, not {language}/{effective_date} as its folder does"
+        )
+    return release
+
+
+def render_document_json(document: Document) -> str:
+    """Render a document as JSON for `git diff`: one key per line, one rule or entry per line."""
+    lines = []
+    for key, value in document_to_json(document).items():
+        if isinstance(value, list) and value:
+            items = ",\n".join(f"  {_compact(item)}" for item in value)
+            lines.append(f" {json.dumps(key)}: [\n{items}\n ]")
+        else:
+            lines.append(f" {json.dumps(key)}: {_compact(value)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def _compact(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
 def document_to_json(document: Document) -> dict:
@@ -180,8 +487,18 @@ def _entry_to_json(entry: GlossaryEntry) -> dict:
 
 
 def document_from_json(data: dict) -> Document:
-    """Rebuild a Document from its JSON form."""
+    """Rebuild a Document from its JSON form; numbers that are no rule numbers are refused.
+
+    Rule and heading numbers become parts of the site's paths: a tampered document must not
+    be able to name a page outside it ('../../x').
+    """
     date = data["effective_date"]
+    for number in [rule["number"] for rule in data["rules"]]:
+        if not RULE_NUMBER.fullmatch(number):
+            raise ValueError(f"{number!r} is not a rule number")
+    for number, _title in data["headings"]:
+        if not _HEADING_NUMBER.fullmatch(number):
+            raise ValueError(f"{number!r} is not a section or chapter number")
     return Document(
         language=data["language"],
         effective_date=dt.date.fromisoformat(date) if date else None,

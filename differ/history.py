@@ -135,10 +135,17 @@ def _sighted(
 _DATE_LINE = re.compile(r"(?P<month>[A-Z][a-z]+) (?P<day>\d{1,2}), (?P<year>\d{4}) · (?P<set>.+)")
 
 
+_MAX_HISTORY_BYTES = 4 * 2**20  # a real scraped history of one rule is a few kilobytes
+
+
 def read_scraped_history(path: Path, number: str = "") -> History:
     """Read a scraped history: current text, then 'Month D, YYYY · Set' blocks, newest first."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        with path.open("rb") as handle:  # bounded: `--from-file /dev/zero` must not eat memory
+            raw = handle.read(_MAX_HISTORY_BYTES + 1)
+        if len(raw) > _MAX_HISTORY_BYTES:
+            raise ValueError(f"{path}: over {_MAX_HISTORY_BYTES // 2**20} MB, not a rule's history")
+        text = raw.decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
         raise ValueError(f"{path}: cannot read ({error})") from None
     blocks: list[tuple[dt.date | None, str, list[str]]] = [(None, "current", [])]

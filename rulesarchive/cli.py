@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import json
 import logging
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 
 from rulesarchive.corpus.lookup import find_release, previous_release
+from rulesarchive.corpus.model import LANGUAGES
 from rulesarchive.corpus.present import release_label, release_summary, rule_view
 from rulesarchive.corpus.store import Archive, ArchiveError
 from rulesarchive.differ.classify import diff_documents
@@ -25,15 +28,16 @@ from rulesarchive.differ.report import (
     translation_text,
 )
 from rulesarchive.differ.translations import translated_languages, translation_report
-from rulesarchive.scraper.http import Fetcher
+from rulesarchive.scraper.extract import MAX_BYTES
+from rulesarchive.scraper.http import Fetcher, HttpSettings
 from rulesarchive.scraper.ingest import Outcome, Overrides, ingest_paths
-from rulesarchive.scraper.scrape import LANGUAGES
 from rulesarchive.scraper.scrape import scrape as run_scrape
 from rulesarchive.site_builder.build import BuildError, build_site, sample_archive
 from rulesarchive.site_builder.search import SearchIndexError
 from rulesarchive.site_builder.serve import make_server
 
 FORMAT = click.Choice(["text", "json"])
+LANGUAGE = click.Choice(LANGUAGES)
 DIFF_FORMAT = click.Choice(["text", "markdown", "json"])
 
 
@@ -64,25 +68,33 @@ def main(ctx: click.Context, archive_path: Path, verbose: int, quiet: bool) -> N
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--lang", help="Language of the documents (default: detected).")
+@click.option("--lang", type=LANGUAGE, help="Language of the documents (default: detected).")
 @click.option(
     "--effective-date", type=click.DateTime(["%Y-%m-%d"]), help="Override the printed date."
 )
 @click.option("--set-name", help='Override the set, e.g. "Foundations (FDN)".')
 @click.option(
-    "--force", is_flag=True, help="Store damaged documents (flagged) and replace differing ones."
+    "--force",
+    is_flag=True,
+    help="Store damaged documents (flagged), replace differing ones, accept a --lang that "
+    "contradicts the text's script.",
+)
+@click.option(
+    "--max-size",
+    type=click.IntRange(1),
+    default=MAX_BYTES // 2**20,
+    show_default=True,
+    help="Refuse files (and extracted texts) larger than this many MB.",
 )
 @click.pass_obj
 def ingest(
-    archive: Archive, paths: tuple[Path, ...], lang, effective_date, set_name, force
+    archive: Archive, paths: tuple[Path, ...], lang, effective_date, set_name, force, max_size
 ) -> None:
     """Store documents (.txt .docx .pdf .rtf, Italian wiki pages) as releases in the archive."""
     date = effective_date.date() if isinstance(effective_date, dt.datetime) else None
-    overrides = Overrides(lang, date, set_name, force)
+    overrides = Overrides(lang, date, set_name, force, max_size * 2**20)
     with _progress(len(paths), "Ingesting") as advance:
-        outcomes = ingest_paths(archive, paths, overrides, progress=lambda _: advance())
-    for outcome in outcomes:
-        _report(outcome)
+        outcomes = ingest_paths(archive, paths, overrides, progress=advance)
     if any(outcome.status == "failed" for outcome in outcomes):
         sys.exit(1)
 
@@ -98,15 +110,32 @@ def ingest(
 )
 @click.option("--dry-run", is_flag=True, help="Only say what would be fetched.")
 @click.option("--mirror", help="Fetch every URL from MIRROR/<host>/<path> instead (offline use).")
+@click.option(
+    "--deadline",
+    type=click.FloatRange(min=1),
+    default=HttpSettings().run_deadline,
+    show_default=True,
+    help="Stop fetching after this many seconds (what was stored is kept).",
+)
+@click.option(
+    "--document-deadline",
+    type=click.FloatRange(min=1),
+    default=HttpSettings().document_deadline,
+    show_default=True,
+    help="Give up one document after this many seconds (tries, waits and download).",
+)
 @click.pass_obj
-def scrape(archive: Archive, since, languages, dry_run: bool, mirror: str | None) -> None:
+def scrape(
+    archive: Archive, since, languages, dry_run: bool, mirror, deadline, document_deadline
+) -> None:
     """Fetch the releases the archive lacks from Wizards and the translations, and ingest them."""
-    fetcher = Fetcher(archive.root / ".cache" / "http", mirror=mirror)
+    settings = HttpSettings(document_deadline=document_deadline, run_deadline=deadline)
+    fetcher = Fetcher(archive.root / ".cache" / "http", settings, mirror=mirror)
     day = since.date() if isinstance(since, dt.datetime) else None
     with _progress_after_plan("Fetching") as progress:
         try:
             planned, outcomes = run_scrape(
-                archive, fetcher, languages or LANGUAGES, day, dry_run, progress
+                archive, fetcher, languages or LANGUAGES, day, dry_run, progress.start
             )
         except KeyboardInterrupt:
             click.echo("interrupted: what was stored is kept; run scrape again to resume", err=True)
@@ -117,7 +146,8 @@ def scrape(archive: Archive, since, languages, dry_run: bool, mirror: str | None
                 f"would fetch {item.label}: {item.urls[0] if item.urls else item.bundle_url}"
             )
     for outcome in outcomes:
-        _report(outcome)
+        if outcome not in progress.shown:
+            _report(outcome)
     if not dry_run and not outcomes:
         click.echo("nothing to fetch: the archive has every known release")
     if any(outcome.status == "failed" for outcome in outcomes):
@@ -143,12 +173,13 @@ def scrape(archive: Archive, since, languages, dry_run: bool, mirror: str | None
 def build(archive: Archive, out: Path, base_url: str, sample: bool) -> None:
     """Render the archive as a static site (histories, changelogs, search, feed, data)."""
     source = Archive(sample_archive()) if sample else archive
+    _note_leftovers(source)
     if not base_url.endswith("/"):
         base_url += "/"
     say = (lambda message: click.echo(f"{message}…", err=True)) if sys.stderr.isatty() else None
     try:
         report = build_site(source, out, base_url, progress=say, cache=not sample)
-    except (BuildError, SearchIndexError) as error:
+    except (BuildError, SearchIndexError, ArchiveError) as error:
         raise click.ClickException(str(error)) from None
     click.echo(
         f"built {out}: {report.pages} files ({report.written} written) for "
@@ -169,7 +200,14 @@ def build(archive: Archive, out: Path, base_url: str, sample: bool) -> None:
 @click.option("--host", default="127.0.0.1", show_default=True)
 def serve(site: Path, port: int, host: str) -> None:
     """Preview the built site at http://HOST:PORT/ (Ctrl-C stops)."""
-    server = make_server(site, port, host)
+    try:
+        server = make_server(site, port, host)
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            raise click.ClickException(
+                f"port {port} on {host} is in use (stop what uses it, or give another --port)"
+            ) from None
+        raise click.ClickException(f"cannot serve on {host}:{port} ({error.strerror})") from None
     click.echo(f"serving {site} at http://{host}:{port}/ (Ctrl-C stops)")
     try:
         server.serve_forever()
@@ -178,12 +216,23 @@ def serve(site: Path, port: int, host: str) -> None:
 
 
 @main.command()
-@click.option("--lang", help="Only this language.")
+@click.option("--lang", type=LANGUAGE, help="Only this language.")
 @click.option("--format", "output", type=FORMAT, default="text", show_default=True)
 @click.pass_obj
 def releases(archive: Archive, lang: str | None, output: str) -> None:
     """List the releases in the archive, oldest first."""
-    found = archive.releases(lang)
+    if not archive.root.is_dir():
+        raise click.ClickException(
+            f"no archive at {archive.root} (fill one with 'rulesarchive ingest FILES' or "
+            "'rulesarchive scrape', or point --archive at it)"
+        )
+    try:
+        found = archive.releases(lang)
+    except ArchiveError as error:
+        raise click.ClickException(str(error)) from None
+    _note_leftovers(archive)
+    if not found:
+        click.echo(f"no {lang + ' ' if lang else ''}releases in {archive.root}", err=True)
     if output == "json":
         click.echo(
             json.dumps(
@@ -205,7 +254,7 @@ def releases(archive: Archive, lang: str | None, output: str) -> None:
 @click.option(
     "--release", "reference", help="Effective date (2024-11-08) or set code (FDN); default newest."
 )
-@click.option("--lang", default="en", show_default=True)
+@click.option("--lang", type=LANGUAGE, default="en", show_default=True)
 @click.option("--format", "output", type=FORMAT, default="text", show_default=True)
 @click.pass_obj
 def rule(archive: Archive, number: str, reference: str | None, lang: str, output: str) -> None:
@@ -230,7 +279,7 @@ def rule(archive: Archive, number: str, reference: str | None, lang: str, output
 @main.command()
 @click.argument("old")
 @click.argument("new")
-@click.option("--lang", default="en", show_default=True)
+@click.option("--lang", type=LANGUAGE, default="en", show_default=True)
 @click.option("--format", "output", type=DIFF_FORMAT, default="text", show_default=True)
 @click.pass_obj
 def diff(archive: Archive, old: str, new: str, lang: str, output: str) -> None:
@@ -247,8 +296,8 @@ def diff(archive: Archive, old: str, new: str, lang: str, output: str) -> None:
 
 
 @main.command()
-@click.argument("reference", metavar="RELEASE", required=False)
-@click.option("--lang", default="en", show_default=True)
+@click.argument("reference", metavar="[RELEASE]", required=False)
+@click.option("--lang", type=LANGUAGE, default="en", show_default=True)
 @click.option("--format", "output", type=DIFF_FORMAT, default="text", show_default=True)
 @click.pass_obj
 def changelog(archive: Archive, reference: str | None, lang: str, output: str) -> None:
@@ -265,7 +314,7 @@ def changelog(archive: Archive, reference: str | None, lang: str, output: str) -
 
 
 @main.command()
-@click.argument("language", required=False)
+@click.argument("language", type=LANGUAGE, required=False)
 @click.option("--release", "reference", help="Translated release (default: the newest).")
 @click.option("--stale", "only_stale", is_flag=True, help="List only the stale rules.")
 @click.option("--format", "output", type=FORMAT, default="text", show_default=True)
@@ -291,7 +340,7 @@ def translations(archive: Archive, language, reference, only_stale: bool, output
 
 @main.command()
 @click.argument("number", required=False)
-@click.option("--lang", default="en", show_default=True)
+@click.option("--lang", type=LANGUAGE, default="en", show_default=True)
 @click.option("--release", "reference", help="Name the rule by its number in this release.")
 @click.option(
     "--from-file",
@@ -349,6 +398,17 @@ def export(archive: Archive, fmt: str, dest: Path, languages: tuple[str, ...]) -
     )
 
 
+def _note_leftovers(archive: Archive) -> None:
+    """Say on stderr that an interrupted run left folders behind (they are never read)."""
+    leftovers = archive.leftovers()
+    if leftovers:
+        click.echo(
+            f"note: {len(leftovers)} unfinished folder(s) of an interrupted run in "
+            f"{archive.root} (ignored; the next ingest removes them)",
+            err=True,
+        )
+
+
 def _print_diff(data: dict, output: str) -> None:
     if output == "json":
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
@@ -359,12 +419,18 @@ def _print_diff(data: dict, output: str) -> None:
 def _report(outcome: Outcome) -> None:
     if outcome.status == "failed":
         click.echo(f"error: {outcome.message}", err=True)
+    elif outcome.status == "recovered":
+        click.echo(f"note: {outcome.message}", err=True)
     else:
         click.echo(outcome.message)
 
 
 class _progress:
-    """A progress bar on a terminal (stderr); nothing when piped."""
+    """Report each outcome as it comes, under a progress bar on a terminal (stderr).
+
+    Lines are printed as files are done, not after the bar ends: after Ctrl-C the user has
+    seen what was stored.
+    """
 
     def __init__(self, total: int, label: str) -> None:
         self.bar = None
@@ -373,9 +439,16 @@ class _progress:
 
     def __enter__(self):
         if self.bar is None:
-            return lambda: None
+            return _report
         bar = self.bar.__enter__()
-        return lambda: bar.update(1)
+
+        def advance(outcome: Outcome) -> None:
+            sys.stderr.write("\r\033[K")  # clear the bar's line; the update redraws it
+            _report(outcome)
+            if outcome.status != "recovered":
+                bar.update(1)
+
+        return advance
 
     def __exit__(self, *exc) -> None:
         if self.bar is not None:
@@ -388,14 +461,21 @@ class _progress_after_plan:
     def __init__(self, label: str) -> None:
         self.label = label
         self.bar: _progress | None = None
+        self.shown: list[Outcome] = []
 
-    def __enter__(self):
-        def start(total: int):
-            self.bar = _progress(total, self.label)
-            advance = self.bar.__enter__()
-            return lambda _outcome: advance()
+    def __enter__(self) -> _progress_after_plan:
+        return self
 
-        return start
+    def start(self, total: int) -> Callable[[Outcome], None]:
+        """Open the bar for `total` jobs; return the callback for each outcome."""
+        self.bar = _progress(total, self.label)
+        advance = self.bar.__enter__()
+
+        def report(outcome: Outcome) -> None:
+            self.shown.append(outcome)
+            advance(outcome)
+
+        return report
 
     def __exit__(self, *exc) -> None:
         if self.bar is not None:

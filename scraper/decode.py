@@ -69,7 +69,8 @@ def _decode_characters(data: bytes) -> tuple[str, str, list[str]]:
         return _strict(data[2:], codec, f"{codec} (BOM)"), f"{codec} (BOM)", []
     if b"\x00" in data:
         codec = _utf16_without_bom(data)
-        return _strict(data, codec, codec), f"{codec} (no BOM)", []
+        label = f"{codec.upper()} without a byte-order mark (damaged)"
+        return _strict(data, codec, label), f"{codec} (no BOM)", []
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -85,15 +86,34 @@ def _strict(data: bytes, codec: str, label: str) -> str:
 
 
 def _utf16_without_bom(data: bytes) -> str:
-    """Accept UTF-16 without a BOM only when nearly every other byte is NUL (ASCII-heavy text)."""
+    """Accept UTF-16 without a BOM only when nearly every other byte is NUL (ASCII-heavy text).
+
+    Judged window by window: UTF-16 that lost or gained a byte flips its byte order part way,
+    and is named as damaged UTF-16 rather than as binary data.
+    """
     sample = data[:20000]
-    even_nuls = sample[0::2].count(0) / max(1, len(sample[0::2]))
-    odd_nuls = sample[1::2].count(0) / max(1, len(sample[1::2]))
-    if odd_nuls > 0.9 and even_nuls < 0.1:
+    orders = [_byte_order(sample[at : at + 200]) for at in range(0, len(sample) - 199, 200)]
+    orders = orders or [_byte_order(sample)]
+    sided = [order for order in orders if order]
+    half_nul = 0.4 < sample.count(0) / len(sample) < 0.6  # the shape of UTF-16 Latin text
+    if len(sided) < 0.8 * len(orders) and not half_nul:
+        raise InputError("binary data (NUL bytes) and no byte-order mark: not a text document")
+    if len(sided) < 0.8 * len(orders) or len(set(sided)) > 1:
+        raise InputError(
+            "damaged UTF-16 text without a byte-order mark: its byte order flips part way "
+            "(a byte lost or added)"
+        )
+    return sided[0]
+
+
+def _byte_order(window: bytes) -> str | None:
+    even = window[0::2].count(0) / max(1, len(window[0::2]))
+    odd = window[1::2].count(0) / max(1, len(window[1::2]))
+    if odd > 0.9 and even < 0.1:
         return "utf-16-le"
-    if even_nuls > 0.9 and odd_nuls < 0.1:
+    if even > 0.9 and odd < 0.1:
         return "utf-16-be"
-    raise InputError("binary data (NUL bytes) and no byte-order mark: not a text document")
+    return None
 
 
 def _decode_single_byte(data: bytes) -> tuple[str, str, list[str]]:

@@ -9,6 +9,11 @@ from pathlib import PurePath
 
 from rulesarchive.scraper.decode import check_not_garbled, decode_bytes
 from rulesarchive.scraper.errors import InputError
+from rulesarchive.scraper.pdf import pdf_text
+
+# Ceiling on a file's bytes and on its extracted text: the largest real document (2022-11-18
+# TXT) is 1.7 MB, and a 200 MB text already costs 2.7 GB of memory to parse.
+MAX_BYTES = 32 * 2**20
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,51 +43,65 @@ def sniff_format(data: bytes, name: str = "") -> str:
     return suffix if suffix in {"doc", "html", "htm"} else "txt"
 
 
-def extract_text(data: bytes, name: str = "") -> Extracted:
-    """Return the text of a document of any supported format."""
+def extract_text(data: bytes, name: str = "", limit: int = MAX_BYTES) -> Extracted:
+    """Return the text of a document of any supported format (at most `limit` characters)."""
     if not data:
         raise InputError("empty file")
+    if len(data) > limit:
+        raise InputError(f"{len(data)} bytes is over the size limit of {limit}")
     kind = sniff_format(data, name)
     if kind == "txt":
         decoded = decode_bytes(data)
         return Extracted(decoded.text, "txt", decoded.encoding, decoded.repairs)
     if kind == "docx":
-        return _checked(_docx_text(data), "docx", "utf-8 (DOCX XML)")
+        return _checked(_docx_text(data, limit), "docx", "utf-8 (DOCX XML)", limit)
     if kind == "pdf":
-        return _checked(_pdf_text(data), "pdf", "PDF text")
+        return _checked(pdf_text(data), "pdf", "PDF text", limit)
     if kind == "rtf":
-        return _checked(_rtf_text(data), "rtf", "cp1252 (RTF)")
+        return _checked(_rtf_text(data), "rtf", "cp1252 (RTF)", limit)
     if kind in {"html", "htm"}:
         raise InputError("HTML page, not a rules document")
     raise InputError(f"unsupported format '{kind}' (convert it to .txt, .docx, .pdf or .rtf)")
 
 
-def _checked(text: str, kind: str, encoding: str) -> Extracted:
+def _checked(text: str, kind: str, encoding: str, limit: int) -> Extracted:
+    if len(text) > limit:
+        raise InputError(f"{kind.upper()} holds {len(text)} characters of text, over the limit")
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x0b", "\n")
     check_not_garbled(text)
     return Extracted(text, kind, encoding)
 
 
-def _docx_text(data: bytes) -> str:
+def _docx_text(data: bytes, limit: int) -> str:
     import docx
 
+    _check_zip_sizes(data, 2 * limit)
     try:
         document = docx.Document(io.BytesIO(data))
-    except (zipfile.BadZipFile, KeyError, ValueError) as error:
-        raise InputError(f"not a readable DOCX file ({error})") from None
+    except Exception as error:  # zip, XML (lxml) and python-docx errors alike: the file is bad
+        raise InputError(f"not a readable DOCX file ({_reason(error)})") from None
     # Wizards' DOCX files separate paragraphs with empty ones, exactly as their TXT files do.
     return "\n".join(paragraph.text for paragraph in document.paragraphs)
 
 
-def _pdf_text(data: bytes) -> str:
-    from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
+def _check_zip_sizes(data: bytes, limit: int) -> None:
+    """Refuse a zip whose parts unpack to more than `limit` bytes (a zip bomb).
 
+    zipfile never returns more than a part's declared size, so checking the declared sizes
+    bounds what unpacking can cost.
+    """
     try:
-        reader = PdfReader(io.BytesIO(data))
-        return "\n".join(page.extract_text() or "" for page in reader.pages)
-    except PdfReadError as error:
-        raise InputError(f"not a readable PDF file ({error})") from None
+        parts = zipfile.ZipFile(io.BytesIO(data)).infolist()
+    except (zipfile.BadZipFile, ValueError, OSError) as error:
+        raise InputError(f"not a readable DOCX file ({_reason(error)})") from None
+    total = sum(part.file_size for part in parts)
+    if total > limit:
+        raise InputError(f"DOCX parts unpack to {total} bytes, over the limit of {limit}")
+
+
+def _reason(error: BaseException) -> str:
+    first = (str(error).strip().splitlines() or [""])[0][:200]
+    return f"{type(error).__name__}: {first}" if first else type(error).__name__
 
 
 def _rtf_text(data: bytes) -> str:

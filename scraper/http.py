@@ -7,9 +7,7 @@ import email.utils
 import hashlib
 import json
 import logging
-import os
 import random
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +15,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import requests
+import urllib3
+from rulesarchive.corpus.store import write_file_atomically
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +40,8 @@ class HttpSettings:
     max_bytes: int = 64 * 1024 * 1024
     per_host_interval: float = 1.0  # at least this long between two requests to one host
     user_agent: str = USER_AGENT
+    document_deadline: float = 300.0  # one URL: every try, wait and byte of the body
+    run_deadline: float = 3 * 3600.0  # everything one Fetcher does, from its creation
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +88,12 @@ class Fetcher:
         self.session = requests.Session()
         self.session.headers["User-Agent"] = settings.user_agent
         self._last_request: dict[str, float] = {}
+        self._unresolved: dict[str, str] = {}  # host -> why: a name that did not resolve once
+        self._run_end = time.monotonic() + settings.run_deadline
+
+    def time_left(self) -> float:
+        """Return the seconds left before the run deadline."""
+        return self._run_end - time.monotonic()
 
     def where(self, url: str) -> str:
         """Return the address actually requested: the URL, or its copy under the mirror."""
@@ -103,9 +111,13 @@ class Fetcher:
             headers["If-None-Match"] = cached.etag
         if cached and cached.last_modified:
             headers["If-Modified-Since"] = cached.last_modified
+        host = urlsplit(self.where(url)).hostname or ""
+        if host in self._unresolved:
+            raise FetchError(f"{url}: {self._unresolved[host]}")
+        deadline = min(time.monotonic() + self.settings.document_deadline, self._run_end)
         for attempt in range(self.settings.retries + 1):
             try:
-                fetched = self._try(url, headers, cached)
+                fetched = self._try(url, headers, cached, deadline)
                 if document:
                     _check_document(fetched, sha256)
                 if fetched.changed:
@@ -116,14 +128,36 @@ class Fetcher:
                     raise FetchError(
                         f"{url}: {retry} (gave up after {attempt + 1} tries)"
                     ) from None
-                wait = self._wait(attempt, retry.wait)
+                wait = self._wait_or_give_up(url, retry, attempt, deadline)
                 log.info("%s: %s; retry %d in %.1f s", url, retry, attempt + 1, wait)
                 self.sleep(wait)
         raise AssertionError("unreachable")
 
-    def _try(self, url: str, headers: dict[str, str], cached: Fetched | None) -> Fetched:
+    def _wait_or_give_up(self, url: str, retry: _Retry, attempt: int, deadline: float) -> float:
+        """Return how long to wait before the next try, or raise when waiting is pointless."""
+        if retry.wait is not None and retry.wait > self.settings.max_wait:
+            raise FetchError(
+                f"{url}: {retry}; the server asks to retry after {retry.wait:.0f} s "
+                f"(more than {self.settings.max_wait:.0f} s: try later)"
+            )
+        wait = self._wait(attempt, retry.wait)
+        if time.monotonic() + wait >= deadline:
+            raise FetchError(f"{url}: {retry} (out of time: {self._which(deadline)} passed)")
+        return wait
+
+    def _which(self, deadline: float) -> str:
+        if deadline >= self._run_end:
+            return f"the run's deadline of {self.settings.run_deadline:.0f} s"
+        return f"the deadline of {self.settings.document_deadline:.0f} s per document"
+
+    def _try(
+        self, url: str, headers: dict[str, str], cached: Fetched | None, deadline: float
+    ) -> Fetched:
         self._pace(url)
-        timeout = (self.settings.connect_timeout, self.settings.read_timeout)
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise FetchError(f"{url}: out of time ({self._which(deadline)} passed)")
+        timeout = (min(self.settings.connect_timeout, left), min(self.settings.read_timeout, left))
         try:
             with self.session.get(
                 self.where(url), headers=headers, timeout=timeout, stream=True
@@ -147,7 +181,7 @@ class Fetcher:
                     )
                 if response.status_code >= 400:
                     raise FetchError(f"{url}: HTTP {response.status_code} {response.reason}")
-                body = self._read_body(url, response)
+                body = self._read_body(url, response, deadline)
                 return Fetched(
                     url,
                     self._original_url(response.url, url),
@@ -157,24 +191,52 @@ class Fetcher:
                     response.headers.get("Last-Modified", ""),
                     response.headers.get("Content-Type", ""),
                 )
-        except (requests.ConnectionError, requests.Timeout) as error:
+        except requests.TooManyRedirects:
+            raise FetchError(f"{url}: redirect loop (more than 30 redirects)") from None
+        except requests.ConnectionError as error:
+            reason = _short(error)
+            if reason == _UNRESOLVED:  # offline or a wrong name: retrying will not help
+                self._unresolved[urlsplit(self.where(url)).hostname or ""] = reason
+                raise FetchError(f"{url}: {reason}") from None
+            raise _Retry(reason) from None
+        except requests.Timeout as error:
             raise _Retry(_short(error)) from None
-        except requests.exceptions.ChunkedEncodingError:
+        except (requests.exceptions.ChunkedEncodingError, urllib3.exceptions.ProtocolError):
             raise _Retry("body cut short") from None
+        except urllib3.exceptions.ReadTimeoutError:
+            raise _Retry("read timed out") from None
+        except requests.RequestException as error:  # a bad URL or Location header, and the like
+            raise FetchError(f"{url}: {type(error).__name__}") from None
 
-    def _read_body(self, url: str, response: requests.Response) -> bytes:
-        declared = response.headers.get("Content-Length")
+    def _read_body(self, url: str, response: requests.Response, deadline: float) -> bytes:
+        declared = response.headers.get("Content-Length", "")
+        if declared and not declared.isdigit():
+            raise FetchError(f"{url}: invalid Content-Length {declared[:40]!r}")
         if declared and int(declared) > self.settings.max_bytes:
             raise FetchError(f"{url}: body of {declared} bytes is over the limit")
+        encoded = response.headers.get("Content-Encoding")
         chunks, size = [], 0
-        for chunk in response.iter_content(chunk_size=64 * 1024):
+        while True:
+            left = None if encoded else _left_to_read(response)
+            if left == 1 and _more_waiting(response):
+                raise FetchError(f"{url}: body longer than its Content-Length of {declared} bytes")
+            # read1 returns what has arrived: a server that drips a byte at a time still
+            # meets the deadline (a blocking read of a whole chunk would wait for all of it).
+            # The last byte is read alone, to look past it while the connection is open.
+            amount = left - 1 if left is not None and 1 < left <= _CHUNK else _CHUNK
+            chunk = response.raw.read1(amount, decode_content=True)
+            if not chunk:
+                break
             size += len(chunk)
             if size > self.settings.max_bytes:
                 raise FetchError(f"{url}: body over the limit of {self.settings.max_bytes} bytes")
+            if time.monotonic() > deadline:
+                raise FetchError(
+                    f"{url}: body too slow ({size} bytes read when {self._which(deadline)} passed)"
+                )
             chunks.append(chunk)
         body = b"".join(chunks)
         log.info("%s: %d bytes, HTTP %d", url, len(body), response.status_code)
-        encoded = response.headers.get("Content-Encoding")
         if declared and not encoded and len(body) != int(declared):
             raise _Retry(f"body cut short ({len(body)} of {declared} bytes)")
         return body
@@ -238,8 +300,8 @@ class Fetcher:
             "sha256": fetched.sha256,
         }
         paths[0].parent.mkdir(parents=True, exist_ok=True)
-        _write_atomically(paths[1], fetched.body)  # body first: metadata only for a whole body
-        _write_atomically(paths[0], json.dumps(meta, indent=1).encode())
+        write_file_atomically(paths[1], fetched.body)  # body first: metadata only for a whole body
+        write_file_atomically(paths[0], json.dumps(meta, indent=1).encode())
 
 
 def _check_document(fetched: Fetched, sha256: str) -> None:
@@ -250,32 +312,54 @@ def _check_document(fetched: Fetched, sha256: str) -> None:
         raise _Retry(f"sha256 {fetched.sha256[:12]}… is not the catalogued {sha256[:12]}…")
 
 
+_CHUNK = 64 * 1024
+
+
+def _left_to_read(response: requests.Response) -> int | None:
+    """Return the bytes of the declared length not read yet (http.client counts them)."""
+    left = getattr(getattr(response.raw, "_fp", None), "length", None)
+    return left if isinstance(left, int) else None
+
+
+def _more_waiting(response: requests.Response) -> bool:
+    """Tell whether more than the one byte still due has arrived on the connection."""
+    reader = getattr(getattr(response.raw, "_fp", None), "fp", None)
+    try:
+        return reader is not None and len(reader.peek(2)) > 1
+    except (OSError, ValueError):
+        return False
+
+
 def _retry_after(value: str | None) -> float | None:
-    """Read Retry-After: seconds, or an HTTP date."""
+    """Read Retry-After: seconds (whole or not) or an HTTP date; None when it is neither."""
     if not value:
         return None
-    if value.strip().isdigit():
-        return float(value.strip())
-    when = email.utils.parsedate_to_datetime(value)
-    if when is None:
-        return None
-    return max(0.0, (when - dt.datetime.now(dt.UTC)).total_seconds())
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".incoming-")
     try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+        seconds = float(value.strip())
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError, OverflowError):
+            return None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=dt.UTC)
+        return max(0.0, (when - dt.datetime.now(dt.UTC)).total_seconds())
+    return max(0.0, seconds) if seconds == seconds and seconds != float("inf") else None
 
 
 def now() -> str:
     """Return the current UTC time as recorded in provenance ('2026-11-29T13:00:00+00:00')."""
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+_UNRESOLVED = "cannot resolve the host name"
+_RESOLUTION_FAILURES = (
+    "NameResolution",
+    "Name or service not known",
+    "Temporary failure in name resolution",
+    "nodename nor servname",
+    "No address associated",
+)
 
 
 def _short(error: Exception) -> str:
@@ -285,8 +369,8 @@ def _short(error: Exception) -> str:
         return "read timed out"
     if isinstance(error, requests.ConnectTimeout):
         return "connection timed out"
-    if "NameResolution" in text or "Name or service not known" in text:
-        return "cannot resolve the host name"
+    if any(sign in text for sign in _RESOLUTION_FAILURES):
+        return _UNRESOLVED
     if "Connection refused" in text:
         return "connection refused"
     return f"connection failed ({type(error).__name__})"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import os
 import re
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
@@ -12,13 +13,15 @@ from itertools import repeat
 from pathlib import Path
 
 from rulesarchive.corpus.catalogue import entry_for
+from rulesarchive.corpus.children import watch_parent
 from rulesarchive.corpus.model import Document, Release, Source
-from rulesarchive.corpus.store import Archive, render_rules_text
+from rulesarchive.corpus.sets import LOOKAHEAD, choose_set
+from rulesarchive.corpus.store import Archive, ArchiveError, check_language, render_rules_text
 from rulesarchive.scraper.errors import InputError
-from rulesarchive.scraper.extract import Extracted, extract_text
+from rulesarchive.scraper.extract import MAX_BYTES, Extracted, extract_text
 from rulesarchive.scraper.integrity import compare_with_neighbours, find_damage
 from rulesarchive.scraper.normalise import normalise_document
-from rulesarchive.scraper.parse import parse_document
+from rulesarchive.scraper.parse import detect_language, parse_document
 from rulesarchive.scraper.placeholders import repair_placeholders
 from rulesarchive.scraper.wiki import is_wiki_page, parse_wiki
 
@@ -31,11 +34,15 @@ class Overrides:
     effective_date: dt.date | None = None
     set_name: str | None = None
     force: bool = False
+    max_bytes: int = MAX_BYTES  # ceiling on a file's size and on its extracted text
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What happened to one file: 'added', 'replaced', 'unchanged' or 'failed'."""
+    """What happened to one file: 'added', 'replaced', 'unchanged' or 'failed'.
+
+    'recovered' reports leftovers of an interrupted run that were cleaned up first.
+    """
 
     name: str
     status: str
@@ -58,17 +65,51 @@ def read_document(
     data: bytes, name: str, overrides: Overrides = Overrides()
 ) -> tuple[Document, Extracted]:
     """Decode, extract, parse and normalise one file's bytes."""
+    if len(data) > overrides.max_bytes:
+        raise InputError(_too_big(len(data), overrides.max_bytes))
+    if overrides.language:
+        _check_language_code(overrides.language)
     if is_wiki_page(data):
         document = parse_wiki(data)
         extracted = Extracted("", "wiki", "utf-8")
     else:
-        extracted = extract_text(data, name)
+        extracted = extract_text(data, name, overrides.max_bytes)
+        if overrides.language and not overrides.force:
+            _check_script(extracted.text, overrides.language)
         document = parse_document(extracted.text, language=overrides.language)
     if overrides.effective_date:
         document = replace(document, effective_date=overrides.effective_date)
     if document.effective_date is None:
         raise InputError("no effective date found in the document (give --effective-date)")
     return normalise_document(document), extracted
+
+
+def _too_big(size: int, limit: int) -> str:
+    return (
+        f"{size / 2**20:.0f} MB is over the size limit of {limit / 2**20:.0f} MB "
+        "(raise it with --max-size if the file is genuine)"
+    )
+
+
+def _check_language_code(language: str) -> None:
+    try:
+        check_language(language)
+    except ArchiveError as error:
+        raise InputError(str(error)) from None
+
+
+_SCRIPTS = {"zh-Hans": "Chinese characters"}
+
+
+def _check_script(text: str, language: str) -> None:
+    """Refuse a text whose script contradicts the language it is said to be in."""
+    found = detect_language(text)
+    script = _SCRIPTS.get(found, "Latin letters")
+    if script != _SCRIPTS.get(language, "Latin letters"):
+        raise InputError(
+            f"written in {script} ({found}), not {language} as --lang says "
+            "(use --force to store it as given)"
+        )
 
 
 def ingest_paths(
@@ -79,11 +120,16 @@ def ingest_paths(
 ) -> list[Outcome]:
     """Ingest files one by one; a bad file is reported and does not stop the others."""
     paths = [Path(path) for path in paths]
-    outcomes = []
+    outcomes = recover_leftovers(archive)
+    for outcome in outcomes:
+        if progress:
+            progress(outcome)
     # Reading (decode, parse, normalise) is the costly part and independent per file: do it on
     # every core.  Storing stays in this process, in the given order, so neighbour checks see
     # the releases stored before.
-    pool = ProcessPoolExecutor() if len(paths) >= _PARALLEL_FROM else None
+    pool = None
+    if len(paths) >= _PARALLEL_FROM:
+        pool = ProcessPoolExecutor(initializer=watch_parent, initargs=(os.getpid(),))
     try:
         mapper = pool.map if pool else map
         for path, reading in zip(paths, mapper(_read_path, paths, repeat(overrides)), strict=True):
@@ -103,15 +149,37 @@ def ingest_paths(
 _PARALLEL_FROM = 4
 
 
+def recover_leftovers(archive: Archive) -> list[Outcome]:
+    """Clean what an interrupted run left (no lock is taken when there is nothing)."""
+    notes = archive.recover() if archive.leftovers() else []
+    return [Outcome(str(archive.root), "recovered", note) for note in notes]
+
+
 def _read_path(path: Path, overrides: Overrides) -> tuple[bytes, Document, Extracted] | str:
-    """Read one file in a worker; return the reason as a string when it cannot be read."""
+    """Read one file in a worker; return the reason as a string when it cannot be read.
+
+    Whatever a library raises becomes that string: exceptions do not all survive the trip
+    back from a worker process (lxml's cannot be pickled), and one file must not end the batch.
+    """
     try:
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            data = handle.read(overrides.max_bytes + 1)  # bounded: /dev/zero, a huge file
+        if len(data) > overrides.max_bytes:
+            return _too_big(max(len(data), path.stat().st_size), overrides.max_bytes)
         return (data, *read_document(data, str(path), overrides))
     except OSError as error:
-        return f"cannot read ({error.strerror})"
+        return f"cannot read ({error.strerror or error})"
     except InputError as error:
         return str(error)
+    except MemoryError:
+        return "out of memory while reading it"
+    except Exception as error:  # a library failing on one hostile file
+        return f"cannot be read ({type(error).__name__}: {_first_line(error)})"
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return text[0][:200] if text else "no details"
 
 
 def ingest_bytes(
@@ -126,6 +194,11 @@ def ingest_bytes(
         document, extracted = read_document(data, name, overrides)
     except InputError as error:
         return Outcome(name, "failed", f"{name}: {error}")
+    except MemoryError:
+        return Outcome(name, "failed", f"{name}: out of memory while reading it")
+    except Exception as error:  # a library failing on one hostile file
+        reason = f"cannot be read ({type(error).__name__}: {_first_line(error)})"
+        return Outcome(name, "failed", f"{name}: {reason}")
     return _store_reading(archive, name, data, document, extracted, overrides, provenance)
 
 
@@ -140,11 +213,46 @@ def _store_reading(
 ) -> Outcome:
     try:
         document = repair_placeholders(document, _neighbour_documents(archive, document))
-        release = _describe_release(document, extracted, data, name, overrides, provenance)
-        release = _check_integrity(archive, document, release, overrides.force)
-        return _store(archive, release, document, data, overrides.force)
-    except InputError as error:
+        found_set = _find_set(archive, document, overrides)
+        release = _describe_release(document, extracted, data, name, found_set, provenance)
+        document = replace(document, set_name=release.set_name)
+        # Check and store under the writer lock: two ingests of one release cannot both add it.
+        with archive.lock():
+            release = _check_integrity(archive, document, release, overrides.force)
+            return _store(archive, release, document, data, overrides.force, found_set[2])
+    except (InputError, ArchiveError) as error:
         return Outcome(name, "failed", f"{name}: {error}")
+
+
+_GIVE_SET = 'give --set-name "Name (CODE)"'
+
+
+def _find_set(archive: Archive, document: Document, overrides: Overrides) -> tuple[str, str, str]:
+    """Return the set code, name and, when it was not given or catalogued, how it was chosen."""
+    assert document.effective_date is not None
+    entry = entry_for(document.effective_date)
+    if overrides.set_name:
+        return (*_split_set(overrides.set_name, entry.set_code if entry else ""), "")
+    if entry:
+        return entry.set_code, entry.set_name, ""
+    if document.set_name:  # the Italian wiki names its set
+        return "", document.set_name, ""
+    sets = archive.sets()
+    if sets is None:
+        why = f"no set list yet: run 'rulesarchive scrape' to fetch Scryfall's, or {_GIVE_SET}"
+        return "", "", f"set unknown ({why})"
+    chosen = choose_set(document.effective_date, sets)
+    if chosen is None:
+        return (
+            "",
+            "",
+            (
+                f"set unknown (no core or expansion set in the set list released within "
+                f"{LOOKAHEAD.days} days from {document.effective_date}: {_GIVE_SET})"
+            ),
+        )
+    found, why = chosen
+    return found.code, found.name, f"set {found.code} {found.name}: {why}"
 
 
 def _describe_release(
@@ -152,14 +260,11 @@ def _describe_release(
     extracted: Extracted,
     data: bytes,
     name: str,
-    overrides: Overrides,
+    found_set: tuple[str, str, str],
     provenance: Provenance,
 ) -> Release:
     assert document.effective_date is not None
-    entry = entry_for(document.effective_date)
-    set_code, set_name = (entry.set_code, entry.set_name) if entry else ("", document.set_name)
-    if overrides.set_name:
-        set_code, set_name = _split_set(overrides.set_name, set_code)
+    set_code, set_name, set_note = found_set
     typos = tuple(note for note in document.notes if note.startswith("typo"))
     source = Source(
         name=Path(name).name,
@@ -185,7 +290,7 @@ def _describe_release(
         content_sha256=hashlib.sha256(render_rules_text(document).encode()).hexdigest(),
         source=source,
         flags=flags,
-        notes=document.notes,
+        notes=(*document.notes, set_note) if set_note else document.notes,
         normalisation=document.normalisation,
         decode_repairs=extracted.repairs,
     )
@@ -203,12 +308,19 @@ def _check_integrity(
     if document.excerpt:
         return release  # a few chapters by design: no glossary, credits or full rule count
     problems = find_damage(document)
-    neighbours = [
-        other.rule_count for other in _neighbours(archive, release) if "damaged" not in other.flags
-    ]
-    shortfall = compare_with_neighbours(release.rule_count, neighbours)
-    if shortfall:
-        problems.append(shortfall)
+    neighbours = [other for other in _neighbours(archive, release) if "damaged" not in other.flags]
+    shortfalls = (
+        compare_with_neighbours(release.rule_count, [n.rule_count for n in neighbours]),
+        # Real glossaries never shrink by a sixth from one release to the next; the 2003-06-01
+        # RTF, whose source runs entries together ("FadingFading is…"), has 158 for 214 / 290.
+        compare_with_neighbours(
+            release.glossary_count,
+            [n.glossary_count for n in neighbours],
+            "glossary entries",
+            0.85,
+        ),
+    )
+    problems += [shortfall for shortfall in shortfalls if shortfall]
     if not problems:
         return release
     if not force:
@@ -235,7 +347,12 @@ def _neighbour_documents(archive: Archive, document: Document) -> list[Document]
 
 
 def _store(
-    archive: Archive, release: Release, document: Document, data: bytes, force: bool
+    archive: Archive,
+    release: Release,
+    document: Document,
+    data: bytes,
+    force: bool,
+    set_note: str = "",
 ) -> Outcome:
     existing = archive.get(release.language, release.effective_date)
     label = f"{release.key} {release.set_code}".rstrip()
@@ -252,7 +369,13 @@ def _store(
                 "use --force to replace it"
             )
         archive.save(release, document, data)
-        return Outcome(release.source.name, "replaced", f"replaced {label} ({counts})", release)
+        message = f"replaced {label} ({counts}){_also(set_note)}"
+        return Outcome(release.source.name, "replaced", message, release)
     archive.save(release, document, data)
     damaged = " [damaged]" if "damaged" in release.flags else ""
-    return Outcome(release.source.name, "added", f"added {label} ({counts}){damaged}", release)
+    message = f"added {label} ({counts}){damaged}{_also(set_note)}"
+    return Outcome(release.source.name, "added", message, release)
+
+
+def _also(note: str) -> str:
+    return f"; {note}" if note else ""

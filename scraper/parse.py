@@ -78,7 +78,7 @@ def parse_document(text: str, language: str | None = None) -> Document:
     glossary: tuple[GlossaryEntry, ...] = ()
     if glossary_at is not None:
         glossary_end = credits_at if credits_at is not None else len(lines)
-        glossary = tuple(_parse_glossary(lines[glossary_at + 1 : glossary_end], wrapped))
+        glossary = tuple(_parse_glossary(lines[glossary_at + 1 : glossary_end], wrapped, notes))
     credits = ""
     if credits_at is not None:
         credits = "\n".join(line.strip() for line in lines[credits_at + 1 :] if line.strip())
@@ -335,7 +335,13 @@ def _rule_number(paragraph: str, previous: str | None, notes: list[str]) -> tupl
     return None, ""
 
 
-def _parse_glossary(lines: list[str], wrapped: bool) -> Iterator[GlossaryEntry]:
+# A numbered meaning of a term ("1. To counter a spell…"), kept inside the term's entry.
+_SENSE = re.compile(r"\d{1,2}\.\s")
+# 2021-06-18 prints "Ability1. Text on an object…": the term glued to its first meaning.
+_GLUED_SENSE = re.compile(r"(?P<term>[A-Za-z][A-Za-z ,'’-]*[A-Za-z])(?P<sense>1\.\s.+)")
+
+
+def _parse_glossary(lines: list[str], wrapped: bool, notes: list[str]) -> Iterator[GlossaryEntry]:
     """Yield glossary entries: a term on its own line, then its definition."""
     term: str | None = None
     body: list[str] = []
@@ -350,10 +356,15 @@ def _parse_glossary(lines: list[str], wrapped: bool) -> Iterator[GlossaryEntry]:
             unindented
             and (previous_blank or term is None)
             and not _DECORATION.fullmatch(raw.strip())
+            and not (term is not None and _SENSE.match(raw))
         ):
             if term is not None:
                 yield _glossary_entry(term, body, wrapped)
             term, body = raw.strip(), []
+            glued = _GLUED_SENSE.fullmatch(term)
+            if glued:
+                notes.append(f"typo: glossary term {glued['term']!r} glued to its meaning 1")
+                term, body = glued["term"], [glued["sense"]]
         else:
             body.append(raw)
         previous_blank = False

@@ -11,20 +11,21 @@ from pathlib import PurePosixPath
 from urllib.parse import unquote, urlsplit
 
 from rulesarchive.corpus.catalogue import load_catalogue
+from rulesarchive.corpus.model import LANGUAGES
 from rulesarchive.corpus.store import Archive
 from rulesarchive.scraper.http import Fetched, Fetcher, FetchError, now
-from rulesarchive.scraper.ingest import Outcome, Provenance, ingest_bytes
+from rulesarchive.scraper.ingest import Outcome, Provenance, ingest_bytes, recover_leftovers
 from rulesarchive.scraper.sources import (
     RULES_PAGE,
     chinese_downloads,
     document_links,
     italian_page_html,
     italian_pages,
+    scryfall_sets,
     wayback_capture,
 )
 from rulesarchive.scraper.wiki import page_date
 
-LANGUAGES = ("en", "zh-Hans", "it")
 _FORMAT_ORDER = (".txt", ".docx", ".pdf", ".rtf", ".doc")
 
 
@@ -52,7 +53,7 @@ def plan(
     planned: list[Planned] = []
     failures: list[Outcome] = []
     steps: dict[str, Callable[[], list[Planned]]] = {
-        "en": lambda: _english(archive, fetcher, since),
+        "en": lambda: _english(archive, fetcher, since, failures),
         "zh-Hans": lambda: _chinese(archive, fetcher, since),
         "it": lambda: _italian(archive, fetcher, since),
     }
@@ -64,12 +65,23 @@ def plan(
     return planned, failures
 
 
-def _english(archive: Archive, fetcher: Fetcher, since: dt.date | None) -> list[Planned]:
-    page = fetcher.get(RULES_PAGE)
-    links = document_links(page.body.decode("utf-8", "replace"), page.final_url)
-    if not links:
-        raise FetchError(f"{RULES_PAGE}: no TXT, DOCX or PDF link on the rules page")
-    planned = [Planned("en", "en current release", tuple(links), wayback=False)]
+def _english(
+    archive: Archive, fetcher: Fetcher, since: dt.date | None, failures: list[Outcome]
+) -> list[Planned]:
+    """Plan the current release from the rules page and the catalogued ones the archive lacks.
+
+    The catalogue needs no network: when the rules page cannot be read (offline), its failure
+    is reported and the catalogued releases are still planned.
+    """
+    planned, links = [], []
+    try:
+        page = fetcher.get(RULES_PAGE)
+        links = document_links(page.body.decode("utf-8", "replace"), page.final_url)
+        if not links:
+            raise FetchError(f"{RULES_PAGE}: no TXT, DOCX or PDF link on the rules page")
+        planned.append(Planned("en", "en current release", tuple(links), wayback=False))
+    except FetchError as error:
+        failures.append(Outcome("en", "failed", f"en current release: {error}"))
     for entry in load_catalogue():
         if "en" not in entry.languages or not entry.urls:
             continue
@@ -166,6 +178,16 @@ def _file_name(url: str) -> str:
     return PurePosixPath(unquote(urlsplit(url).path)).name or "download"
 
 
+def refresh_sets(archive: Archive, fetcher: Fetcher) -> list[Outcome]:
+    """Fetch Scryfall's set list and keep it in the archive; a failure is one failed outcome."""
+    try:
+        sets = scryfall_sets(fetcher)
+    except FetchError as error:
+        return [Outcome("sets", "failed", f"set list: {error}")]
+    archive.save_sets(sets)
+    return []
+
+
 def scrape(
     archive: Archive,
     fetcher: Fetcher,
@@ -183,8 +205,18 @@ def scrape(
     planned, outcomes = plan(archive, fetcher, languages, since)
     if dry_run:
         return planned, outcomes
+    outcomes += recover_leftovers(archive)
+    outcomes += refresh_sets(archive, fetcher)
     advance = progress(len(planned)) if progress else None
-    for item in planned:
+    for done, item in enumerate(planned):
+        if fetcher.time_left() <= 0:
+            left = len(planned) - done
+            message = (
+                f"the run's deadline passed: {left} document(s) not fetched "
+                "(run scrape again to continue, or give a longer --deadline)"
+            )
+            outcomes.append(Outcome("scrape", "failed", message))
+            break
         outcome = fetch_and_ingest(archive, fetcher, item)
         outcomes.append(outcome)
         if advance:

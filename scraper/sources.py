@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from urllib.parse import quote, unquote, urljoin, urlsplit
 
 from bs4 import BeautifulSoup
+from rulesarchive.corpus.sets import MagicSet
 from rulesarchive.scraper.http import Fetcher, FetchError
 
 RULES_PAGE = "https://magic.wizards.com/en/rules"
@@ -20,6 +21,8 @@ ZH_REPOSITORIES = (
 )
 ITALIAN_WIKI_API = "https://magicthegathering.fandom.com/it/api.php"
 ITALIAN_MARKER = "Tratto dal Regolamento"
+SCRYFALL_SETS = "https://api.scryfall.com/sets"
+_MAX_SET_PAGES = 20
 _PREFERENCE = (".txt", ".docx", ".pdf")  # TXT is the text itself; DOCX keeps paragraphs; PDF last
 _ZH_FILE = re.compile(r"(\d{4})(\d{2})(\d{2})_Zh\.txt")
 
@@ -109,3 +112,42 @@ def italian_page_html(fetcher: Fetcher, title: str) -> tuple[str, str]:
     if "parse" not in answer:
         raise FetchError(f"{url}: {answer.get('error', {}).get('info', 'no page in the answer')}")
     return url, answer["parse"]["text"]["*"]
+
+
+def scryfall_sets(fetcher: Fetcher) -> list[MagicSet]:
+    """Return every set of Scryfall's public set list (code, name, released_at, set_type)."""
+    found: list[MagicSet] = []
+    url: str | None = SCRYFALL_SETS
+    for _ in range(_MAX_SET_PAGES):
+        if not url:
+            break
+        try:
+            answer = json.loads(fetcher.get(url).body)
+            found += read_set_list(answer)
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            raise FetchError(f"{url}: not Scryfall's set list ({error})") from None
+        url = answer.get("next_page") if answer.get("has_more") else None
+    return found
+
+
+def read_set_list(answer: dict) -> list[MagicSet]:
+    """Read one page of Scryfall's /sets answer, leaving out sets that belong to another."""
+    return [
+        magic_set
+        for item in answer["data"]
+        if not item.get("parent_set_code")  # promos, tokens, bonus sheets: not a main set
+        and (magic_set := _magic_set(item))
+    ]
+
+
+def _magic_set(item: dict) -> MagicSet | None:
+    """Read one set; None for one without a code, a name or a release date."""
+    try:
+        return MagicSet(
+            item["code"].upper(),
+            item["name"],
+            dt.date.fromisoformat(item["released_at"]),
+            item.get("set_type", ""),
+        )
+    except (KeyError, TypeError, AttributeError, ValueError):
+        return None

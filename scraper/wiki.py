@@ -25,6 +25,7 @@ _SOURCE_LINE = re.compile(
     r"(?P<day>\d{1,2})\s+(?P<month>[A-Za-z]+)\s+(?P<year>\d{4})\s*\)",
     re.IGNORECASE,
 )
+_MARKER_LINE = re.compile(rb"Tratto dal Regolamento\s*\(\s*Aggiornato a", re.IGNORECASE)
 _MONTHS = [
     "gennaio",
     "febbraio",
@@ -57,7 +58,8 @@ class _Page:
 
 def is_wiki_page(data: bytes) -> bool:
     """Tell whether bytes are a wiki page (or a bundle of pages) quoting the rules."""
-    return MARKER.encode() in data[:1_000_000]
+    # The whole source line, not the bare words: a README that mentions the marker is no page.
+    return _MARKER_LINE.search(data[:1_000_000]) is not None
 
 
 def parse_wiki(data: bytes) -> Document:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -52,6 +53,20 @@ def build_site(
     cache: bool = True,
 ) -> BuildReport:
     """Render every language of the archive into `out`; the old site stays till the new is whole."""
+    # The shipped sample never changes (and no lock file belongs in the package): no snapshot.
+    with archive.snapshot() if cache else nullcontext(archive) as frozen:
+        return _build(frozen, out, base_url, progress, index_search, cache)
+
+
+def _build(
+    archive: Archive,
+    out: Path,
+    base_url: str,
+    progress: Callable[[str], None] | None,
+    index_search: bool,
+    cache: bool,
+) -> BuildReport:
+    """Build from an archive that does not change meanwhile."""
     started = time.perf_counter()
     languages = _languages(archive)
     if not languages:

@@ -17,6 +17,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
 
+from rulesarchive.corpus.children import watch_parent
+
 MANIFEST = ".manifest.json"
 _FORMAT = 2  # of the manifest; another format means nothing in it is trusted
 
@@ -44,7 +46,12 @@ class Output:
             self.previous = _read_manifest(live / MANIFEST)
             # In another process: a thread would fight the rendering for the interpreter lock.
             # Spawned, not forked: forking a process that runs threads is unsafe.
-            self._copier = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
+            self._copier = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=get_context("spawn"),
+                initializer=watch_parent,
+                initargs=(os.getpid(),),
+            )
             self._copying = self._copier.submit(_copy_tree, live, self.staging)
 
     def _live_folder(self) -> Path | None:

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from rulesarchive.corpus.children import die_with_parent
+
 
 class SearchIndexError(Exception):
     """Pagefind failed; the message carries its own."""
@@ -40,7 +42,11 @@ class Indexer:
         command = [sys.executable, "-m", "pagefind", "--site", str(self.site)]
         command += ["--glob", pages, "--output-subdir", output]
         process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            preexec_fn=die_with_parent,  # a killed build leaves no indexer running
         )
         self.running.append((language, process))
 

@@ -35,7 +35,7 @@ See rule 113, “Abilities.”
 
 Non-Aura Card
 A card that isn’t an Aura. This is a one-shot sample entry.
-
+{terms}
 Credits
 
 Comprehensive Rules Design and Development: Sample Person
@@ -77,7 +77,7 @@ def modern_text(
     ]
     lines.append("\n" + (zone_rules or ZONE_RULES.format(who=who, s=s)))
     if footer:
-        lines.append(FOOTER.format(date=date))
+        lines.append(FOOTER.format(date=date, terms=sample_terms(filler // 8)))
     return "\n".join(lines)
 
 
@@ -120,6 +120,13 @@ Credits
 
 Magic: The Gathering Original Game Design: Richard Garfield
 """
+
+
+def sample_terms(count: int) -> str:
+    """Return glossary entries in proportion to the rules (a real glossary has one per ~4)."""
+    return "".join(
+        f"\nSample Term {n}\nA sample glossary entry, number {n}.\n" for n in range(count)
+    )
 
 
 def old_era_text() -> str:

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from click.testing import CliRunner
+from rulesarchive.scraper import ingest as ingest_module
 
 from rulesarchive.cli import main
 from tests.samples import modern_text
@@ -160,3 +161,99 @@ def test_history_cli_from_archive_and_from_file(tmp_path):
     assert "2011-05-01 · New Phyrexia · 400.6 · substantive" in text
     missing = run(main, ["--archive", str(archive), "history"])
     assert missing.exit_code != 0
+
+
+def test_releases_of_a_missing_archive_is_an_error(tmp_path):
+    result = CliRunner().invoke(main, ["--archive", str(tmp_path / "missing"), "releases"])
+    assert result.exit_code == 1
+    assert f"no archive at {tmp_path / 'missing'}" in result.output
+    (tmp_path / "empty").mkdir()
+    empty = CliRunner().invoke(main, ["--archive", str(tmp_path / "empty"), "releases"])
+    assert empty.exit_code == 0 and f"no releases in {tmp_path / 'empty'}" in empty.output
+
+
+def test_an_impossible_date_is_called_a_date(tmp_path):
+    archive = _archive_with_two_releases(tmp_path)
+    result = CliRunner().invoke(
+        main, ["--archive", str(archive), "rule", "400.6", "--release", "2024-13-45"]
+    )
+    assert result.exit_code == 1
+    assert "2024-13-45 is not a valid date (give YYYY-MM-DD)" in result.output
+    assert "set code" not in result.output
+
+
+def test_a_readme_is_not_a_rules_document(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text("# Notes\n\nWiki pages say 'Tratto dal Regolamento …' before a quote.\n")
+    result = CliRunner().invoke(main, ["--archive", str(tmp_path / "a"), "ingest", str(readme)])
+    assert result.exit_code == 1
+    assert result.output.startswith(f"error: {readme}: no numbered rules found: not a Comp")
+
+
+def test_changelog_help_shows_the_release_as_optional():
+    result = CliRunner().invoke(main, ["changelog", "--help"])
+    assert "changelog [OPTIONS] [RELEASE]" in result.output
+
+
+def test_each_file_is_reported_as_soon_as_it_is_stored(tmp_path, monkeypatch):
+    first, second = tmp_path / "first.txt", tmp_path / "second.txt"
+    first.write_text(modern_text())
+    second.write_text(modern_text(date="February 7, 2025"))
+    real = ingest_module.read_document
+
+    def interrupted(data, name, overrides):
+        if name.endswith("second.txt"):
+            raise KeyboardInterrupt
+        return real(data, name, overrides)
+
+    monkeypatch.setattr(ingest_module, "read_document", interrupted)
+    result = CliRunner().invoke(
+        main, ["--archive", str(tmp_path / "a"), "ingest", str(first), str(second)]
+    )
+    assert result.exit_code == 1 and "Aborted!" in result.output  # Ctrl-C during the second
+    assert "added en/2024-11-08 FDN" in result.output
+
+
+def test_gitignore_covers_the_site_link_and_its_folders():
+    lines = (Path(__file__).parents[1] / ".gitignore").read_text().splitlines()
+    assert {"/site", "/.site.a/", "/.site.b/"} <= set(lines)
+
+
+def test_a_language_outside_the_closed_set_is_a_usage_error(tmp_path):
+    for args in (["ingest", "--lang", "/abs", "x.txt"], ["releases", "--lang", "../../x"]):
+        result = CliRunner().invoke(main, ["--archive", str(tmp_path), *args])
+        assert result.exit_code == 2
+        assert "Invalid value for '--lang'" in result.output
+
+
+def test_history_from_an_endless_file_stops_at_a_limit():
+    result = CliRunner().invoke(main, ["history", "--from-file", "/dev/zero"])
+    assert result.exit_code == 1
+    assert "over 4 MB, not a rule's history" in result.output
+
+
+def test_build_from_a_tampered_release_is_one_line(tmp_path):
+    archive = _archive_with_two_releases(tmp_path)
+    path = archive / "en" / "2011-05-01" / "release.json"
+    path.write_text(path.read_text().replace('"language": "en"', '"language": "../../../x"'))
+    result = CliRunner().invoke(
+        main, ["--archive", str(archive), "build", "--out", str(tmp_path / "site")]
+    )
+    assert result.exit_code == 1
+    assert "says ../../../x/2011-05-01, not en/2011-05-01 as its folder does" in result.output
+    assert not (tmp_path / "x").exists() and not (tmp_path.parent / "x").exists()
+
+
+def test_leftovers_of_an_interrupted_run_are_reported_not_read(tmp_path):
+    archive = _archive_with_two_releases(tmp_path)
+    leftover = archive / "en" / ".incoming-x1"
+    leftover.mkdir()
+    (leftover / "release.json").write_text("{}")
+    listed = CliRunner().invoke(main, ["--archive", str(archive), "releases"])
+    assert listed.exit_code == 0
+    assert "note: 1 unfinished folder(s) of an interrupted run" in listed.output
+    assert listed.output.count("\nen ") + listed.output.startswith("en ") == 2
+    source = tmp_path / "old.txt"
+    again = CliRunner().invoke(main, ["--archive", str(archive), "ingest", str(source)])
+    assert "note: removed en/.incoming-x1 (left by an interrupted run)" in again.output
+    assert not leftover.exists()

@@ -84,3 +84,15 @@ def test_line_endings_become_lf(raw, endings):
 
 def test_mixed_cr_crlf_heading_form_keeps_blank_line():
     assert decode_bytes(b"last rule.\r\r\nGlossary\r").text == "last rule.\n\nGlossary\n"
+
+
+def test_damaged_utf16_without_bom_is_named_as_such():
+    text = ("100.1. A rule text here. " * 400).encode("utf-16-le")
+    assert decode_bytes(text).encoding == "utf-16-le (no BOM)"
+    one_byte_lost = text[:15001] + text[15002:]
+    every_300 = b"".join(text[at : at + 300] for at in range(0, len(text), 301))
+    for damaged in (one_byte_lost, every_300):
+        with pytest.raises(InputError, match="damaged UTF-16 text without a byte-order mark"):
+            decode_bytes(damaged)
+    with pytest.raises(InputError, match="binary data"):
+        decode_bytes(bytes(range(256)) * 10)

@@ -120,3 +120,27 @@ def test_failed_write_leaves_the_archive_as_it_was(tmp_path, monkeypatch):
     with pytest.raises(OSError):
         ingest_bytes(archive, modern_text(who="its owner").encode(), "b.txt", Overrides(force=True))
     assert _files(archive) == before
+
+
+def _without_terms(text: str, numbers: range) -> str:
+    for n in numbers:
+        text = text.replace(f"\nSample Term {n}\nA sample glossary entry, number {n}.\n", "")
+    return text
+
+
+def test_a_glossary_far_smaller_than_the_rules_is_damage_even_alone(tmp_path):
+    # The 2002-10-07 PDF through pypdf's default mode: 453 rules and 1 glossary entry.
+    text = _without_terms(modern_text(filler=900), range(112))
+    outcome = ingest_bytes(Archive(tmp_path), text.encode(), "lost.txt")
+    assert outcome.status == "failed"
+    assert "a glossary of 2 entries is far too small for 903 rules" in outcome.message
+
+
+def test_a_glossary_far_below_its_neighbours_is_damage(tmp_path):
+    # The 2003-06-01 RTF runs entries together: 158 where its neighbours have 214 and 290.
+    archive = Archive(tmp_path)
+    ingest_bytes(archive, modern_text(date="February 7, 2025", filler=900).encode(), "big.txt")
+    text = _without_terms(modern_text(date="April 4, 2025", filler=900), range(20))
+    outcome = ingest_bytes(archive, text.encode(), "merged.txt")
+    assert outcome.status == "failed"
+    assert "only 94 glossary entries where neighbouring releases have 114" in outcome.message

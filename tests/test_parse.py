@@ -35,11 +35,37 @@ def test_examples_belong_to_their_rule():
 
 def test_glossary_numbered_senses_stay_with_their_term():
     glossary = parse_document(modern_text()).glossary
-    assert [entry.term for entry in glossary] == ["Ability", "Non-Aura Card"]
+    assert [entry.term for entry in glossary][:3] == ["Ability", "Non-Aura Card", "Sample Term 0"]
     assert glossary[0].text.splitlines()[:2] == [
         "1. Text on an object that explains what that object does or can do.",
         "2. An activated or triggered ability on the stack. This kind of ability is an object.",
     ]
+
+
+def test_numbered_meanings_after_blank_lines_stay_in_one_entry():
+    # 1999-11-01 and 2003-05-26 separate a term's numbered meanings by blank lines.
+    glossary_block = (
+        "Glossary\n\nCounter\nCounter has two meanings in the Magic game.\n\n"
+        "1. To counter a spell or ability is to cancel it.\n\n"
+        "2. A counter is a marker placed on a permanent.\n\nCounts As\nSome older cards.\n\n"
+    )
+    text = modern_text().replace("Glossary\n\n", glossary_block, 1)
+    glossary = parse_document(text).glossary
+    assert [entry.term for entry in glossary][:2] == ["Counter", "Counts As"]
+    assert glossary[0].text.splitlines() == [
+        "Counter has two meanings in the Magic game.",
+        "1. To counter a spell or ability is to cancel it.",
+        "2. A counter is a marker placed on a permanent.",
+    ]
+
+
+def test_a_term_glued_to_its_first_meaning_is_repaired_and_noted():
+    # 2021-06-18 prints "Ability1. Text on an object…" (and ten more terms alike).
+    text = modern_text().replace("Ability\n1. Text", "Ability1. Text", 1)
+    document = parse_document(text)
+    assert document.glossary[0].term == "Ability"
+    assert document.glossary[0].text.startswith("1. Text on an object")
+    assert "typo: glossary term 'Ability' glued to its meaning 1" in document.notes
 
 
 def test_old_era_sub_rules_and_indented_glossary_continuations():

@@ -30,6 +30,16 @@ NOT_YET = dt.date(2026, 6, 1)  # a --since after every catalogued release: only 
 FAST = HttpSettings(read_timeout=0.5, retries=2, backoff=0.0, per_host_interval=0.0)
 
 
+@pytest.fixture(autouse=True)
+def set_list(request) -> None:
+    """Serve a small copy of Scryfall's /sets to every test that runs the local server."""
+    if "httpserver" in request.fixturenames:
+        server = request.getfixturevalue("httpserver")
+        server.expect_request("/api.scryfall.com/sets").respond_with_data(
+            (FIXTURES / "scryfall_sets.json").read_bytes(), content_type="application/json"
+        )
+
+
 @pytest.fixture
 def current_txt(shared_archive: Path) -> bytes:
     return (shared_archive / "en" / "2025-11-14.txt").read_bytes()
@@ -359,3 +369,139 @@ def test_cli_scrape_with_mirror_and_dry_run(httpserver, tmp_path, current_txt):
         )[0]["effective_date"]
         == "2025-11-14"
     )
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [("1.5", 1.5), ("Wed, 21 Oct 2015 07:28:00 GMT", 0.0), ("soon", None), ("-3", 0.0)],
+)
+def test_retry_after_in_seconds_dates_or_garbage_never_raises(
+    httpserver, fetcher, waits, header, expected
+):
+    path = "/example.org/busy.txt"
+    httpserver.expect_oneshot_request(path).respond_with_data(
+        "busy", status=503, headers={"Retry-After": header}
+    )
+    httpserver.expect_request(path).respond_with_data("fine")
+    assert fetcher.get("https://example.org/busy.txt").body == b"fine"
+    if expected is not None:
+        assert waits[-1] == expected  # FAST's backoff is 0, so the wait is what was asked
+
+
+def test_a_retry_after_longer_than_the_longest_wait_gives_up_at_once(httpserver, fetcher, waits):
+    path = "/example.org/later.txt"
+    httpserver.expect_request(path).respond_with_data(
+        "later", status=429, headers={"Retry-After": "3600"}
+    )
+    with pytest.raises(FetchError, match="asks to retry after 3600 s"):
+        fetcher.get("https://example.org/later.txt")
+    assert waits == [] and len(requests_to(httpserver, path)) == 1
+
+
+def test_a_redirect_loop_is_one_clear_error(httpserver, archive, fetcher):
+    serve_rules_page(httpserver)
+    for suffix in (".txt", ".docx", ".pdf"):
+        path = CURRENT_TXT.replace(".txt", suffix)
+        httpserver.expect_request(path).respond_with_data(
+            "", status=302, headers={"Location": path.replace(" ", "%20")}
+        )
+    (outcome,) = scrape_english(archive, fetcher)
+    assert outcome.status == "failed"
+    assert "redirect loop (more than 30 redirects)" in outcome.message
+
+
+def test_a_server_dripping_bytes_meets_the_document_deadline(httpserver, archive):
+    def drip(_request: Request) -> Response:
+        def body():
+            for _ in range(100):
+                yield b"x"
+                time.sleep(0.2)
+
+        return Response(body(), headers={"Content-Length": "100"})
+
+    httpserver.expect_request("/example.org/drip.txt").respond_with_handler(drip)
+    settings = HttpSettings(read_timeout=5, retries=2, backoff=0, document_deadline=1.0)
+    mirror = httpserver.url_for("/").rstrip("/")
+    fetcher = Fetcher(None, settings, mirror=mirror)
+    started = time.monotonic()
+    with pytest.raises(
+        FetchError, match=r"body too slow \(\d+ bytes read when the deadline of 1 s"
+    ):
+        fetcher.get("https://example.org/drip.txt")
+    assert time.monotonic() - started < 3
+
+
+def test_the_run_deadline_stops_the_run_with_one_line(httpserver, archive, fetcher):
+    serve_rules_page(httpserver)
+    fetcher.time_left = lambda: 0.0  # the plan was made; then the run's time ran out
+    _, outcomes = scrape(archive, fetcher, ("en",), NOT_YET)
+    assert [o.status for o in outcomes] == ["failed"]
+    assert "the run's deadline passed: 1 document(s) not fetched" in outcomes[0].message
+    assert requests_to(httpserver, CURRENT_TXT) == []
+
+
+def test_an_unknown_host_fails_at_once_and_only_once(waits):
+    fetcher = Fetcher(None, FAST, sleep=waits.append)
+    for _ in range(2):
+        with pytest.raises(
+            FetchError, match=r"offline\.invalid/a\.txt: cannot resolve the host name"
+        ):
+            fetcher.get("https://offline.invalid/a.txt")
+    assert waits == []
+
+
+def test_dry_run_offline_lists_the_catalogue_quickly(tmp_path):
+    started = time.monotonic()
+    result = CliRunner().invoke(
+        main,
+        ["--archive", str(tmp_path / "a"), "scrape", "--dry-run", "--mirror", "http://x.invalid"],
+    )
+    assert time.monotonic() - started < 10
+    assert result.exit_code == 1  # the discovery pages could not be read
+    assert "would fetch en 2001-07-23: http://www.wizards.com/dci/oracle/" in result.output
+    assert "error: en current release: https://magic.wizards.com/en/rules: cannot resolve" in (
+        result.output
+    )
+
+
+def test_scrape_keeps_scryfalls_set_list_for_later_ingests(httpserver, archive, fetcher):
+    serve_rules_page(httpserver)
+    httpserver.expect_request(CURRENT_TXT).respond_with_data("gone", status=404)
+    for suffix in (".docx", ".pdf"):
+        httpserver.expect_request(CURRENT_TXT.replace(".txt", suffix)).respond_with_data(
+            "gone", status=404
+        )
+    scrape_english(archive, fetcher)
+    sets = {found.code: found for found in archive.sets()}
+    assert sets["MKM"].name == "Murders at Karlov Manor"
+    assert sets["MKM"].released_at == dt.date(2024, 2, 9) and sets["MKM"].set_type == "expansion"
+    assert "BIG" not in sets and "BROKEN" not in sets
+
+
+def test_a_set_list_that_cannot_be_fetched_is_one_error(httpserver, archive, fetcher):
+    httpserver.clear_all_handlers()
+    serve_rules_page(httpserver)
+    httpserver.expect_request("/api.scryfall.com/sets").respond_with_data("gone", status=404)
+    httpserver.expect_request(CURRENT_TXT).respond_with_data("gone", status=404)
+    for suffix in (".docx", ".pdf"):
+        httpserver.expect_request(CURRENT_TXT.replace(".txt", suffix)).respond_with_data(
+            "gone", status=404
+        )
+    outcomes = scrape_english(archive, fetcher)
+    assert outcomes[0].message == "set list: https://api.scryfall.com/sets: HTTP 404 NOT FOUND"
+    assert archive.sets() is None
+
+
+def test_a_body_longer_than_its_content_length_is_an_error(httpserver, fetcher):
+    body = b"x" * 200_000
+
+    def too_long(_request: Request) -> Response:
+        # One write: the excess travels with the body's last bytes, as from a real server.
+        response = Response([body + b"tail the server should not send"])
+        response.headers["Content-Length"] = str(len(body))
+        response.headers["Connection"] = "close"
+        return response
+
+    httpserver.expect_request("/example.org/long.txt").respond_with_handler(too_long)
+    with pytest.raises(FetchError, match="body longer than its Content-Length of 200000 bytes"):
+        fetcher.get("https://example.org/long.txt")

@@ -1,0 +1,35 @@
+"""Child processes that end with their parent: a killed command leaves no worker behind."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+import threading
+import time
+
+_PR_SET_PDEATHSIG = 1
+
+
+def watch_parent(parent: int) -> None:
+    """Exit this (worker) process as soon as `parent` is gone; a pool initializer."""
+    if os.getppid() != parent:
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
+def die_with_parent() -> None:
+    """Have the kernel kill this process when its parent dies; a Popen preexec_fn (Linux).
+
+    Kept across exec, so a program that execs another (pagefind's launcher) is covered too.
+    """
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)

@@ -1,0 +1,89 @@
+"""The text of a PDF, laid out as the TXT files are: pdfminer.six's layout analysis, then tidied.
+
+pypdf's default mode loses lines and the glossary of the 2002-10-07 PDF (453 rules and one
+glossary entry where its TXT twin has 500 and 214); pdfminer.six keeps the reading order.
+Its output still carries layout: a form feed and a blank line at each page end, and blank
+lines for the gaps between text boxes. Those are undone here, so the parser sees paragraphs.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+from rulesarchive.scraper.errors import InputError
+
+# What may start a paragraph after a gap: a rule, a section or chapter heading.
+_NUMBERED = re.compile(r"\d{3}\.\d+[a-z]?\.?\s|\d{1,3}\.\s\S")
+_ENDS_SENTENCE = re.compile(r"""[.:;!?)”"’]$""")
+# Spaces the PDF's glyph spacing adds: before a mark or a closing parenthesis ("Unglued ™",
+# "combat );" in 2002-10-07), after a range's en dash and inside a loyalty cost ("601.2f– h",
+# "903.6– 903.11", "[- N]" in 2023-02-03, where the DOCX has none).
+_EXTRA_SPACE = re.compile(
+    r"(?<=\w) (?=[™®])|(?<=\w) (?=\)[;,.])"
+    r"|(?<=\d–) (?=\d)|(?<=\d[a-z]–) (?=[a-z]\b)|(?<=\[[-+−]) (?=[\dX])"
+)
+
+
+def pdf_text(data: bytes) -> str:
+    """Return the text of a PDF, one paragraph per blank-line-separated block."""
+    from pdfminer.high_level import extract_text
+    from pdfminer.layout import LAParams
+
+    check_streams(data)
+    try:
+        text = extract_text(io.BytesIO(data), laparams=LAParams())
+    except Exception as error:  # pdfminer's parse errors, of every kind
+        first = (str(error).strip().splitlines() or [""])[0][:200]
+        raise InputError(f"not a readable PDF file ({type(error).__name__}: {first})") from None
+    return tidy_pdf_text(text)
+
+
+def check_streams(data: bytes) -> None:
+    """Decode every stream once through pypdf, whose limits refuse a decompression bomb.
+
+    pdfminer.six inflates streams without a limit; pypdf stops at 75 MB a stream.
+    """
+    from pypdf import PdfReader
+    from pypdf.generic import IndirectObject, StreamObject
+
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        for generation, numbers in reader.xref.items():
+            for number in numbers:
+                found = reader.get_object(IndirectObject(number, generation, reader))
+                if isinstance(found, StreamObject):
+                    found.get_data()
+    except Exception as error:  # pypdf's read errors and its limits (LimitReachedError)
+        first = (str(error).strip().splitlines() or [""])[0][:200]
+        raise InputError(f"not a readable PDF file ({type(error).__name__}: {first})") from None
+
+
+def tidy_pdf_text(text: str) -> str:
+    """Undo page breaks and box gaps: keep a blank line only where a paragraph starts."""
+    lines = [line.rstrip() for line in text.replace("\x0c", "").split("\n")]
+    kept: list[str] = []
+    for at, line in enumerate(lines):
+        if line:
+            kept.append(_EXTRA_SPACE.sub("", line))
+            continue
+        if not kept or not kept[-1]:
+            continue
+        following = next((other for other in lines[at + 1 :] if other), "")
+        if _starts_paragraph(kept[-1], following):
+            kept.append("")
+    return "\n".join(kept) + "\n"
+
+
+def _starts_paragraph(before: str, after: str) -> bool:
+    """Tell a paragraph break from a gap inside one (a page end, an example's spacing)."""
+    if _NUMBERED.match(after):
+        return True
+    stripped = after.strip("“”\"' ")
+    looks_like_a_term = (
+        len(after) <= 60
+        and stripped[:1].isupper()
+        and not after.startswith("Example")
+        and not re.search(r"[.,;:]$", after)
+    )
+    return looks_like_a_term and (bool(_ENDS_SENTENCE.search(before)) or len(before) <= 60)

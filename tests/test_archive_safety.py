@@ -1,0 +1,208 @@
+"""The archive lists and reads only complete releases, survives hostile input, and is durable."""
+
+import datetime as dt
+import io
+import json
+import os
+import threading
+import zipfile
+
+import pytest
+from rulesarchive.corpus.store import Archive, ArchiveError
+from rulesarchive.scraper.ingest import Overrides, ingest_bytes, ingest_paths
+
+from tests.samples import modern_text
+
+
+def _stored(tmp_path, **kwargs) -> Archive:
+    archive = Archive(tmp_path / "archive")
+    assert ingest_bytes(archive, modern_text(**kwargs).encode(), "cr.txt").status == "added"
+    return archive
+
+
+def test_staging_leftovers_are_never_listed_and_are_removed_by_the_next_writer(tmp_path):
+    archive = _stored(tmp_path)
+    folder = archive.root / "en" / "2024-11-08"
+    leftover = archive.root / "en" / ".incoming-abc123"
+    leftover.mkdir()
+    (leftover / "release.json").write_bytes((folder / "release.json").read_bytes())
+    assert [release.key for release in archive.releases()] == ["en/2024-11-08"]
+    assert archive.leftovers() == [leftover]
+    outcomes = ingest_paths(archive, [])
+    assert [o.status for o in outcomes] == ["recovered"]
+    assert "removed en/.incoming-abc123" in outcomes[0].message
+    assert not leftover.exists() and archive.leftovers() == []
+
+
+def test_a_replace_killed_between_renames_stays_readable_and_is_put_back(tmp_path):
+    archive = _stored(tmp_path)
+    folder = archive.root / "en" / "2024-11-08"
+    retired = folder.with_name(".retired-2024-11-08-4242")
+    folder.rename(retired)  # what a kill between the two renames of the fallback leaves
+    (release,) = archive.releases()
+    assert archive.load(release).rule("400.6") is not None
+    assert archive.get("en", dt.date(2024, 11, 8)) == release
+    assert archive.recover() == ["restored en/2024-11-08 (a replace was interrupted)"]
+    assert folder.is_dir() and not retired.exists()
+
+
+def test_metadata_must_match_its_folder(tmp_path):
+    archive = _stored(tmp_path)
+    path = archive.root / "en" / "2024-11-08" / "release.json"
+    data = json.loads(path.read_text())
+    data["language"] = "../../../tmp/evil"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ArchiveError, match="not en/2024-11-08 as its folder does"):
+        archive.releases()
+
+
+def test_unknown_folders_and_language_codes_are_not_releases(tmp_path):
+    archive = _stored(tmp_path)
+    (archive.root / "xx" / "2024-11-08").mkdir(parents=True)
+    (archive.root / "en" / "2024-13-45").mkdir()
+    (archive.root / "en" / "2024-13-45" / "release.json").write_text("{}")
+    assert [release.key for release in archive.releases()] == ["en/2024-11-08"]
+    with pytest.raises(ArchiveError, match="unknown language '/abs'"):
+        archive.releases("/abs")
+
+
+@pytest.mark.parametrize("language", ["../../x", "/abs", "EN", ""])
+def test_ingest_refuses_a_language_outside_the_closed_set(tmp_path, language):
+    archive = Archive(tmp_path / "archive")
+    outcome = ingest_bytes(archive, modern_text().encode(), "cr.txt", Overrides(language=language))
+    if language:
+        assert outcome.status == "failed"
+        assert "unknown language" in outcome.message
+        assert not (tmp_path / "x").exists() and not archive.releases()
+
+
+def test_a_text_in_another_script_than_lang_is_refused_unless_forced(tmp_path):
+    archive = Archive(tmp_path / "archive")
+    chinese = (modern_text() + "\n" + "此规则于生效。" * 20000).encode()
+    refused = ingest_bytes(archive, chinese, "zh.txt", Overrides(language="en"))
+    assert refused.status == "failed"
+    assert "written in Chinese characters (zh-Hans), not en as --lang says" in refused.message
+    english = ingest_bytes(archive, modern_text().encode(), "en.txt", Overrides(language="zh-Hans"))
+    assert english.status == "failed" and "--force" in english.message
+    forced = Overrides(language="zh-Hans", force=True)
+    assert ingest_bytes(archive, modern_text().encode(), "en.txt", forced).status == "added"
+
+
+def test_permissions_follow_the_umask(tmp_path):
+    old = os.umask(0o022)
+    try:
+        archive = _stored(tmp_path)
+    finally:
+        os.umask(old)
+    folder = archive.root / "en" / "2024-11-08"
+    assert folder.stat().st_mode & 0o777 == 0o755
+    assert {path.stat().st_mode & 0o777 for path in folder.iterdir()} == {0o644}
+
+
+def test_document_json_is_one_rule_per_line_with_the_set_name(tmp_path):
+    archive = _stored(tmp_path)
+    text = (archive.root / "en" / "2024-11-08" / "document.json").read_text()
+    lines = text.splitlines()
+    assert any(line.startswith('  {"number": "400.6", "text": ') for line in lines)
+    assert ' "set_name": "Magic: The Gathering Foundations",' in lines
+    (release,) = archive.releases()
+    assert archive.load(release).set_name == release.set_name
+
+
+def test_a_snapshot_keeps_what_it_saw_while_the_archive_changes(tmp_path):
+    archive = _stored(tmp_path)
+    with archive.snapshot() as frozen:
+        changed = modern_text(who="its owner").encode()
+        assert ingest_bytes(archive, changed, "b.txt", Overrides(force=True)).status == "replaced"
+        ingest_bytes(archive, modern_text(date="February 7, 2025").encode(), "c.txt")
+        (release,) = frozen.releases()
+        assert "its owner looks" not in frozen.load(release).rule("400.6").text
+        assert len(archive.releases()) == 2
+    assert archive.leftovers() == []
+    assert not list(archive.root.glob(".snapshot-*"))
+
+
+def test_two_ingests_of_one_release_at_once_add_it_once(tmp_path):
+    data = modern_text().encode()
+    statuses = []
+    runs = [
+        threading.Thread(
+            target=lambda: statuses.append(
+                ingest_bytes(Archive(tmp_path / "archive"), data, "cr.txt").status
+            )
+        )
+        for _ in range(4)
+    ]
+    for run in runs:
+        run.start()
+    for run in runs:
+        run.join()
+    assert sorted(statuses) == ["added", "unchanged", "unchanged", "unchanged"]
+
+
+def _zip(parts: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in parts.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def test_each_bad_file_is_one_error_and_the_batch_goes_on(tmp_path):
+    files = {
+        "broken.docx": _zip(
+            {"[Content_Types].xml": b"<Types><unclosed", "word/document.xml": b"<"}
+        ),
+        "broken.pdf": b"%PDF-1.4\n1 0 obj << /Length 999999 >> stream\nxx\nendstream\n%%EOF",
+        "zero.txt": b"\x00" * 10,
+        "bomb.docx": _zip({"word/document.xml": b"\x00" * (3 * 2**20)}),
+        "good.txt": modern_text().encode(),
+    }
+    paths = []
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+        paths.append(tmp_path / name)
+    outcomes = ingest_paths(Archive(tmp_path / "archive"), paths, Overrides(max_bytes=2**20))
+    assert [o.status for o in outcomes] == ["failed"] * 4 + ["added"]
+    assert all("\n" not in o.message for o in outcomes)
+    assert "not a readable DOCX file" in outcomes[0].message
+    assert "not a readable PDF file" in outcomes[1].message
+    assert "DOCX parts unpack to 3145728 bytes, over the limit" in outcomes[3].message
+
+
+def test_a_file_over_the_size_limit_is_refused_without_reading_it_all(tmp_path):
+    big = tmp_path / "big.txt"
+    big.write_text(modern_text() + "x" * 2**20)
+    (outcome,) = ingest_paths(Archive(tmp_path / "archive"), [big], Overrides(max_bytes=2**20))
+    assert outcome.status == "failed"
+    assert "over the size limit of 1 MB (raise it with --max-size" in outcome.message
+
+
+def test_a_tampered_rule_number_cannot_name_a_path(tmp_path):
+    archive = _stored(tmp_path)
+    path = archive.root / "en" / "2024-11-08" / "document.json"
+    path.write_text(path.read_text().replace('"number": "400.6"', '"number": "../../../x"'))
+    (release,) = archive.releases()
+    with pytest.raises(ArchiveError, match=r"'\.\./\.\./\.\./x' is not a rule number"):
+        archive.load(release)
+
+
+def test_an_archive_that_cannot_be_written_is_read_as_it_is(tmp_path, monkeypatch):
+    archive = _stored(tmp_path)
+
+    def read_only(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("rulesarchive.corpus.store.os.open", read_only)
+    with archive.snapshot() as view:
+        assert view is archive and len(view.releases()) == 1
+
+
+def test_a_replace_without_an_atomic_exchange_sets_the_old_copy_aside(tmp_path, monkeypatch):
+    archive = _stored(tmp_path)
+    monkeypatch.setattr("rulesarchive.corpus.store._exchange", lambda first, second: False)
+    changed = modern_text(who="its owner").encode()
+    assert ingest_bytes(archive, changed, "b.txt", Overrides(force=True)).status == "replaced"
+    (release,) = archive.releases()
+    assert "its owner looks" in archive.load(release).rule("400.6").text
+    assert archive.leftovers() == []
