@@ -359,6 +359,8 @@ _PARTS = re.compile(r"(\d{3})\.(\d+)([a-z]?)")
 
 def _position(number: str) -> tuple[str, int] | None:
     """Return (parent, ordinal): ('903.11', 5) for 903.11e, ('702', 140) for 702.140."""
+    if len(number) == 3 and number.isdigit():  # a chapter: '725' -> '726' runs like rules
+        return "", int(number)
     match = _PARTS.fullmatch(number)
     if match is None:
         return None

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from difflib import SequenceMatcher
 from operator import attrgetter
-from typing import NamedTuple
 
 from rulesarchive.corpus.model import Document, Rule
 from rulesarchive.differ.align import Pair, align_rules, renumbering
+from rulesarchive.differ.changes import Change, Kind
 from rulesarchive.differ.glossary import GlossaryChange, diff_glossaries
+from rulesarchive.differ.headings import chapter_moves, diff_headings, heading_moves
 from rulesarchive.differ.splits import Split, find_splits
 from rulesarchive.differ.texts import (
     is_truncation,
@@ -21,50 +21,9 @@ from rulesarchive.differ.texts import (
     wording_phrases,
     words_key,
 )
-from rulesarchive.differ.words import Diff, Phrase, diff_words
+from rulesarchive.differ.words import Diff, diff_words
 
-KINDS = (
-    "added",
-    "removed",
-    "substantive",
-    "sweep",
-    "reference",
-    "example",
-    "typography",
-    "truncation",
-    "unchanged",
-)
 SWEEP_MIN_RULES = 3
-
-
-class Change(NamedTuple):
-    """What happened to one rule between two releases.
-
-    Immutable like the model's dataclasses, but a tuple: a release diff makes thousands of
-    these (1,414 when the 2019-01-25 release flattened its typography), and a frozen
-    dataclass takes three times as long to create.
-    """
-
-    kind: str
-    old_number: str | None
-    new_number: str | None
-    old_text: str
-    new_text: str
-    phrases: tuple[Phrase, ...] = ()
-    diff: Diff = ()
-    old_examples: tuple[str, ...] = ()
-    new_examples: tuple[str, ...] = ()
-
-    @property
-    def example_diffs(self) -> tuple[Diff, ...]:
-        """Word diffs of the examples that differ, paired in order (worked out when asked)."""
-        pairs = align_examples(self.old_examples, self.new_examples)
-        return tuple(diff_words(old, new) for old, new in pairs if old != new)
-
-    @property
-    def moved(self) -> bool:
-        """Tell whether the rule's number changed."""
-        return bool(self.old_number and self.new_number and self.old_number != self.new_number)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +50,7 @@ class ReleaseDiff:
     splits: tuple[Split, ...] = ()
     merges: tuple[Split, ...] = ()
     glossary: tuple[GlossaryChange, ...] = ()
+    headings: tuple[Change, ...] = ()  # sections and chapters added, removed, renamed, moved
 
     def of_kind(self, *kinds: str) -> list[Change]:
         """Return the changes of these kinds, in rule order."""
@@ -105,7 +65,8 @@ def diff_documents(old: Document, new: Document) -> ReleaseDiff:
     moves = renumbering(pairs)
     numbers = list(map(attrgetter("number"), old.rules))
     number_map = dict(zip(numbers, numbers, strict=True)) | dict(moves)
-    number_map |= _chapter_moves(moves)
+    headings = diff_headings(old.headings, new.headings, moves)
+    number_map |= chapter_moves(moves) | dict(heading_moves(headings))
     changes = [classify_pair(pair, number_map) for pair in pairs]
     sweeps = find_sweeps(changes)
     if sweeps:
@@ -124,6 +85,7 @@ def diff_documents(old: Document, new: Document) -> ReleaseDiff:
         tuple(splits),
         tuple(merges),
         tuple(glossary),
+        tuple(headings),
     )
 
 
@@ -172,7 +134,7 @@ def _set_aside_retyped(
         else:  # not identical (set aside before), so the printing differs: typography
             retyped.append(
                 Change(
-                    "typography",
+                    Kind.TYPOGRAPHY,
                     before.number,
                     rule.number,
                     before.text,
@@ -209,24 +171,15 @@ def _in_rule_order(
     return merged
 
 
-def _chapter_moves(moves: Sequence[tuple[str, str]]) -> dict[str, str]:
-    """Map a chapter to the chapter most of its moved rules went to ('715' -> '716')."""
-    votes: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for old, new in moves:
-        if old[:3] != new[:3]:
-            votes[old[:3]][new[:3]] += 1
-    return {chapter: max(targets, key=targets.__getitem__) for chapter, targets in votes.items()}
-
-
 def classify_pair(pair: Pair, number_map: dict[str, str] | None = None) -> Change:
     """Classify one aligned pair (no sweep detection: that needs the whole release)."""
     old, new = pair.old, pair.new
     if old is None or new is None:
         rule = new or old
         assert rule is not None
-        kind = "added" if old is None else "removed"
-        text = (rule.text, "") if kind == "removed" else ("", rule.text)
-        examples = (rule.examples, ()) if kind == "removed" else ((), rule.examples)
+        kind = Kind.ADDED if old is None else Kind.REMOVED
+        text = (rule.text, "") if kind == Kind.REMOVED else ("", rule.text)
+        examples = (rule.examples, ()) if kind == Kind.REMOVED else ((), rule.examples)
         return Change(
             kind,
             old.number if old else None,
@@ -265,51 +218,32 @@ def classify_pair(pair: Pair, number_map: dict[str, str] | None = None) -> Chang
     )
 
 
-def compare_texts(old: Rule, new: Rule, number_map: dict[str, str], diff: Diff) -> str:
+def compare_texts(old: Rule, new: Rule, number_map: dict[str, str], diff: Diff) -> Kind:
     """Return the kind of change from one version of a rule to the next (diff: of their texts)."""
     if old.text == new.text and old.examples == new.examples:
         return _same_words(old, new)
     if old.text == new.text or words_key(old.text) == words_key(new.text):
-        return "typography" if same_words(old.examples, new.examples) else "example"
+        return Kind.TYPOGRAPHY if same_words(old.examples, new.examples) else Kind.EXAMPLE
     if is_truncation(typography_key(old.text), typography_key(new.text)):
-        return "truncation"
+        return Kind.TRUNCATION
     if only_references(wording_phrases(diff), number_map):
-        return "reference"
-    return "substantive"
+        return Kind.REFERENCE
+    return Kind.SUBSTANTIVE
 
 
-def _same_words(old: Rule, new: Rule) -> str:
+def _same_words(old: Rule, new: Rule) -> Kind:
     """Kind of a pair whose normalised texts are equal: did the printed typography change?"""
     same_print = (
         old.printed_text == new.printed_text and old.printed_examples == new.printed_examples
     )
-    return "unchanged" if same_print else "typography"
-
-
-def align_examples(old: Sequence[str], new: Sequence[str]) -> list[tuple[str, str]]:
-    """Pair a rule's examples across two versions ('' for an added or removed example).
-
-    Examples equal but for typography anchor the pairing; between anchors, examples pair in
-    order, so an example inserted first does not make every later one look rewritten.
-    """
-    matcher = SequenceMatcher(
-        None, [typography_key(e) for e in old], [typography_key(e) for e in new], autojunk=False
-    )
-    pairs: list[tuple[str, str]] = []
-    for _, old_start, old_end, new_start, new_end in matcher.get_opcodes():
-        olds, news = old[old_start:old_end], new[new_start:new_end]
-        for index in range(max(len(olds), len(news))):
-            pairs.append(
-                (olds[index] if index < len(olds) else "", news[index] if index < len(news) else "")
-            )
-    return pairs
+    return Kind.UNCHANGED if same_print else Kind.TYPOGRAPHY
 
 
 def find_sweeps(changes: Sequence[Change]) -> list[Sweep]:
     """Find phrase substitutions made in at least SWEEP_MIN_RULES rules of one release."""
     rules_by_phrase: dict[tuple[str, str], list[str]] = defaultdict(list)
     for change in changes:
-        if change.kind != "substantive":
+        if change.kind != Kind.SUBSTANTIVE:
             continue
         for phrase in set(change.phrases):
             if phrase.old and phrase.new:
@@ -322,8 +256,8 @@ def find_sweeps(changes: Sequence[Change]) -> list[Sweep]:
 
 
 def _as_sweep(change: Change, swept: set[tuple[str, str]]) -> Change:
-    if change.kind != "substantive" or not change.phrases:
+    if change.kind != Kind.SUBSTANTIVE or not change.phrases:
         return change
     if all((phrase.old, phrase.new) in swept for phrase in change.phrases):
-        return change._replace(kind="sweep")
+        return change._replace(kind=Kind.SWEEP)
     return change

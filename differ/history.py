@@ -11,7 +11,8 @@ from pathlib import Path
 from rulesarchive.corpus.model import Release, Rule
 from rulesarchive.corpus.typography import normalise_text
 from rulesarchive.differ.align import Pair
-from rulesarchive.differ.classify import Change, classify_pair
+from rulesarchive.differ.changes import Change
+from rulesarchive.differ.classify import classify_pair
 from rulesarchive.differ.texts import wording_phrases
 from rulesarchive.differ.words import Diff, Phrase
 

@@ -19,7 +19,8 @@ from rulesarchive.corpus.model import Document, Release, Rule
 from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.align import Pair
 from rulesarchive.differ.cache import cached_diff, code_fingerprint, diff_folder
-from rulesarchive.differ.classify import Change, ReleaseDiff, classify_pair
+from rulesarchive.differ.changes import Change
+from rulesarchive.differ.classify import ReleaseDiff, classify_pair
 from rulesarchive.differ.history import History, Version, version_of
 
 
@@ -181,7 +182,10 @@ def language_lines(archive: Archive, language: str, cache: bool = True) -> list[
     folder = cache_folder(archive.root, "lines") if cache else None
     diffs = diff_folder(archive.root) if cache else None
     return cached(
-        folder, lines_key(releases), lambda: trace_lines(releases, walk(archive, releases, diffs))
+        folder,
+        lines_key(releases),
+        lambda: trace_lines(releases, walk(archive, releases, diffs)),
+        f"lines of descent {language}",
     )
 
 

@@ -8,14 +8,16 @@ from collections.abc import Iterable
 from rulesarchive.corpus.model import Release
 from rulesarchive.corpus.present import release_label
 from rulesarchive.differ.align import compact_ranges
-from rulesarchive.differ.classify import KINDS, Change, ReleaseDiff
+from rulesarchive.differ.changes import Change, Kind
+from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.glossary import GlossaryChange
+from rulesarchive.differ.headings import heading_moves
 from rulesarchive.differ.history import History
 from rulesarchive.differ.texts import wording_phrases
 from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.differ.words import Phrase
 
-_ORDER = {kind: index for index, kind in enumerate(KINDS)}
+_ORDER = {kind: index for index, kind in enumerate(Kind)}
 _GROUPED = {"typography", "truncation"}  # one line each, with their rule lists
 
 
@@ -25,12 +27,16 @@ def diff_data(old: Release, new: Release, diff: ReleaseDiff) -> dict:
         (change for change in diff.changes if change.kind != "unchanged"),
         key=lambda change: _ORDER[change.kind],
     )
+    headings = [change for change in diff.headings if change.kind != "unchanged"]
     return {
         "old": release_label(old),
         "new": release_label(new),
         "counts": _counts(diff),
-        "changes": [_change_data(change) for change in changes],
-        "renumbering": [{"old": a, "new": b} for a, b in diff.renumbering],
+        "changes": [_change_data(change) for change in changes]
+        + [_change_data(change, heading=True) for change in headings],
+        "renumbering": [
+            {"old": a, "new": b} for a, b in (*diff.renumbering, *heading_moves(diff.headings))
+        ],
         "sweeps": [{"old": s.old, "new": s.new, "rules": list(s.rules)} for s in diff.sweeps],
         "splits": [{"old": list(s.old), "new": list(s.new)} for s in diff.splits],
         "merges": [{"old": list(s.old), "new": list(s.new)} for s in diff.merges],
@@ -49,9 +55,10 @@ def _glossary_data(change: GlossaryChange) -> dict:
     }
 
 
-def _change_data(change: Change) -> dict:
+def _change_data(change: Change, heading: bool = False) -> dict:
     return {
         "kind": change.kind,
+        "heading": heading,
         "old_number": change.old_number,
         "new_number": change.new_number,
         "moved": change.moved,
@@ -71,8 +78,8 @@ def _phrases(phrases: Iterable[Phrase]) -> list[dict]:
 
 
 def _counts(diff: ReleaseDiff) -> dict[str, int]:
-    counts = Counter(change.kind for change in diff.changes)
-    counts["unchanged"] += diff.unchanged
+    counts = Counter(str(change.kind) for change in diff.changes)
+    counts[Kind.UNCHANGED] += diff.unchanged
     return dict(sorted(counts.items()))
 
 
@@ -86,6 +93,8 @@ def diff_text(data: dict, markdown: bool = False) -> str:
     grouped: dict[str, list[str]] = {}
     for change in data["changes"]:
         number = change["new_number"] or change["old_number"]
+        if change["heading"]:
+            continue  # sections and chapters are listed together below
         if change["kind"] == "sweep":
             continue  # listed once per phrase below, from data["sweeps"]
         if change["kind"] in _GROUPED:
@@ -107,12 +116,37 @@ def diff_text(data: dict, markdown: bool = False) -> str:
                 f"{'- ' if markdown else ''}{kind[:-1]}: {', '.join(split['old'])} → "
                 f"{', '.join(split['new'])}"
             )
+    lines += _heading_lines([c for c in data["changes"] if c["heading"]], markdown)
     lines += _glossary_lines(data["glossary"], markdown)
     moves = [(m["old"], m["new"]) for m in data["renumbering"]]
     if moves:
         lines += ["", "## Renumbering" if markdown else "Renumbering:"]
         lines += [f"{'- ' if markdown else '  '}{a} → {b}" for a, b in compact_ranges(moves)]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _heading_lines(changes: list[dict], markdown: bool) -> list[str]:
+    """Sections and chapters added, removed or renamed (retitled in print only: one line)."""
+    bullet = "- " if markdown else "  "
+    lines: list[str] = []
+    retyped = [c["new_number"] for c in changes if c["kind"] in _GROUPED]
+    for change in changes:
+        if change["kind"] == "added":
+            lines.append(f"{bullet}added {change['new_number']}. {change['new_text']}")
+        elif change["kind"] == "removed":
+            lines.append(f"{bullet}removed {change['old_number']}. {change['old_text']}")
+        elif change["kind"] not in _GROUPED:
+            number = change["new_number"]
+            if change["moved"]:
+                number = f"{change['old_number']} → {change['new_number']}"
+            lines.append(
+                f"{bullet}renamed {number}: “{change['old_text']}” → “{change['new_text']}”"
+            )
+    if retyped:
+        lines.append(f"{bullet}typography: {len(retyped)} headings ({_short_list(retyped)})")
+    if not lines:
+        return []
+    return ["", "## Sections and chapters" if markdown else "Sections and chapters:", *lines]
 
 
 def _glossary_lines(changes: list[dict], markdown: bool) -> list[str]:

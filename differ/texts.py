@@ -12,6 +12,7 @@ from rulesarchive.differ.words import Diff, Phrase, phrases_of, words_of
 _FLATTENED = (('"', ""), ("'", ""), ("™", ""), ("®", ""), ("—", "-"), ("–", "-"))
 _TEXT_MARKS = re.compile(r"\((?:tm|r)\)", re.IGNORECASE)
 _REFERENCE = re.compile(r"\d{3}(?:\.\d+[a-z]*)?")
+_PLACEHOLDER_APOSTROPHE = re.compile(r"(?<=\w)\?(?=\w)")
 _CUT_AFTER = 24  # characters a cut copy has at least
 _COMPLETE = re.compile(r"""[.:;!?)\]"'”’。）」]$""")
 
@@ -35,6 +36,8 @@ def words_key(text: str) -> str:
     dashes, parentheses, capitals, italics markers or spacing (or a `?` that a 2008 file printed
     for a lost quote or dash).
     """
+    if "?" in text:  # 'can?t' is "can't", whose key has no apostrophe
+        text = _PLACEHOLDER_APOSTROPHE.sub("", text)
     return " ".join(words_of(typography_key(text)))
 
 

@@ -20,6 +20,7 @@ from rulesarchive.corpus.model import Document, Release, Rule
 from rulesarchive.corpus.numbers import cited_numbers
 from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.cache import cached_diff, diff_folder
+from rulesarchive.differ.changes import WORDING
 from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.translation_align import (
     ENGLISH_NAME,
@@ -28,7 +29,6 @@ from rulesarchive.differ.translation_align import (
     align_translation,
 )
 
-WORDING = {"substantive", "sweep", "reference", "example", "removed"}
 # 702.19b, 702.19 and the chapter 702, as "see rule 702" cites it; not a part of 2024
 _REFERENCE = re.compile(r"(?<![\d.])\d{3}(?:\.\d+[a-z]?)?(?!\d)")
 

@@ -16,7 +16,8 @@ from rulesarchive.corpus.present import release_summary, rule_view
 from rulesarchive.corpus.store import Archive as Store
 from rulesarchive.corpus.store import ArchiveError
 from rulesarchive.differ import history as histories
-from rulesarchive.differ.classify import Change, ReleaseDiff, diff_documents
+from rulesarchive.differ.changes import Change
+from rulesarchive.differ.classify import ReleaseDiff, diff_documents
 from rulesarchive.differ.lineage import rule_history
 from rulesarchive.differ.report import diff_data, history_data
 

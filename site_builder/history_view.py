@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulesarchive.differ.classify import align_examples
+from rulesarchive.differ.changes import align_examples
 from rulesarchive.differ.history import Version
 from rulesarchive.differ.words import diff_words
 

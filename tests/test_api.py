@@ -3,6 +3,7 @@
 import datetime as dt
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,8 +20,11 @@ README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding=
 
 
 @pytest.fixture(scope="module")
-def sample() -> Archive:
-    return Archive(sample_archive())
+def sample(tmp_path_factory: pytest.TempPathFactory) -> Archive:
+    # a copy: reading histories stores their lines in the archive's cache
+    root = tmp_path_factory.mktemp("sample") / "archive"
+    shutil.copytree(sample_archive(), root)
+    return Archive(root)
 
 
 def cli_json(root: Path, *args: str):

@@ -8,6 +8,7 @@ from rulesarchive.corpus.typography import normalise_text
 from rulesarchive.differ.align import align_rules, compact_ranges
 from rulesarchive.differ.classify import diff_documents
 from rulesarchive.differ.history import read_scraped_history
+from rulesarchive.differ.report import diff_data, diff_text
 from rulesarchive.differ.words import DELETE, INSERT, Phrase, diff_words, phrases_of
 
 SEED = Path(__file__).parent / "fixtures" / "seed_400_6_history.txt"
@@ -279,3 +280,68 @@ def test_an_example_inserted_first_is_the_only_example_change():
     assert [phrases_of(d) for d in change.example_diffs] == [
         (Phrase("", "Example: A new first example."),)
     ]
+
+
+def test_headings_are_aligned_and_classified_like_rules():
+    from dataclasses import replace
+
+    from rulesarchive.corpus.model import Heading
+
+    old = replace(
+        doc(
+            rule("309.1", "Planes are a card type seen only in Planechase games."),
+            rule("310.1", "Schemes are a card type seen only in Archenemy games."),
+        ),
+        headings=(
+            Heading("3", "Card Types"),
+            Heading("308", "Tribals"),
+            Heading("309", "Planes"),
+            Heading("310", "Schemes"),
+            Heading("421", "Handling “Infinite” Loops"),
+            Heading("799", "Gone"),
+        ),
+    )
+    new = replace(
+        doc(
+            rule("309.1", "Dungeons are a card type seen only outside the game."),
+            rule("310.1", "Planes are a card type seen only in Planechase games."),
+            rule("311.1", "Schemes are a card type seen only in Archenemy games."),
+        ),
+        headings=(
+            Heading("3", "Card Types"),
+            Heading("308", "Kindreds"),
+            Heading("309", "Dungeons"),
+            Heading("310", "Planes"),
+            Heading("311", "Schemes"),
+            Heading("421", 'Handling "Infinite" Loops'),
+        ),
+    )
+    result = diff_documents(old, new)
+    by_number = {(c.old_number, c.new_number): c.kind for c in result.headings}
+    assert by_number == {
+        ("308", "308"): "substantive",  # renamed
+        (None, "309"): "added",
+        ("309", "310"): "unchanged",  # moved only
+        ("310", "311"): "unchanged",
+        ("421", "421"): "typography",
+        ("799", None): "removed",
+    }
+    data = diff_data(_release("2021-06-18"), _release("2021-07-23"), result)
+    headings = [c for c in data["changes"] if c["heading"]]
+    assert {(c["kind"], c["new_number"]) for c in headings} >= {("added", "309")}
+    assert {"old": "309", "new": "310"} in data["renumbering"]
+    text = diff_text(data)
+    assert "Sections and chapters:\n" in text
+    assert "  added 309. Dungeons" in text
+    assert "  renamed 308: “Tribals” → “Kindreds”" in text
+    assert "309–310 → 310–311" in text  # the moved chapters with the moved rules
+
+
+def _release(date):
+    import datetime as dt
+
+    from rulesarchive.corpus.model import Release, Source
+
+    return Release(
+        "en", dt.date.fromisoformat(date), "", "", 0, 0, "x", Source("s", "x", "txt", "u")
+    )

@@ -139,3 +139,20 @@ def test_no_change_of_the_same_words_is_a_wording_change(ingested):
         for change in diff_documents(before, after).changes:
             if change.kind in {"substantive", "sweep", "truncation"}:
                 assert words_key(change.old_text) != words_key(change.new_text), change
+
+
+def test_sections_and_chapters_are_diffed(ingested):
+    archive, _ = ingested
+    dungeons = _diff(archive, "2021-06-18", "2021-07-23").headings
+    assert ("added", None, "309", "Dungeons") in [
+        (c.kind, c.old_number, c.new_number, c.new_text) for c in dungeons
+    ]
+    assert ("309", "310") in [(c.old_number, c.new_number) for c in dungeons]  # Planes moved
+    kindred = _diff(archive, "2024-04-12", "2024-06-07").headings
+    assert [(c.kind, c.old_text, c.new_text) for c in kindred] == [
+        ("substantive", "Tribals", "Kindreds")
+    ]
+    m10 = {
+        (c.old_number, c.new_number) for c in _diff(archive, "2009-05-01", "2009-07-11").headings
+    }
+    assert ("103", "101") in m10  # The Magic Golden Rules

@@ -21,7 +21,7 @@ def test_verbose_shows_diff_cache_hits_and_default_and_quiet_do_not(tmp_path):
     shutil.copytree(sample_archive(), archive)
     export = ["--archive", str(archive), "export", "sqlite", str(tmp_path / "rules.sqlite")]
     first = run("-v", *export)
-    assert "en/2010-02-01 -> en/2010-10-01: diffing (not in the cache)" in first
+    assert "diff en/2010-02-01 -> en/2010-10-01: not in the cache, computing" in first
     second = run("--verbose", *export)
     assert "INFO: diff en/2010-02-01 -> en/2010-10-01: from the cache" in second
     assert "diff" not in run(*export)

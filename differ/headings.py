@@ -1,0 +1,116 @@
+"""Align the section and chapter headings of two releases ('7 Additional Rules', '309 Dungeons').
+
+A heading keeps its line when its title is found once on each side, or when the rules of its
+chapter went to one other chapter (715's rules to 716: 715 became 716, whatever its title
+says now), or when its number is left over on both sides. Headings are classified like rules:
+`added`, `removed`, `substantive` (renamed), `typography`, or `unchanged` when only the number
+moved.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from functools import lru_cache
+
+from rulesarchive.corpus.model import Heading
+from rulesarchive.corpus.typography import normalise_text
+from rulesarchive.differ.changes import Change, Kind
+from rulesarchive.differ.texts import wording_phrases, words_key
+from rulesarchive.differ.words import diff_words
+
+
+def diff_headings(
+    old: Sequence[Heading], new: Sequence[Heading], rule_moves: Sequence[tuple[str, str]]
+) -> list[Change]:
+    """Return every heading that was added, removed, renamed, retyped or renumbered."""
+    matched = _pair_headings(old, new, chapter_moves(rule_moves))
+    by_new = {new_index: old_index for old_index, new_index in matched.items()}
+    changes = []
+    for index, heading in enumerate(new):
+        if index in by_new:
+            change = _compare(old[by_new[index]], heading)
+            if change is not None:
+                changes.append(change)
+        else:
+            changes.append(Change(Kind.ADDED, None, heading.number, "", heading.title))
+    changes += [
+        Change(Kind.REMOVED, heading.number, None, heading.title, "")
+        for index, heading in enumerate(old)
+        if index not in matched
+    ]
+    return changes
+
+
+def heading_moves(changes: Sequence[Change]) -> list[tuple[str, str]]:
+    """Return (old number, new number) of each heading that kept its line under a new number."""
+    return [
+        (change.old_number, change.new_number)
+        for change in changes
+        if change.old_number and change.new_number and change.old_number != change.new_number
+    ]
+
+
+def chapter_moves(rule_moves: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """Map a chapter to the one most of its moved rules went to ('715' -> '716')."""
+    votes: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for old, new in rule_moves:
+        if old[:3] != new[:3]:
+            votes[old[:3]][new[:3]] += 1
+    return {chapter: max(targets, key=targets.__getitem__) for chapter, targets in votes.items()}
+
+
+def _pair_headings(
+    old: Sequence[Heading], new: Sequence[Heading], chapter_moves: dict[str, str]
+) -> dict[int, int]:
+    new_by_number = {heading.number: index for index, heading in enumerate(new)}
+    matched: dict[int, int] = {}
+    for index, heading in enumerate(old):  # same number, same title: nothing to find
+        other = new_by_number.get(heading.number)
+        if other is not None and _title_key(new[other].title) == _title_key(heading.title):
+            matched[index] = other
+    old_by_title: dict[str, list[int]] = defaultdict(list)
+    new_by_title: dict[str, list[int]] = defaultdict(list)
+    taken = set(matched.values())
+    for index, heading in enumerate(old):
+        if index not in matched:
+            old_by_title[_title_key(heading.title)].append(index)
+    for index, heading in enumerate(new):
+        if index not in taken:
+            new_by_title[_title_key(heading.title)].append(index)
+    for title, olds in old_by_title.items():
+        news = new_by_title.get(title, [])
+        if len(olds) == 1 and len(news) == 1:
+            matched[olds[0]] = news[0]
+    taken = set(matched.values())
+    free_new = {heading.number: index for index, heading in enumerate(new) if index not in taken}
+    for index, heading in enumerate(old):
+        if index in matched:
+            continue
+        # the chapter its rules went to, or else its own number if that is free on both sides
+        target = chapter_moves.get(heading.number, heading.number)
+        other = free_new.pop(target, None)
+        if other is not None:
+            matched[index] = other
+    return matched
+
+
+@lru_cache(maxsize=1 << 10)
+def _title_key(title: str) -> str:
+    """Titles are printed as found (curly quotes, italics markers): normalise, then compare."""
+    return words_key(normalise_text(title))
+
+
+def _compare(old: Heading, new: Heading) -> Change | None:
+    if old.title == new.title or _title_key(old.title) == _title_key(new.title):
+        if old.number == new.number:
+            return None if old.title == new.title else _change(Kind.TYPOGRAPHY, old, new)
+        return _change(Kind.UNCHANGED, old, new)
+    diff = diff_words(old.title, new.title)
+    return Change(
+        Kind.SUBSTANTIVE, old.number, new.number, old.title, new.title, wording_phrases(diff), diff
+    )
+
+
+def _change(kind: Kind, old: Heading, new: Heading) -> Change:
+    return Change(kind, old.number, new.number, old.title, new.title)
