@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from operator import attrgetter
 
 from rulesarchive.corpus.model import Document, Rule
@@ -21,7 +22,7 @@ from rulesarchive.differ.texts import (
     wording_phrases,
     words_key,
 )
-from rulesarchive.differ.words import Diff, diff_words
+from rulesarchive.differ.words import Diff, Phrase, diff_words, words_of
 
 SWEEP_MIN_RULES = 3
 
@@ -70,7 +71,7 @@ def diff_documents(old: Document, new: Document) -> ReleaseDiff:
     changes = [classify_pair(pair, number_map) for pair in pairs]
     sweeps = find_sweeps(changes)
     if sweeps:
-        swept = {(sweep.old, sweep.new) for sweep in sweeps}
+        swept = {_sweep_key(Phrase(sweep.old, sweep.new)) for sweep in sweeps}
         changes = [_as_sweep(change, swept) for change in changes]
     if retyped:
         changes = _in_rule_order(changes, retyped, new.rules)
@@ -240,24 +241,52 @@ def _same_words(old: Rule, new: Rule) -> Kind:
 
 
 def find_sweeps(changes: Sequence[Change]) -> list[Sweep]:
-    """Find phrase substitutions made in at least SWEEP_MIN_RULES rules of one release."""
-    rules_by_phrase: dict[tuple[str, str], list[str]] = defaultdict(list)
+    """Find phrase substitutions made in at least SWEEP_MIN_RULES rules of one release.
+
+    Inflections of one rename count together ('general' -> 'commander' in 903.3 and
+    'generals' -> 'commanders' in 903.6); the sweep is named by its most frequent form.
+    """
+    rules_by_key: dict[tuple[str, str], list[str]] = defaultdict(list)
+    forms: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
     for change in changes:
         if change.kind != Kind.SUBSTANTIVE:
             continue
         for phrase in set(change.phrases):
             if phrase.old and phrase.new:
-                rules_by_phrase[(phrase.old, phrase.new)].append(change.new_number or "")
-    return [
-        Sweep(old, new, tuple(rules))
-        for (old, new), rules in sorted(rules_by_phrase.items())
-        if len(rules) >= SWEEP_MIN_RULES
-    ]
+                key = _sweep_key(phrase)
+                rules_by_key[key].append(change.new_number or "")
+                forms[key][(phrase.old, phrase.new)] += 1
+    sweeps = []
+    for key, rules in rules_by_key.items():
+        if len(set(rules)) >= SWEEP_MIN_RULES:
+            (old, new), _ = min(forms[key].items(), key=lambda item: (-item[1], item[0]))
+            sweeps.append(Sweep(old, new, tuple(dict.fromkeys(rules))))
+    return sorted(sweeps, key=lambda sweep: (sweep.old, sweep.new))
 
 
 def _as_sweep(change: Change, swept: set[tuple[str, str]]) -> Change:
+    """A change whose every phrase belongs to a sweep is a sweep; one with others is not."""
     if change.kind != Kind.SUBSTANTIVE or not change.phrases:
         return change
-    if all((phrase.old, phrase.new) in swept for phrase in change.phrases):
+    if all(_sweep_key(phrase) in swept for phrase in change.phrases):
         return change._replace(kind=Kind.SWEEP)
     return change
+
+
+@lru_cache(maxsize=1 << 12)
+def _stem(text: str) -> str:
+    """Strip plural and verb endings of each word: 'commanders' and 'commander' are one."""
+    return " ".join(map(_stem_word, words_of(text)))
+
+
+def _stem_word(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    for ending, shortest in (("ing", 6), ("ed", 5), ("es", 5), ("s", 4)):
+        if word.endswith(ending) and len(word) >= shortest and not word.endswith("ss"):
+            return word[: -len(ending)]
+    return word
+
+
+def _sweep_key(phrase: Phrase) -> tuple[str, str]:
+    return _stem(phrase.old), _stem(phrase.new)

@@ -345,3 +345,33 @@ def _release(date):
     return Release(
         "en", dt.date.fromisoformat(date), "", "", 0, 0, "x", Source("s", "x", "txt", "u")
     )
+
+
+def test_a_sweep_groups_the_inflections_of_one_rename():
+    old = doc(
+        rule("903.3", "Each deck has a general."),
+        rule("903.4", "The general's color identity matters."),
+        rule("903.6", "Two generals may be chosen."),
+        rule("903.7", "Generals start in the command zone, and a general can be cast."),
+        rule("903.8", "A general costs more. A general also counts damage."),
+    )
+    new = doc(
+        rule("903.3", "Each deck has a commander."),
+        rule("903.4", "The commander's color identity matters."),
+        rule("903.6", "Two commanders may be chosen."),
+        rule("903.7", "Commanders start in the command zone, and a commander can be cast."),
+        rule("903.8", "A commander costs more. A commander also counts combat damage."),
+    )
+    result = diff_documents(old, new)
+    assert [(s.old, s.new, s.rules) for s in result.sweeps] == [
+        ("general", "commander", ("903.3", "903.4", "903.6", "903.7", "903.8"))
+    ]
+    kinds = {c.new_number: c.kind for c in result.changes}
+    # 903.8 also gained a word of its own: it stays substantive
+    assert kinds == {
+        "903.3": "sweep",
+        "903.4": "sweep",
+        "903.6": "sweep",
+        "903.7": "sweep",
+        "903.8": "substantive",
+    }
