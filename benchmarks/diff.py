@@ -3,6 +3,8 @@
 Usage: python benchmarks/diff.py [--archive DIR]   (default: ingest ../shared into a temp dir)
 Targets (2-core machine): a consecutive pair no slower than git (ratio <= 1); the 2009 rewrite
 under 10 s; the whole English chain, loading releases from the archive, under 10 s; < 500 MB.
+Also `rulesarchive history 400.6` as a whole process, cold (no cached diffs or lines) and warm,
+beside `git log -L` on a repository of one commit per release (`rulesarchive export git`).
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ from __future__ import annotations
 import argparse
 import itertools
 import resource
+import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -48,6 +52,47 @@ def ours(archive: Archive, old, new) -> float:
     return min(timed(cold_diff) for _ in range(REPEATS))
 
 
+def history_runs(archive: Archive, number: str = "400.6") -> tuple[float, float, float]:
+    """Time `rulesarchive history NUMBER` as a user runs it: cold (no cache), warm (best of 3)."""
+    command = [sys.executable, "-m", "rulesarchive", "--archive", str(archive.root)]
+    shutil.rmtree(archive.root / ".cache", ignore_errors=True)
+    cold = timed(
+        lambda: subprocess.run([*command, "history", number], capture_output=True, check=True)
+    )
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    warm = min(
+        timed(
+            lambda: subprocess.run([*command, "history", number], capture_output=True, check=True)
+        )
+        for _ in range(3)
+    )
+    return cold, warm, peak
+
+
+def git_log_follow(archive: Archive, folder: Path, number: str = "400.6") -> float:
+    """Time `git log -L` of the rule's line in a repository of one commit per release."""
+    repository = folder / "rules-git"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "rulesarchive",
+            "--archive",
+            str(archive.root),
+            "export",
+            "git",
+            str(repository),
+        ],
+        capture_output=True,
+        check=True,
+    )
+    chapter = number.split(".")[0]
+    command = ["git", "-C", str(repository), "log", "-L", f"/^{number} /,+1:rules/{chapter}.txt"]
+    return min(
+        timed(lambda: subprocess.run(command, capture_output=True, check=True)) for _ in range(3)
+    )
+
+
 def timed(action) -> float:
     start = time.perf_counter()
     action()
@@ -78,6 +123,11 @@ def main() -> None:
         git_chain = sum(git_word_diff(archive, a, b) for a, b in itertools.pairwise(releases))
         label = f"chain of {len(releases) - 1} pairs"
         print(f"{label:27} {chain:10.3f} s {git_chain:6.3f} s {chain / git_chain:6.2f}")
+        cold, warm, peak = history_runs(archive)
+        git_log = git_log_follow(archive, Path(folder))
+        print(f"{'history 400.6, cold':27} {cold:10.3f} s {git_log:6.3f} s {cold / git_log:6.2f}")
+        print(f"{'history 400.6, warm':27} {warm:10.3f} s {git_log:6.3f} s {warm / git_log:6.2f}")
+        print(f"history cold: peak memory {peak:.0f} MB (whole process)")
     print(f"peak memory {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
 
 
