@@ -18,14 +18,17 @@ from rulesarchive.differ.words import word_bag, words_of
 # Scores are IDF-weighted Dice coefficients of the two texts' words: a word found in few rules
 # of the two releases (a keyword's name, a cited rule number) weighs far more than the words of
 # a template ("is a triggered ability", "whenever", "the").
-PAIRED = 0.5  # a pair this alike is the same rule, wherever it moved
+PAIRED = 0.55  # a pair this alike is the same rule, wherever it moved
 SAME_NUMBER_PAIRED = 0.35  # under the same number, less likeness is enough
+LIKENESS_FLOOR = 0.2  # however much of the shorter text is kept, less likeness is no pair
 REWRITTEN = 0.25  # left over under one number on both sides, with this much: a rewrite in place
+REWRITTEN_MOVED = 0.35  # ... under a parent that moved (502.63a -> 702.2a), a little more
 KEPT_SHARE = 0.6  # ... or the shorter text's (weighted) words mostly live on in the longer
 KEPT_WORDS = 5  # a shorter text needs this many words for its share to count
 _CANDIDATES = 12  # the rules sharing the most weight with a rule, scored in full
 _COMMON_SHARE = 0.2  # a word in more than this share of the rules finds no candidates
 _SAME_NUMBER, _SAME_PARENT, _SAME_CHAPTER = 0.05, 0.03, 0.02  # place bonuses, break near-ties
+_FOLLOWS_PARENT = 0.1  # a sub-rule found under the rule its parent became (502.80a -> 702.77a)
 _SAME_OPENING, _OPENING_WORDS = 0.2, 6  # credit for the same first words
 
 
@@ -57,6 +60,7 @@ def align_rules(
     _match_in_order(old, new, matched)
     if len(matched) < len(old) and len(matched) < len(new):
         evidence = _Evidence(*(whole or (old, new)))
+        evidence.parents = {old[o].number: new[n].number for o, n in matched.items()}
         _match_by_evidence(old, new, matched, evidence)
         _match_rewritten_in_place(old, new, matched, evidence)
     return _pairs_in_order(old, new, matched)
@@ -86,7 +90,7 @@ def _match_unique_texts(old: Sequence[Rule], new: Sequence[Rule], matched: dict[
             new_by_key[typography_key(rule.text)].append(index)
     for key, olds in old_by_key.items():
         news = new_by_key.get(key, [])
-        if len(olds) == 1 and len(news) == 1 and len(key) > 20:
+        if len(olds) == 1 and len(news) == 1:
             matched[olds[0]] = news[0]
 
 
@@ -114,6 +118,7 @@ class _Evidence:
         self.total = len(old) + len(new)
         self._weights: dict[str, float] = {}
         self._masses: dict[str, float] = {}
+        self.parents: dict[str, str] = {}  # old number -> new number of the rules paired so far
 
     def weight(self, word: str) -> float:
         """Return a word's weight: log(1 + rules / rules holding it)."""
@@ -160,11 +165,16 @@ class _Evidence:
         opening words outrank a longer part (410.2's first sentence is 603.2, not 112.7).
         """
         likeness = self.likeness(old.text, new.text)
+        if likeness < LIKENESS_FLOOR:
+            return likeness
         kept = (likeness + self.kept(old.text, new.text)) / 2
+        parent = parent_of(old.number)
+        follows = parent is not None and self.parents.get(parent) == parent_of(new.number)
         return (
             max(likeness, kept)
             + _opening_bonus(old.text, new.text)
             + _place_bonus(old.number, new.number)
+            + (_FOLLOWS_PARENT if follows else 0.0)
         )
 
     def kept(self, one: str, other: str) -> float:
@@ -294,10 +304,12 @@ def _match_rewritten_in_place(
             candidates.update(free_by_parent.get(moved_parents[parent], ()))
         for candidate in candidates:
             old_text, new_text = rule.text, new[candidate].text
-            if (
-                evidence.likeness(old_text, new_text) >= REWRITTEN
-                or evidence.kept(old_text, new_text) >= KEPT_SHARE
-            ):
+            likeness = evidence.likeness(old_text, new_text)
+            if new[candidate].number == rule.number:
+                enough = likeness >= REWRITTEN or evidence.kept(old_text, new_text) >= KEPT_SHARE
+            else:
+                enough = likeness >= REWRITTEN_MOVED
+            if enough:
                 scored.append((evidence.score(rule, new[candidate]), index, candidate))
     scored.sort(key=lambda item: (-item[0], item[1], item[2]))
     for _score, index, candidate in scored:

@@ -227,7 +227,7 @@ def compare_texts(old: Rule, new: Rule, number_map: dict[str, str], diff: Diff) 
         return Kind.TYPOGRAPHY if same_words(old.examples, new.examples) else Kind.EXAMPLE
     if is_truncation(typography_key(old.text), typography_key(new.text)):
         return Kind.TRUNCATION
-    if only_references(wording_phrases(diff), number_map):
+    if only_references(old.text, new.text, number_map):
         return Kind.REFERENCE
     return Kind.SUBSTANTIVE
 

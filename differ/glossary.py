@@ -93,8 +93,8 @@ _EVERY_FIELD = attrgetter("term", "text", "original")
 def _compare(old: GlossaryEntry, new: GlossaryEntry, number_map: dict[str, str]) -> GlossaryChange:
     if old.text == new.text:
         kind = "unchanged" if old.printed_text == new.printed_text else "typography"
-        if term_key(old.term) != term_key(new.term):
-            kind = "renamed"
+        if _term_words(old.term) != _term_words(new.term):
+            kind = "renamed"  # 'Tribal' -> 'Tribal (Obsolete)' too, paired by its key
         return GlossaryChange(kind, old.term, new.term, old.text, new.text)
     diff = diff_words(old.text, new.text)
     phrases = wording_phrases(diff)
@@ -102,7 +102,7 @@ def _compare(old: GlossaryEntry, new: GlossaryEntry, number_map: dict[str, str])
         kind = "typography"
     elif is_truncation(typography_key(old.text), typography_key(new.text)):
         kind = "truncation"
-    elif only_references(phrases, number_map):
+    elif only_references(old.text, new.text, number_map):
         kind = "reference"
     else:
         kind = "substantive"
@@ -111,5 +111,9 @@ def _compare(old: GlossaryEntry, new: GlossaryEntry, number_map: dict[str, str])
 
 @lru_cache(maxsize=1 << 12)
 def term_key(term: str) -> str:
-    """'Face-Down', 'Face Down' and 'face down' are one term."""
+    """'Face-Down', 'Face Down' and 'face down' are one term; 'Tribal (Obsolete)' is 'Tribal'."""
+    return _term_words(term).removesuffix(" (obsolete)")
+
+
+def _term_words(term: str) -> str:
     return " ".join(typography_key(term).casefold().replace("-", " ").split())

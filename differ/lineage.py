@@ -46,8 +46,15 @@ class Line:
 
     @property
     def numbers(self) -> tuple[str, ...]:
-        """Every number the rule had, oldest first."""
-        return tuple(dict.fromkeys(stretch.rule.number for stretch in self.stretches))
+        """Every number the rule had, oldest first; one it came back to is named again.
+
+        205.3b became 204.3b and then 205.3b again: (205.3b, 204.3b, 205.3b).
+        """
+        numbers: list[str] = []
+        for stretch in self.stretches:
+            if not numbers or numbers[-1] != stretch.rule.number:
+                numbers.append(stretch.rule.number)
+        return tuple(numbers)
 
     @property
     def first(self) -> int:

@@ -11,7 +11,10 @@ from rulesarchive.differ.words import Diff, Phrase, phrases_of, words_of
 # str.replace runs at memchr speed; str.translate with a table is 20x slower on rule texts.
 _FLATTENED = (('"', ""), ("'", ""), ("™", ""), ("®", ""), ("—", "-"), ("–", "-"))
 _TEXT_MARKS = re.compile(r"\((?:tm|r)\)", re.IGNORECASE)
-_REFERENCE = re.compile(r"\d{3}(?:\.\d+[a-z]*)?")
+# A cited rule, chapter or range: '702.19b', '613', '608.2c-k' (ranges are hyphens once
+# normalised); not a part of a longer number, nor '1/1'.
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_CITED = re.compile(r"(?<![0-9A-Za-z./])(\d{3}(?:\.\d+[a-z]{0,2})?)(?:[-–]([a-z])\b)?(?!\.?\d|/)")
 _PLACEHOLDER_APOSTROPHE = re.compile(r"(?<=\w)\?(?=\w)")
 _CUT_AFTER = 24  # characters a cut copy has at least
 _COMPLETE = re.compile(r"""[.:;!?)\]"'”’。）」]$""")
@@ -60,16 +63,31 @@ def is_truncation(old_key: str, new_key: str) -> bool:
     )
 
 
-def only_references(phrases: Sequence[Phrase], number_map: dict[str, str]) -> bool:
-    """True when every changed phrase is a rule number that moved exactly as the renumbering did."""
-    if not phrases:
+def only_references(old: str, new: str, number_map: dict[str, str]) -> bool:
+    """True when the new text is the old one with its cited numbers moved as `number_map` says.
+
+    Lists and ranges count ('613 and 614' -> '614 and 615', '608.2c-k' -> '608.2c-m'), and
+    anything else that changed must be typography.
+    """
+    if words_key(old) == words_key(new):
         return False
-    for phrase in phrases:
-        if not (_REFERENCE.fullmatch(phrase.old) and _REFERENCE.fullmatch(phrase.new)):
-            return False
-        if number_map.get(phrase.old) != phrase.new:
-            return False
-    return True
+    return words_key(_renumbered(old, number_map)) == words_key(new)
+
+
+def _renumbered(text: str, number_map: dict[str, str]) -> str:
+    """Rewrite each cited number (and a range's closing letter) as `number_map` moves it."""
+
+    def moved(match: re.Match[str]) -> str:
+        number, letter = match.group(1), match.group(2)
+        now = number_map.get(number, number)
+        if letter is None:
+            return now
+        end = number.rstrip(_LETTERS) + letter
+        end_now = number_map.get(end, end)
+        parent, tail = end_now.rstrip(_LETTERS), end_now[len(end_now.rstrip(_LETTERS)) :]
+        return f"{now}-{tail}" if tail and parent == now.rstrip(_LETTERS) else f"{now}-{letter}"
+
+    return _CITED.sub(moved, text)
 
 
 def wording_phrases(diff: Diff) -> tuple[Phrase, ...]:

@@ -20,12 +20,15 @@ from rulesarchive.corpus.model import Document, GlossaryEntry, Rule
 _WORD = re.compile(r"([^\W_]+)")
 # 'can?t', 'player?s', 'you?re': inside a word a `?` can only have been an apostrophe.
 _APOSTROPHE = re.compile(r"(?<=[A-Za-z])\?(?=(?:s|t|ll|re|ve|d|m)\b)")
+# '?Untap this permanent.?': a question mark never opens a word, nor follows a full stop.
+_QUOTES = re.compile(r"(?:(?<=^)|(?<=[\s(]))\?(?=\w)|(?<=[.,])\?")
 
 
 def repair_placeholders(document: Document, neighbours: Sequence[Document]) -> Document:
     """Replace each placeholder `?` by the mark a neighbour prints in the same words.
 
-    A `?` inside a word ('can?t') is an apostrophe whatever the neighbours say.
+    A `?` inside a word ('can?t') is an apostrophe, and one that opens a word or follows a full
+    stop ('means ?Untap this.?') a quote, whatever the neighbours say.
     """
     if not any("?" in text for text in _texts(document)):
         return document
@@ -47,7 +50,8 @@ def repair_placeholders(document: Document, neighbours: Sequence[Document]) -> D
         if model:
             text = _restore(text, model, counts)
         text, apostrophes = _APOSTROPHE.subn("'", text)
-        counts["placeholders"] += apostrophes
+        text, quotes = _QUOTES.subn('"', text)
+        counts["placeholders"] += apostrophes + quotes
         return text
 
     rules = tuple(_repaired_rule(rule, repaired) for rule in document.rules)

@@ -41,7 +41,7 @@ class Language:
     def __post_init__(self) -> None:
         for line in self.lines:
             self.by_id[line.id] = line
-            for number in line.numbers:
+            for number in dict.fromkeys(line.numbers):
                 self.holders.setdefault(number, []).append(line)
         digest = hashlib.sha1()
         for release in self.releases:

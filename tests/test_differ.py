@@ -375,3 +375,35 @@ def test_a_sweep_groups_the_inflections_of_one_rename():
         "903.7": "sweep",
         "903.8": "substantive",
     }
+
+
+def test_numbers_moved_in_lists_and_ranges_are_reference_changes():
+    from rulesarchive.differ.texts import only_references
+
+    moved = {"608.2m": "608.2n", "613": "614", "614": "615"}
+    old_text = "Once all steps described in 608.2c-m are done, see rules 613 and 614."
+    new_text = "Once all steps described in 608.2c-n are done, see rules 614 and 615."
+    assert only_references(old_text, new_text, moved)
+    assert not only_references(old_text, new_text.replace("615", "616"), moved)
+    old = doc(
+        rule("100.1", "See rules 613 and 614 for the layers and replacements."),
+        rule("613.1", "Layer one is about copy effects."),
+        rule("614.1", "Replacement effects watch for events."),
+    )
+    new = doc(
+        rule("100.1", "See rules 614 and 615 for the layers and replacements."),
+        rule("614.1", "Layer one is about copy effects."),
+        rule("615.1", "Replacement effects watch for events."),
+    )
+    assert kinds(old, new)["100.1"] == "reference"
+
+
+def test_an_obsolete_glossary_term_is_the_term_renamed():
+    old = Document("en", None, glossary=(GlossaryEntry("Tribal", "An old card type."),))
+    new = Document("en", None, glossary=(GlossaryEntry("Tribal (Obsolete)", "An old card type."),))
+    (change,) = diff_documents(old, new).glossary
+    assert (change.kind, change.old_term, change.new_term) == (
+        "renamed",
+        "Tribal",
+        "Tribal (Obsolete)",
+    )
