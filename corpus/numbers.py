@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 RULE_NUMBER = re.compile(r"(\d{3})(?:\.(\d+)([a-z]{0,2}))?")
 # A citation in running text: '614.15', '601.2b' (and the first rule of a range such as
@@ -32,3 +33,71 @@ def parent_of(number: str) -> str | None:
 def cited_numbers(text: str) -> list[str]:
     """Return the rule numbers a text cites, in order, each once."""
     return list(dict.fromkeys(match.group(1) for match in CITATION.finditer(text)))
+
+
+# A citation as the rules write it: a rule ('601.2f'), a range of sub-rules ('702.19b–d',
+# '119.7–8', '903.6–903.11'), and, after "rule", "section" or "chapter", a chapter ('704'),
+# a range of chapters ('306–311') or a section ('section 5'). A bare three-digit number
+# elsewhere is a quantity, not a citation.
+_RULE = r"\d{3}\.\d+[a-z]{0,2}"
+_END = rf"(?:{_RULE}|\d{{1,3}}[a-z]{{0,2}}|[a-z]{{1,2}})"
+_ITEM = rf"(?<![\d.])(?:{_RULE}|\d{{3}}|\d)(?:\s?[–-]\s?{_END})?(?![\d]|\.\d|[a-z])"
+_SEPARATOR = r"(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|through)\s+)(?:(?:rules?|sections?)\s+)?"
+_LED_LIST = re.compile(
+    rf"\b(?:[Rr]ules?|[Ss]ections?|[Cc]hapters?)\s+{_ITEM}(?:{_SEPARATOR}{_ITEM})*"
+)
+_ITEM_PARTS = re.compile(
+    rf"(?<![\d.])(?P<first>{_RULE}|\d{{3}}|\d)(?:\s?[–-]\s?(?P<last>{_END}))?(?![\d]|\.\d|[a-z])"
+)
+_LONE_RULE = re.compile(
+    rf"(?<![\d.])(?P<first>{_RULE})(?:\s?[–-]\s?(?P<last>{_END}))?(?![\d]|\.\d|[a-z])"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """One citation in a text: a number, or a range from `first` to `last`, as written."""
+
+    written: str
+    first: str
+    last: str
+    start: int
+    end: int
+
+    @property
+    def numbers(self) -> tuple[str, ...]:
+        """The cited number, or the two ends of a range."""
+        return (self.first,) if self.first == self.last else (self.first, self.last)
+
+
+def parse_citations(text: str) -> list[Citation]:
+    """Return every citation in a text, in order of position."""
+    found: dict[int, Citation] = {}
+    for listed in _LED_LIST.finditer(text):
+        for match in _ITEM_PARTS.finditer(text, listed.start(), listed.end()):
+            found[match.start()] = _citation(match)
+    for match in _LONE_RULE.finditer(text):
+        if match.start() not in found and not _inside(match.start(), found):
+            found[match.start()] = _citation(match)
+    return [found[start] for start in sorted(found)]
+
+
+def _inside(position: int, found: dict[int, Citation]) -> bool:
+    return any(c.start <= position < c.end for c in found.values())
+
+
+def _citation(match: re.Match) -> Citation:
+    first, tail = match.group("first"), match.group("last")
+    return Citation(match.group(0), first, _range_end(first, tail), match.start(), match.end())
+
+
+def _range_end(first: str, tail: str | None) -> str:
+    """Spell a range's end in full: '702.19b'+'d' -> '702.19d', '119.7'+'8' -> '119.8'."""
+    if not tail:
+        return first
+    if "." in tail or ("." not in first and len(tail) == len(first)):
+        return tail
+    chapter, _, rest = first.partition(".")
+    if tail.isalpha():
+        return f"{chapter}.{rest.rstrip('abcdefghijklmnopqrstuvwxyz')}{tail}"
+    return f"{chapter}.{tail}" if rest else tail

@@ -11,6 +11,7 @@ from rulesarchive.differ.align import compact_ranges
 from rulesarchive.differ.classify import KINDS, Change, ReleaseDiff
 from rulesarchive.differ.glossary import GlossaryChange
 from rulesarchive.differ.history import History
+from rulesarchive.differ.references import LanguageCheck, Problem, ReleaseCheck
 from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.differ.words import Phrase, phrases_of
 
@@ -242,3 +243,90 @@ def translation_text(data: dict) -> str:
         for problem in rule["problems"]:
             lines.append(f"check {rule['number']}: {problem}")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def check_data(check: ReleaseCheck) -> dict:
+    """Return the JSON form of one release's reference check."""
+    release = check.release
+    return {
+        "language": release.language,
+        "release": release_label(release),
+        "references": [
+            {"rule": ref.rule, "cites": ref.citation.written, "in": ref.place}
+            for ref in check.references
+        ],
+        "problems": [_problem_data(problem) for problem in check.problems],
+    }
+
+
+def check_all_data(check: LanguageCheck) -> dict:
+    """Return the JSON form of every problem of every release, each with its life."""
+    return {
+        "language": check.language,
+        "releases": [release_label(release) for release in check.releases],
+        "references": sum(check.counts),
+        "problems": [
+            {
+                **_problem_data(problem),
+                "fixed": problem.fixed.effective_date.isoformat() if problem.fixed else None,
+            }
+            for problem in check.problems
+        ],
+    }
+
+
+def _problem_data(problem: Problem) -> dict:
+    return {
+        "rule": problem.rule,
+        "cites": problem.cites,
+        "kind": problem.kind,
+        "suggestion": problem.suggestion,
+        "guess": problem.guess,
+        "since": problem.since.effective_date.isoformat(),
+        "in": problem.place,
+    }
+
+
+def check_text(data: dict) -> str:
+    """Render a release's check: a summary line, then one line per problem."""
+    problems = data["problems"]
+    lines = [
+        f"{data['language']} {_name(data['release'])}: {len(data['references'])} references, "
+        f"{_problem_count(problems)}",
+        "",
+    ]
+    lines += [_problem_line(problem) for problem in problems]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def check_all_text(data: dict) -> str:
+    """Render every problem of every release, oldest first, with when it was fixed."""
+    problems = data["problems"]
+    open_now = sum(1 for problem in problems if problem["fixed"] is None)
+    lines = [
+        f"{data['language']}: {len(data['releases'])} releases, {data['references']} references, "
+        f"{_problem_count(problems)} ({open_now} still open)",
+        "",
+    ]
+    for problem in problems:
+        fixed = f"fixed {problem['fixed']}" if problem["fixed"] else "open"
+        lines.append(f"{problem['since']} → {fixed:16} {_problem_line(problem)}")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _problem_count(problems: list[dict]) -> str:
+    if not problems:
+        return "no problems"
+    counts = Counter(problem["kind"] for problem in problems)
+    return f"{len(problems)} problems (" + ", ".join(f"{n} {k}" for k, n in counts.items()) + ")"
+
+
+def _problem_line(problem: dict) -> str:
+    where = "" if problem["in"] != "example" else " (in an example)"
+    line = f"{problem['kind']} {problem['rule']}{where} cites {problem['cites']}"
+    if problem["suggestion"]:
+        guess = " (a guess)" if problem["guess"] else ""
+        line += f", suggest {problem['suggestion']}{guess}"
+    if "fixed" not in problem:
+        line += f" [since {problem['since']}]"
+    return line

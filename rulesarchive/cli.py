@@ -14,7 +14,12 @@ from rulesarchive.corpus.present import release_summary, rule_view
 from rulesarchive.corpus.store import Archive, ArchiveError
 from rulesarchive.differ.classify import diff_documents
 from rulesarchive.differ.history import read_scraped_history, rule_history
+from rulesarchive.differ.references import check_language, check_release
 from rulesarchive.differ.report import (
+    check_all_data,
+    check_all_text,
+    check_data,
+    check_text,
     diff_data,
     diff_text,
     history_data,
@@ -307,6 +312,34 @@ def history(archive: Archive, number, lang, reference, from_file, output) -> Non
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
     else:
         click.echo(history_text(data), nl=False)
+
+
+@main.command()
+@click.argument("reference", metavar="RELEASE", required=False)
+@click.option("--lang", default="en", show_default=True)
+@click.option(
+    "--all", "every", is_flag=True, help="Every problem of every release, with when it was fixed."
+)
+@click.option("--format", "output", type=FORMAT, default="text", show_default=True)
+@click.option("--strict", is_flag=True, help="Exit with status 1 when there are problems.")
+@click.pass_obj
+def check(archive: Archive, reference, lang: str, every: bool, output: str, strict: bool) -> None:
+    """Check every citation of a release (default: newest): dangling, stale, self."""
+    try:
+        release = find_release(archive, reference, lang)
+        checked = check_language(archive, lang)
+        if every:
+            data = check_all_data(checked)
+        else:
+            data = check_data(check_release(archive, checked, release))
+    except (ArchiveError, LookupError) as error:
+        raise click.ClickException(str(error)) from None
+    if output == "json":
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        click.echo((check_all_text if every else check_text)(data), nl=False)
+    if strict and data["problems"]:
+        sys.exit(1)
 
 
 def _print_diff(data: dict, output: str) -> None:

@@ -1,0 +1,438 @@
+"""The reference check: every citation of every release, checked against the renumbering.
+
+A citation is checked where it stands (rule text, example or glossary definition) and
+against the line of descent of the rule it cites. When a citation first appears in a rule,
+it means the rule that holds the number then; while the citing rule keeps the citation, it
+keeps meaning that rule. Problems:
+
+- `dangling`: no rule, chapter or section holds the number (and none did when it was written);
+- `stale`: the rule it meant has moved on (renumbered or removed) and the number now points at
+  another rule or at nothing; the suggestion is the number the meant rule holds now;
+- `self`: a rule cites itself, or a range's ends are out of order.
+
+A problem with no suggestion from the lineage may get a guess: the rule of the cited chapter
+whose words the citing text shares most.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+
+from rulesarchive.corpus.model import Document, GlossaryEntry, Release, Rule
+from rulesarchive.corpus.numbers import Citation, parent_of, parse_citations, rule_sort_key
+from rulesarchive.corpus.store import Archive
+from rulesarchive.differ.cache import cached_diff, diff_folder
+from rulesarchive.differ.classify import Change, ReleaseDiff
+from rulesarchive.differ.glossary import term_key
+from rulesarchive.differ.lineage import Line, trace_lines
+
+KINDS = ("dangling", "stale", "self")
+GLOSSARY = "Glossary: "  # the `rule` of a citation in a glossary definition
+_GUESS_MIN = 0.2  # share of the citing text's words a guessed rule must have
+_WORD = re.compile(r"[a-z]{4,}")
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """One citation as it stands in a release: who cites, what, and where."""
+
+    rule: str  # the citing rule's number, or "Glossary: <term>"
+    citation: Citation
+    place: str  # "text", "example" or "glossary"
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A citation that points at the wrong place, from the release it appeared in."""
+
+    rule: str
+    cites: str  # as written: '405.3c', '112.5a-j'
+    kind: str
+    suggestion: str | None
+    guess: bool  # the suggestion comes from matching words, not from the lineage
+    since: Release
+    fixed: Release | None = None  # the first release without it (None: it is still there)
+    place: str = "text"
+    source: str = ""  # the citing rule's line id, or "glossary/<term key>"
+    meant: str | None = None  # the line id of the rule the citation meant, for stale ones
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseCheck:
+    """One release: how many references it makes and its problems (each with `since`)."""
+
+    release: Release
+    references: tuple[Reference, ...]
+    problems: tuple[Problem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageCheck:
+    """Every release of a language: the problems present in each, and each problem's life."""
+
+    language: str
+    releases: tuple[Release, ...]
+    present: tuple[tuple[Problem, ...], ...]  # [i]: the problems of release i
+    counts: tuple[int, ...]  # [i]: how many references release i makes
+    problems: tuple[Problem, ...]  # every problem once, with since and fixed
+    fixes: tuple[dict[str, tuple[str, ...]], ...] = ()  # [i]: rule number -> citations fixed
+
+    def at(self, release: Release) -> tuple[Problem, ...]:
+        """Return the problems of one release."""
+        return self.present[self.releases.index(release)]
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What one release cites with: its rules by line id, and its glossary."""
+
+    rules: tuple[tuple[str, Rule], ...]
+    glossary: tuple[GlossaryEntry, ...]
+
+
+def find_references(rules: Iterable[Rule], glossary: Iterable[GlossaryEntry]) -> list[Reference]:
+    """Return every citation in rule texts, examples and glossary definitions, in order."""
+    found = []
+    for rule in rules:
+        for place, text in _texts(rule):
+            found += [Reference(rule.number, citation, place) for citation in _parse(text)]
+    for entry in glossary:
+        found += [
+            Reference(GLOSSARY + entry.term, citation, "glossary")
+            for citation in _parse(entry.text)
+        ]
+    return found
+
+
+def _texts(rule: Rule) -> Iterator[tuple[str, str]]:
+    yield "text", rule.text
+    for example in rule.examples:
+        yield "example", example
+
+
+@cache
+def _parse(text: str) -> tuple[Citation, ...]:
+    return tuple(parse_citations(text))
+
+
+def snapshots(
+    lines: Sequence[Line], glossaries: Sequence[Sequence[GlossaryEntry]]
+) -> list[Snapshot]:
+    """Rebuild each release's rules (by line id) from the lines, beside its glossary."""
+    rules: list[list[tuple[str, Rule]]] = [[] for _ in glossaries]
+    for line in lines:
+        for stretch in line.stretches:
+            for index in range(stretch.first, stretch.last + 1):
+                rules[index].append((line.id, stretch.rule))
+    return [Snapshot(tuple(r), tuple(g)) for r, g in zip(rules, glossaries, strict=True)]
+
+
+def check_snapshots(
+    language: str, releases: Sequence[Release], shots: Iterable[Snapshot]
+) -> LanguageCheck:
+    """Check every release in order, following each citation from the release it appeared in."""
+    meanings: Meanings = {}
+    opened: dict[tuple[str, str], Problem] = {}  # (source, cites) -> the problem, latest
+    present: list[tuple[Problem, ...]] = []
+    counts: list[int] = []
+    fixes: list[dict[str, tuple[str, ...]]] = []
+    ended: list[Problem] = []
+    for index, shot in enumerate(shots):
+        release = releases[index]
+        found, meanings, count = _check_release(release, shot, meanings)
+        problems = {}
+        for finding in found:
+            key = (finding.source, finding.cites)
+            since = opened[key].since if key in opened else release
+            problems[key] = replace(finding, since=since)
+        numbers = {line_id: rule.number for line_id, rule in shot.rules}
+        fixed: dict[str, list[str]] = {}
+        for key in [key for key in opened if key not in problems]:
+            ended.append(replace(opened.pop(key), fixed=release))
+            if key[0] in numbers:  # the rule is still there: its citation was put right
+                fixed.setdefault(numbers[key[0]], []).append(key[1])
+        opened.update(problems)
+        present.append(tuple(sorted(problems.values(), key=_problem_order)))
+        counts.append(count)
+        fixes.append({number: tuple(cites) for number, cites in fixed.items()})
+    return LanguageCheck(
+        language,
+        tuple(releases),
+        tuple(present),
+        tuple(counts),
+        tuple(sorted(ended + list(opened.values()), key=_life_order)),
+        tuple(fixes),
+    )
+
+
+def _problem_order(problem: Problem) -> tuple:
+    glossary = problem.rule.startswith(GLOSSARY)
+    return (
+        glossary,
+        (0,) if glossary else rule_sort_key(problem.rule),
+        problem.rule,
+        problem.cites,
+    )
+
+
+def _life_order(problem: Problem) -> tuple:
+    return (problem.since.effective_date, *_problem_order(problem))
+
+
+@dataclass
+class _Release:
+    """One release's numbers, for looking citations up."""
+
+    holder: dict[str, str]  # number -> line id
+    number_of: dict[str, str]  # line id -> number
+    chapters: set[str]
+    text_of: dict[str, str]  # line id -> rule text
+    texts: dict[str, list[tuple[str, str]]]  # chapter -> (number, text) of its rules
+
+    @classmethod
+    def of(cls, shot: Snapshot) -> _Release:
+        holder: dict[str, str] = {}
+        texts: dict[str, list[tuple[str, str]]] = {}
+        for line_id, rule in shot.rules:
+            holder.setdefault(rule.number, line_id)
+            texts.setdefault(rule.number[:3], []).append((rule.number, rule.text))
+        number_of = {line_id: number for number, line_id in holder.items()}
+        chapters = set(texts) | {number[0] for number in texts}
+        text_of = {line_id: rule.text for line_id, rule in shot.rules}
+        return cls(holder, number_of, chapters, text_of, texts)
+
+    common: frozenset[str] | None = None
+
+    def holds(self, number: str) -> bool:
+        return number in self.holder or ("." not in number and number in self.chapters)
+
+    def share(self, text: str, other: str) -> float:
+        """Return the share of the text's telling words that the other text has too."""
+        if self.common is None:
+            # Words in one rule of twenty ("player", "creature") tell no rule from another.
+            counts = Counter(word for t in self.text_of.values() for word in _words(t))
+            often = max(len(self.text_of) / 20, 3)
+            self.common = frozenset(word for word, n in counts.items() if n > often)
+        words = _words(text) - self.common
+        return len(words & _words(other)) / len(words) if words else 0.0
+
+
+Meanings = dict[str, tuple[tuple[str, ...], dict[str, str | None]]]
+"""Per citing rule (line id) or glossary term: its texts, and the line each number it cites
+means (None: the number was held by no rule when it was written)."""
+
+
+def _check_release(
+    release: Release, shot: Snapshot, before: Meanings
+) -> tuple[list[Problem], Meanings, int]:
+    """Return a release's problems (`since` still itself), what its citations mean, a count."""
+    numbers = _Release.of(shot)
+    meanings: Meanings = {}
+    found: list[Problem] = []
+    count = 0
+    sources = [(line_id, rule.number, tuple(_texts(rule))) for line_id, rule in shot.rules]
+    sources += [
+        (f"glossary/{term_key(entry.term)}", GLOSSARY + entry.term, (("glossary", entry.text),))
+        for entry in shot.glossary
+    ]
+    for source, number, texts in sources:
+        meant = _meanings(texts, before.get(source), numbers)
+        meanings[source] = (tuple(text for _, text in texts), meant)
+        for place, text in texts:
+            for citation in _parse(text):
+                count += 1
+                verdict = _judge(citation, number, text, meant, numbers)
+                if verdict is None:
+                    continue
+                kind, suggestion, line = verdict
+                problem = Problem(
+                    number,
+                    citation.written,
+                    kind,
+                    suggestion,
+                    False,
+                    release,
+                    None,
+                    place,
+                    source,
+                    line,
+                )
+                if suggestion is None and kind != "self":
+                    problem = _with_guess(problem, citation, text, numbers)
+                found.append(problem)
+    return found, meanings, count
+
+
+def _meanings(
+    texts: tuple[tuple[str, str], ...],
+    before: tuple[tuple[str, ...], dict[str, str | None]] | None,
+    numbers: _Release,
+) -> dict[str, str | None]:
+    """Say which line each number a rule cites means.
+
+    A number cited before keeps its meaning while the text stands. When the text was edited, a
+    number was brought up to date (or newly cited) when it now names a rule the old citations
+    meant, or when the rule it meant is cited under its new number too: it means the rule
+    holding it now. A number newly cited means the rule holding it now.
+    """
+    cited = [end for _, text in texts for citation in _parse(text) for end in citation.numbers]
+    if before is None:
+        return {end: numbers.holder.get(end) for end in cited}
+    old_texts, old = before
+    edited = old_texts != tuple(text for _, text in texts)
+    meant_before = set(old.values())
+    meant: dict[str, str | None] = {}
+    for end in cited:
+        holder = numbers.holder.get(end)
+        if end not in old:
+            meant[end] = holder
+            continue
+        updated = edited and (holder in meant_before or _followed(old[end], end, cited, numbers))
+        meant[end] = holder if updated else old[end]
+    return meant
+
+
+def _judge(
+    citation: Citation,
+    number: str,
+    text: str,
+    meanings: dict[str, str | None],
+    numbers: _Release,
+) -> tuple[str, str | None, str | None] | None:
+    """Say what is wrong with one citation, if anything: (kind, suggestion, meant line id)."""
+    if citation.first == number == citation.last:
+        return "self", None, None
+    if rule_sort_key(citation.last) < rule_sort_key(citation.first):
+        return "self", None, None
+    ends: list[str | None] = []
+    stale = dangling = False
+    meant_line = None
+    for end in citation.numbers:
+        meant, holder = meanings[end], numbers.holder.get(end)
+        if meant is not None and meant != holder and not _fits(text, holder, meant, numbers):
+            stale, meant_line = True, meant
+            ends.append(numbers.number_of.get(meant))
+        elif meant is None and not numbers.holds(end):
+            dangling = True
+            ends.append(None)
+        else:
+            ends.append(end)
+    if not (stale or dangling):
+        return None
+    suggestion = None if None in ends else _spelled(ends)
+    return ("stale" if stale else "dangling"), suggestion, meant_line
+
+
+def _followed(line: str | None, end: str, cited: list[str], numbers: _Release) -> bool:
+    """Tell whether the rule a number meant is cited under its new number in the same text."""
+    now = numbers.number_of.get(line) if line else None
+    return now is not None and now != end and now in cited
+
+
+def _fits(text: str, holder: str | None, meant: str, numbers: _Release) -> bool:
+    """Tell whether the rule now holding a number fits the citing text better than the one meant.
+
+    Then the citation was pointed at it on purpose (the rules insert a step and keep "proceed to
+    rule 616.1c"), or the lineage confused two rules of one pattern (701.44b and 701.47b read
+    alike but for the keyword): either way not a stale citation.
+    """
+    if holder is None:
+        return False
+    if parent_of(numbers.number_of.get(meant, "")) == numbers.number_of[holder]:
+        return True  # the rule meant became a sub-rule of the number: still covered
+    mine = numbers.share(text, numbers.text_of[holder])
+    if meant not in numbers.text_of:
+        return mine >= _GUESS_MIN
+    return mine > numbers.share(text, numbers.text_of[meant])
+
+
+def _spelled(ends: list[str | None]) -> str:
+    """Write a number or a range the way the rules do: '112.6a–j'."""
+    first, last = ends[0] or "", ends[-1] or ""
+    if first == last:
+        return first
+    head = first.rstrip("abcdefghijklmnopqrstuvwxyz")
+    if head != first and last.startswith(head) and last[len(head) :].isalpha():
+        return f"{first}–{last[len(head) :]}"
+    return f"{first}–{last}"
+
+
+def _with_guess(problem: Problem, citation: Citation, text: str, numbers: _Release) -> Problem:
+    """Offer the rule of the cited chapter that shares most words with the citing text."""
+    chapter = citation.first[:3]
+    words = _words(text)
+    if not words or "." not in citation.first:
+        return problem
+    best, score = None, 0.0
+    for number, candidate in numbers.texts.get(chapter, ()):
+        if number == problem.rule:
+            continue
+        shared = numbers.share(text, candidate)
+        if shared > score:
+            best, score = number, shared
+    if best is None or score < _GUESS_MIN:
+        return problem
+    return replace(problem, suggestion=best, guess=True)
+
+
+@cache
+def _words(text: str) -> frozenset[str]:
+    return frozenset(word[:5] for word in _WORD.findall(text.lower()))  # "amass", "amassed"
+
+
+def check_language(archive: Archive, language: str = "en", cache: bool = True) -> LanguageCheck:
+    """Check every release of a language of the archive, oldest first."""
+    releases = archive.releases(language)
+    if not releases:
+        raise LookupError(f"no {language} releases in the archive")
+    folder = diff_folder(archive.root) if cache else None
+    glossaries: list[tuple[GlossaryEntry, ...]] = []
+    shared: dict[GlossaryEntry, GlossaryEntry] = {}
+
+    def steps() -> Iterator[tuple[Document, ReleaseDiff | None]]:
+        previous: Document | None = None
+        for index, release in enumerate(releases):
+            document = archive.load(release)
+            diff = None
+            if previous is not None:
+                diff = cached_diff(folder, releases[index - 1], release, previous, document)
+            glossaries.append(tuple(shared.setdefault(e, e) for e in document.glossary))
+            yield document, diff
+            previous = document
+
+    lines = trace_lines(releases, steps())
+    return check_snapshots(language, releases, snapshots(lines, glossaries))
+
+
+def check_release(archive: Archive, check: LanguageCheck, release: Release) -> ReleaseCheck:
+    """Return one release's references and problems, from its language's check."""
+    document = archive.load(release)
+    references = find_references(document.rules, document.glossary)
+    return ReleaseCheck(release, tuple(references), check.at(release))
+
+
+def mark_fixes(diff: ReleaseDiff, fixes: dict[str, tuple[str, ...]]) -> ReleaseDiff:
+    """Call a change `reference` when all it changed was citations the check saw wrong before."""
+    if not fixes:
+        return diff
+    changes = tuple(
+        change._replace(kind="reference") if _only_fixes(change, fixes) else change
+        for change in diff.changes
+    )
+    return replace(diff, changes=changes)
+
+
+def _only_fixes(change: Change, fixes: dict[str, tuple[str, ...]]) -> bool:
+    wrong = set(fixes.get(change.new_number or "", ()))
+    if change.kind not in {"substantive", "sweep"} or not wrong or not change.phrases:
+        return False
+    return all(phrase.old in wrong and _is_citation(phrase.new) for phrase in change.phrases)
+
+
+def _is_citation(text: str) -> bool:
+    found = _parse(text)
+    return len(found) == 1 and found[0].written == text
