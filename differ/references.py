@@ -384,11 +384,15 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(word[:5] for word in _WORD.findall(text.lower()))  # "amass", "amassed"
 
 
-def check_language(archive: Archive, language: str = "en", cache: bool = True) -> LanguageCheck:
-    """Check every release of a language of the archive, oldest first."""
+def check_language(
+    archive: Archive, language: str = "en", cache: bool = True, until: Release | None = None
+) -> LanguageCheck:
+    """Check every release of a language of the archive (up to `until`), oldest first."""
     releases = archive.releases(language)
     if not releases:
         raise LookupError(f"no {language} releases in the archive")
+    if until is not None:
+        releases = releases[: releases.index(until) + 1]
     folder = diff_folder(archive.root) if cache else None
     glossaries: list[tuple[GlossaryEntry, ...]] = []
     shared: dict[GlossaryEntry, GlossaryEntry] = {}

@@ -19,8 +19,14 @@ _ORDER = {kind: index for index, kind in enumerate(KINDS)}
 _GROUPED = {"typography", "truncation"}  # one line each, with their rule lists
 
 
-def diff_data(old: Release, new: Release, diff: ReleaseDiff) -> dict:
-    """Return the deterministic JSON form of a release diff (unchanged rules left out)."""
+def diff_data(
+    old: Release, new: Release, diff: ReleaseDiff, fixes: dict[str, tuple[str, ...]] | None = None
+) -> dict:
+    """Return the deterministic JSON form of a release diff (unchanged rules left out).
+
+    `fixes` holds, by rule number in `new`, the citations it put right (see differ.references).
+    """
+    fixes = fixes or {}
     changes = sorted(
         (change for change in diff.changes if change.kind != "unchanged"),
         key=lambda change: _ORDER[change.kind],
@@ -29,7 +35,7 @@ def diff_data(old: Release, new: Release, diff: ReleaseDiff) -> dict:
         "old": release_label(old),
         "new": release_label(new),
         "counts": _counts(diff),
-        "changes": [_change_data(change) for change in changes],
+        "changes": [_change_data(change, fixes) for change in changes],
         "renumbering": [{"old": a, "new": b} for a, b in diff.renumbering],
         "sweeps": [{"old": s.old, "new": s.new, "rules": list(s.rules)} for s in diff.sweeps],
         "splits": [{"old": list(s.old), "new": list(s.new)} for s in diff.splits],
@@ -49,7 +55,7 @@ def _glossary_data(change: GlossaryChange) -> dict:
     }
 
 
-def _change_data(change: Change) -> dict:
+def _change_data(change: Change, fixes: dict[str, tuple[str, ...]]) -> dict:
     return {
         "kind": change.kind,
         "old_number": change.old_number,
@@ -63,6 +69,7 @@ def _change_data(change: Change) -> dict:
         "example_phrases": _phrases(
             phrase for diff in change.example_diffs for phrase in phrases_of(diff)
         ),
+        "fixes": list(fixes.get(change.new_number or "", ())),
     }
 
 
@@ -146,6 +153,8 @@ def _change_line(change: dict, markdown: bool) -> str:
     parts = [_phrase_list(change["phrases"])] if change["phrases"] else []
     if change["example_phrases"]:
         parts.append(f"in examples: {_phrase_list(change['example_phrases'])}")
+    if change["fixes"]:
+        parts.append(f"fixes the citation of {', '.join(change['fixes'])}")
     return f"{bullet}{change['kind']} {number}: {'; '.join(parts)}"
 
 

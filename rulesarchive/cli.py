@@ -14,7 +14,7 @@ from rulesarchive.corpus.present import release_summary, rule_view
 from rulesarchive.corpus.store import Archive, ArchiveError
 from rulesarchive.differ.classify import diff_documents
 from rulesarchive.differ.history import read_scraped_history, rule_history
-from rulesarchive.differ.references import check_language, check_release
+from rulesarchive.differ.references import check_language, check_release, mark_fixes
 from rulesarchive.differ.report import (
     check_all_data,
     check_all_text,
@@ -253,10 +253,11 @@ def changelog(archive: Archive, reference: str | None, lang: str, output: str) -
         before = previous_release(archive, release)
         if before is None:
             raise ArchiveError(f"{release.key} is the oldest {lang} release: nothing to compare")
-        result = diff_documents(archive.load(before), archive.load(release))
-    except ArchiveError as error:
+        fixes = check_language(archive, lang, until=release).fixes[-1]
+        result = mark_fixes(diff_documents(archive.load(before), archive.load(release)), fixes)
+    except (ArchiveError, LookupError) as error:
         raise click.ClickException(str(error)) from None
-    _print_diff(diff_data(before, release, result), output)
+    _print_diff(diff_data(before, release, result, fixes), output)
 
 
 @main.command()
