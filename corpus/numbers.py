@@ -41,17 +41,18 @@ def cited_numbers(text: str) -> list[str]:
 # elsewhere is a quantity, not a citation.
 _RULE = r"\d{3}\.\d+[a-z]{0,2}"
 _END = rf"(?:{_RULE}|\d{{1,3}}[a-z]{{0,2}}|[a-z]{{1,2}})"
-_ITEM = rf"(?<![\d.])(?:{_RULE}|\d{{3}}|\d)(?:\s?[–-]\s?{_END})?(?![\d]|\.\d|[a-z])"
-_SEPARATOR = r"(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|through)\s+)(?:(?:rules?|sections?)\s+)?"
+_TAIL = r"(?![\d]|\.\d|[a-z])"  # not 702.190 read as 702.19, nor section 3.4 as 3
+_ITEM = rf"(?<![\d.])(?:{_RULE}|\d{{3}})(?:\s?[–-]\s?{_END})?{_TAIL}"
+# Chinese: 规则704 (rule 704), 规则111和707 (rules 111 and 707), 第8章 (section 8).
+_SEPARATOR = (
+    r"(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|through)\s+|\s*[、和或及与]\s*)"
+    r"(?:rules?\s+|规则\s*)?"
+)
 _LED_LIST = re.compile(
-    rf"\b(?:[Rr]ules?|[Ss]ections?|[Cc]hapters?)\s+{_ITEM}(?:{_SEPARATOR}{_ITEM})*"
+    rf"(?:\b(?:[Rr]ules?|[Cc]hapters?)\s+|规则\s*){_ITEM}(?:{_SEPARATOR}{_ITEM})*"
 )
-_ITEM_PARTS = re.compile(
-    rf"(?<![\d.])(?P<first>{_RULE}|\d{{3}}|\d)(?:\s?[–-]\s?(?P<last>{_END}))?(?![\d]|\.\d|[a-z])"
-)
-_LONE_RULE = re.compile(
-    rf"(?<![\d.])(?P<first>{_RULE})(?:\s?[–-]\s?(?P<last>{_END}))?(?![\d]|\.\d|[a-z])"
-)
+_PARTS = re.compile(rf"(?<![\d.])(?P<first>{_RULE}|\d{{3}})(?:\s?[–-]\s?(?P<last>{_END}))?{_TAIL}")
+_SECTION = re.compile(rf"(?:\b[Ss]ections?\s+|第)(?P<first>\d){_TAIL}(?P<last>)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,10 +75,12 @@ def parse_citations(text: str) -> list[Citation]:
     """Return every citation in a text, in order of position."""
     found: dict[int, Citation] = {}
     for listed in _LED_LIST.finditer(text):
-        for match in _ITEM_PARTS.finditer(text, listed.start(), listed.end()):
+        for match in _PARTS.finditer(text, listed.start(), listed.end()):
             found[match.start()] = _citation(match)
-    for match in _LONE_RULE.finditer(text):
-        if match.start() not in found and not _inside(match.start(), found):
+    for match in _SECTION.finditer(text):
+        found[match.start("first")] = _citation(match)
+    for match in _PARTS.finditer(text):
+        if "." in match.group("first") and not _inside(match.start(), found):
             found[match.start()] = _citation(match)
     return [found[start] for start in sorted(found)]
 
@@ -88,7 +91,10 @@ def _inside(position: int, found: dict[int, Citation]) -> bool:
 
 def _citation(match: re.Match) -> Citation:
     first, tail = match.group("first"), match.group("last")
-    return Citation(match.group(0), first, _range_end(first, tail), match.start(), match.end())
+    start = match.start("first")
+    return Citation(
+        match.string[start : match.end()], first, _range_end(first, tail), start, match.end()
+    )
 
 
 def _range_end(first: str, tail: str | None) -> str:

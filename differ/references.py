@@ -29,6 +29,7 @@ from rulesarchive.differ.cache import cached_diff, diff_folder
 from rulesarchive.differ.classify import Change, ReleaseDiff
 from rulesarchive.differ.glossary import term_key
 from rulesarchive.differ.lineage import Line, trace_lines
+from rulesarchive.differ.translations import base_release, citation_differences
 
 KINDS = ("dangling", "stale", "self")
 GLOSSARY = "Glossary: "  # the `rule` of a citation in a glossary definition
@@ -135,21 +136,37 @@ def check_snapshots(
     language: str, releases: Sequence[Release], shots: Iterable[Snapshot]
 ) -> LanguageCheck:
     """Check every release in order, following each citation from the release it appeared in."""
-    meanings: Meanings = {}
+
+    def checked() -> Iterator[tuple[list[Problem], int, dict[str, str]]]:
+        meanings: Meanings = {}
+        for release, shot in zip(releases, shots, strict=False):
+            found, meanings, count = _check_release(release, shot, meanings)
+            yield found, count, {line_id: rule.number for line_id, rule in shot.rules}
+
+    return follow_problems(language, releases, checked())
+
+
+def follow_problems(
+    language: str,
+    releases: Sequence[Release],
+    checked: Iterable[tuple[list[Problem], int, dict[str, str]]],
+) -> LanguageCheck:
+    """Join each release's problems (with its count and its rule numbers by source) into lives.
+
+    A problem lives while its rule cites the same thing wrongly release after release; the
+    first release without it fixed it, when the rule is still there.
+    """
     opened: dict[tuple[str, str], Problem] = {}  # (source, cites) -> the problem, latest
     present: list[tuple[Problem, ...]] = []
     counts: list[int] = []
     fixes: list[dict[str, tuple[str, ...]]] = []
     ended: list[Problem] = []
-    for index, shot in enumerate(shots):
-        release = releases[index]
-        found, meanings, count = _check_release(release, shot, meanings)
+    for release, (found, count, numbers) in zip(releases, checked, strict=True):
         problems = {}
         for finding in found:
             key = (finding.source, finding.cites)
             since = opened[key].since if key in opened else release
             problems[key] = replace(finding, since=since)
-        numbers = {line_id: rule.number for line_id, rule in shot.rules}
         fixed: dict[str, list[str]] = {}
         for key in [key for key in opened if key not in problems]:
             ended.append(replace(opened.pop(key), fixed=release))
@@ -387,7 +404,13 @@ def _words(text: str) -> frozenset[str]:
 def check_language(
     archive: Archive, language: str = "en", cache: bool = True, until: Release | None = None
 ) -> LanguageCheck:
-    """Check every release of a language of the archive (up to `until`), oldest first."""
+    """Check every release of a language of the archive (up to `until`), oldest first.
+
+    English follows each citation through the lines of descent; a translation is checked
+    against the English release it translates.
+    """
+    if language != "en":
+        return check_translations(archive, language, until)
     releases = archive.releases(language)
     if not releases:
         raise LookupError(f"no {language} releases in the archive")
@@ -440,3 +463,83 @@ def _only_fixes(change: Change, fixes: dict[str, tuple[str, ...]]) -> bool:
 def _is_citation(text: str) -> bool:
     found = _parse(text)
     return len(found) == 1 and found[0].written == text
+
+
+def check_translated(
+    release: Release, document: Document, base: Document | None
+) -> tuple[list[Problem], int, dict[str, str]]:
+    """Check a translated release against the English release it translates.
+
+    A number is held when the English base (or the translation) has it; a cited number the
+    English rule of the same number does not cite, where the English cites another in its
+    place, is `stale` with the English number as the suggestion (the English was renumbered
+    and the translation kept the old number, or mistyped it).
+    """
+    english = {rule.number: rule for rule in base.rules} if base else {}
+    held = [(rule.number, rule) for rule in (*english.values(), *document.rules)]
+    numbers = _Release.of(Snapshot(tuple(held), ()))
+    found: list[Problem] = []
+    count = 0
+    sources = [(rule.number, rule.number, rule, tuple(_texts(rule))) for rule in document.rules]
+    sources += [
+        (f"glossary/{term_key(e.term)}", GLOSSARY + e.term, None, (("glossary", e.text),))
+        for e in document.glossary
+    ]
+    for source, number, rule, texts in sources:
+        instead = dict(citation_differences(rule, english[number])) if number in english else {}
+        meant = {end: numbers.holder.get(end) for _, text in texts for end in _ends(text)}
+        for place, text in texts:
+            for citation in _parse(text):
+                count += 1
+                verdict = _judge(citation, number, text, meant, numbers)
+                if verdict is None and instead.get(citation.first):
+                    verdict = ("stale", instead[citation.first], None)
+                if verdict is not None:
+                    kind, suggestion, _ = verdict
+                    problem = Problem(
+                        number,
+                        citation.written,
+                        kind,
+                        suggestion,
+                        False,
+                        release,
+                        None,
+                        place,
+                        source,
+                    )
+                    found.append(problem)
+    return found, count, {rule.number: rule.number for rule in document.rules}
+
+
+def _ends(text: str) -> Iterator[str]:
+    for citation in _parse(text):
+        yield from citation.numbers
+
+
+def check_translations(
+    archive: Archive, language: str, until: Release | None = None
+) -> LanguageCheck:
+    """Check every release of a translated language against its English base, oldest first."""
+    releases = archive.releases(language)
+    if not releases:
+        raise LookupError(f"no {language} releases in the archive")
+    if until is not None:
+        releases = releases[: releases.index(until) + 1]
+    english = archive.releases("en")
+    loaded: dict[str, Document] = {}
+
+    def load(release: Release) -> Document:
+        if release.key not in loaded:
+            loaded[release.key] = archive.load(release)
+        return loaded[release.key]
+
+    def numbers_of(release: Release) -> set[str]:
+        return {rule.number for rule in load(release).rules}
+
+    def checked() -> Iterator[tuple[list[Problem], int, dict[str, str]]]:
+        for release in releases:
+            document = archive.load(release)
+            base = base_release(release, document, english, numbers_of)
+            yield check_translated(release, document, load(base) if base else None)
+
+    return follow_problems(language, releases, checked())

@@ -9,10 +9,12 @@ from rulesarchive.differ.lineage import trace_lines
 from rulesarchive.differ.references import (
     LanguageCheck,
     check_snapshots,
+    check_translated,
     find_references,
     mark_fixes,
     snapshots,
 )
+from rulesarchive.differ.translations import check_structure
 
 MOVE = "If an object would move from one zone to another, determine what event is moving it."
 NEW_OBJECT = "An object that moves from one zone to another becomes a new object with no memory."
@@ -168,3 +170,29 @@ def test_a_dangling_citation_may_get_a_guess_from_the_words():
     )
     problem = result.present[0][0]
     assert (problem.suggestion, problem.guess) == ("400.2", True)
+
+
+def test_a_translation_is_checked_against_its_english_base():
+    english = doc(
+        ("726.1", MOVE),
+        ("727.1", NEW_OBJECT),
+        ("801.17", "Some multiplayer games use the rules of rule 727."),
+    )
+    chinese = Document(
+        "zh-Hans",
+        None,
+        rules=(
+            Rule("726.1", "移动。"),
+            Rule("727.1", "新对象。"),
+            Rule("801.17", "某些多人游戏使用规则726与规则999。"),  # 726 where the English has 727
+        ),
+    )
+    problems, count, _ = check_translated(release(1), chinese, english)
+    assert count == 2
+    assert [(p.rule, p.cites, p.kind, p.suggestion) for p in problems] == [
+        ("801.17", "726", "stale", "727"),
+        ("801.17", "999", "dangling", None),
+    ]
+    assert check_structure(chinese.rules[2], english.rules[2]) == (
+        "cites 726, 999, English cites 727",
+    )
