@@ -193,6 +193,6 @@ def test_a_translation_is_checked_against_its_english_base():
         ("801.17", "726", "stale", "727"),
         ("801.17", "999", "dangling", None),
     ]
-    assert check_structure(chinese.rules[2], english.rules[2]) == (
-        "cites 726, 999, English cites 727",
+    assert "cites 726, 999, English cites 727" in check_structure(
+        chinese.rules[2], english.rules[2]
     )
