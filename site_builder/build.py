@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from collections.abc import Callable
@@ -15,6 +16,7 @@ from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.cache import diff_folder
 from rulesarchive.differ.translations import translation_report
 from rulesarchive.site_builder import feeds, paths, search
+from rulesarchive.site_builder.checks import CheckPages, check_gathered
 from rulesarchive.site_builder.gather import Language, gather
 from rulesarchive.site_builder.output import Output
 from rulesarchive.site_builder.pages import LanguagePages
@@ -112,7 +114,8 @@ def _render(
             progress(f"rendering {language}")
         pages = LanguagePages(env, data, languages, pairing, reports.get(language))
         first_pages = first_pages or pages
-        for job in pages.jobs():
+        checks = CheckPages(pages, check_gathered(archive, data))
+        for job in itertools.chain(pages.jobs(), checks.jobs()):
             if not output.fresh(job.path, job.fingerprint):
                 made = job.render()
                 content = made.content if isinstance(made, Page) else made
