@@ -20,7 +20,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, cached_property
 
 from rulesarchive.corpus.model import Document, GlossaryEntry, Release, Rule
 from rulesarchive.corpus.numbers import Citation, parent_of, parse_citations, rule_sort_key
@@ -140,11 +140,14 @@ def check_snapshots(
     def checked() -> Iterator[tuple[list[Problem], int, dict[str, str]]]:
         meanings: Meanings = {}
         previous: set[str] = set()
+        vocabulary = _Vocabulary()
+        memo: dict[int, _Cited | None] = {}
         for release, shot in zip(releases, shots, strict=False):
             lines = {line_id for line_id, _ in shot.rules}
-            numbers = _Release.of(shot, lines - previous, previous - lines)
-            found, meanings, count = _check_release(release, shot, numbers, meanings)
-            yield found, count, {line_id: rule.number for line_id, rule in shot.rules}
+            vocabulary.update(shot)
+            numbers = _Release.of(shot, lines - previous, previous - lines, vocabulary)
+            found, meanings, count = _check_release(release, shot, numbers, meanings, memo)
+            yield found, count, numbers.number_of
             previous = lines
 
     return follow_problems(language, releases, checked())
@@ -208,40 +211,80 @@ def _life_order(problem: Problem) -> tuple:
 class _Release:
     """One release's numbers, for looking citations up."""
 
+    shot: Snapshot
     holder: dict[str, str]  # number -> line id
     number_of: dict[str, str]  # line id -> number
-    chapters: set[str]
-    text_of: dict[str, str]  # line id -> rule text
-    texts: dict[str, list[tuple[str, str]]]  # chapter -> (number, text) of its rules
+    chapters: set[str]  # chapters and sections
     born: set[str]  # lines new in this release
     gone: set[str]  # lines of the release before that are not in this one
+    vocabulary: _Vocabulary | None = None  # the release's, kept up to date by the caller
+    common: frozenset[str] | None = None  # see `share`
 
     @classmethod
-    def of(cls, shot: Snapshot, born: set[str], gone: set[str]) -> _Release:
+    def of(
+        cls,
+        shot: Snapshot,
+        born: set[str],
+        gone: set[str],
+        vocabulary: _Vocabulary | None = None,
+    ) -> _Release:
         holder: dict[str, str] = {}
-        texts: dict[str, list[tuple[str, str]]] = {}
         for line_id, rule in shot.rules:
             holder.setdefault(rule.number, line_id)
-            texts.setdefault(rule.number[:3], []).append((rule.number, rule.text))
         number_of = {line_id: number for number, line_id in holder.items()}
-        chapters = set(texts) | {number[0] for number in texts}
-        text_of = {line_id: rule.text for line_id, rule in shot.rules}
-        return cls(holder, number_of, chapters, text_of, texts, born, gone)
-
-    common: frozenset[str] | None = None
+        chapters = {number[:3] for number in holder}
+        chapters |= {chapter[0] for chapter in chapters}
+        return cls(shot, holder, number_of, chapters, born, gone, vocabulary)
 
     def holds(self, number: str) -> bool:
         return number in self.holder or ("." not in number and number in self.chapters)
 
+    @cached_property
+    def text_of(self) -> dict[str, str]:
+        """Each line's rule text (asked for by the few citations that need their words)."""
+        return {line_id: rule.text for line_id, rule in self.shot.rules}
+
+    @cached_property
+    def texts(self) -> dict[str, list[tuple[str, str]]]:
+        """Each chapter's rules as (number, text)."""
+        texts: dict[str, list[tuple[str, str]]] = {}
+        for _, rule in self.shot.rules:
+            texts.setdefault(rule.number[:3], []).append((rule.number, rule.text))
+        return texts
+
     def share(self, text: str, other: str) -> float:
         """Return the share of the text's telling words that the other text has too."""
         if self.common is None:
-            # Words in one rule of twenty ("player", "creature") tell no rule from another.
-            counts = Counter(word for t in self.text_of.values() for word in _words(t))
-            often = max(len(self.text_of) / 20, 3)
-            self.common = frozenset(word for word, n in counts.items() if n > often)
+            vocabulary = self.vocabulary or _Vocabulary()
+            if self.vocabulary is None:
+                vocabulary.update(self.shot)
+            self.common = vocabulary.common(len(self.shot.rules))
         words = _words(text) - self.common
         return len(words & _words(other)) / len(words) if words else 0.0
+
+
+class _Vocabulary:
+    """How many rules of a release each word is in, updated release by release."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+        self.texts: dict[str, str] = {}  # line id -> its text in the release
+
+    def update(self, shot: Snapshot) -> None:
+        """Move the counts to the next release: only the texts that changed are counted."""
+        now = {line_id: rule.text for line_id, rule in shot.rules}
+        for line_id, text in self.texts.items():
+            if now.get(line_id) is not text:
+                self.counts.subtract(_words(text))
+        for line_id, text in now.items():
+            if self.texts.get(line_id) is not text:
+                self.counts.update(_words(text))
+        self.texts = now
+
+    def common(self, rules: int) -> frozenset[str]:
+        """Words in more than one rule of twenty ("player", "creature") tell no rule apart."""
+        often = max(rules / 20, 3)
+        return frozenset(word for word, n in self.counts.items() if n > often)
 
 
 Meanings = dict[str, tuple[tuple[str, ...], dict[str, str | None]]]
@@ -250,23 +293,22 @@ means (None: the number was held by no rule when it was written)."""
 
 
 def _check_release(
-    release: Release, shot: Snapshot, numbers: _Release, before: Meanings
+    release: Release,
+    shot: Snapshot,
+    numbers: _Release,
+    before: Meanings,
+    memo: dict[int, _Cited | None],
 ) -> tuple[list[Problem], Meanings, int]:
     """Return a release's problems (`since` still itself), what its citations mean, a count."""
     meanings: Meanings = {}
     found: list[Problem] = []
     count = 0
-    sources = [(line_id, rule.number, tuple(_texts(rule))) for line_id, rule in shot.rules]
-    sources += [
-        (f"glossary/{term_key(entry.term)}", GLOSSARY + entry.term, (("glossary", entry.text),))
-        for entry in shot.glossary
-    ]
-    for source, number, texts in sources:
-        meant = _meanings(texts, before.get(source), numbers)
-        meanings[source] = (tuple(text for _, text in texts), meant)
-        for place, text in texts:
-            for citation in _parse(text):
-                count += 1
+    for source, number, cited in _sources(shot, memo):
+        meant = _meanings(cited, before.get(source), numbers)
+        meanings[source] = (cited.texts, meant)
+        for place, text, citations in cited.places:
+            count += len(citations)
+            for citation in citations:
                 verdict = _judge(citation, number, meant, numbers)
                 if verdict is None:
                     continue
@@ -289,8 +331,48 @@ def _check_release(
     return found, meanings, count
 
 
+def _sources(shot: Snapshot, memo: dict[int, _Cited | None]) -> Iterator[tuple[str, str, _Cited]]:
+    """Yield each rule and glossary entry that cites something: (source, rule, what it cites).
+
+    `memo` holds what each rule object cites, by identity (one lookup per rule and release, no
+    hashing of its fields); the caller keeps the rules alive while it uses the memo.
+    """
+    for line_id, rule in shot.rules:
+        cited = memo.get(id(rule), False)
+        if cited is False:
+            cited = memo[id(rule)] = _cited_in(tuple(_texts(rule)))
+        if cited is not None:
+            yield line_id, rule.number, cited
+    for entry in shot.glossary:
+        cited = _cited_by_entry(entry.text)
+        if cited is not None:
+            yield f"glossary/{term_key(entry.term)}", GLOSSARY + entry.term, cited
+
+
+@dataclass(frozen=True, slots=True)
+class _Cited:
+    """What a rule or a glossary definition cites: (place, text, citations), and every number."""
+
+    texts: tuple[str, ...]
+    places: tuple[tuple[str, str, tuple[Citation, ...]], ...]
+    ends: tuple[str, ...]
+
+
+@cache
+def _cited_by_entry(text: str) -> _Cited | None:
+    return _cited_in((("glossary", text),))
+
+
+def _cited_in(texts: tuple[tuple[str, str], ...]) -> _Cited | None:
+    places = tuple((place, text, _parse(text)) for place, text in texts)
+    ends = tuple(end for _, _, found in places for citation in found for end in citation.numbers)
+    if not ends:
+        return None
+    return _Cited(tuple(text for _, text in texts), places, ends)
+
+
 def _meanings(
-    texts: tuple[tuple[str, str], ...],
+    cited: _Cited,
     before: tuple[tuple[str, ...], dict[str, str | None]] | None,
     numbers: _Release,
 ) -> dict[str, str | None]:
@@ -302,24 +384,21 @@ def _meanings(
     under its new number too: it means the rule holding it now. And a number whose rule now
     fits the text better than the one it meant (see `_fits`) means its rule now.
     """
-    cited = [end for _, text in texts for citation in _parse(text) for end in citation.numbers]
+    holder = numbers.holder
     if before is None:
-        return {end: numbers.holder.get(end) for end in cited}
+        return {end: holder.get(end) for end in cited.ends}
     old_texts, old = before
-    edited = old_texts != tuple(text for _, text in texts)
-    words = " ".join(text for _, text in texts)
-    meant_before = set(old.values())
+    edited = old_texts != cited.texts
     meant: dict[str, str | None] = {}
-    for end in cited:
-        holder = numbers.holder.get(end)
-        if end not in old:
-            meant[end] = holder
+    for end in cited.ends:
+        now = holder.get(end)
+        was = old.get(end, now)
+        if was == now:
+            meant[end] = now
             continue
-        updated = edited and (holder in meant_before or _followed(old[end], end, cited, numbers))
-        if updated or (old[end] != holder and _fits(words, holder, old[end], numbers)):
-            meant[end] = holder
-        else:
-            meant[end] = old[end]
+        updated = edited and (now in old.values() or _followed(was, end, cited.ends, numbers))
+        moved_on = updated or _fits(" ".join(cited.texts), now, was, numbers)
+        meant[end] = now if moved_on else was
     return meant
 
 
@@ -334,7 +413,9 @@ def _judge(
         # A rule's own number printed twice at its start (602.2a in 2005-08-01) is a typo,
         # not a citation.
         return ("self", None, None) if citation.start else None
-    if rule_sort_key(citation.last) < rule_sort_key(citation.first):
+    if citation.first != citation.last and rule_sort_key(citation.last) < rule_sort_key(
+        citation.first
+    ):
         return "self", None, None
     ends: list[str | None] = []
     stale = dangling = False
@@ -355,7 +436,7 @@ def _judge(
     return ("stale" if stale else "dangling"), suggestion, meant_line
 
 
-def _followed(line: str | None, end: str, cited: list[str], numbers: _Release) -> bool:
+def _followed(line: str | None, end: str, cited: tuple[str, ...], numbers: _Release) -> bool:
     """Tell whether the rule a number meant is cited under its new number in the same text."""
     now = numbers.number_of.get(line) if line else None
     return now is not None and now != end and now in cited

@@ -1,0 +1,68 @@
+"""Time `rulesarchive check --all` over the whole real archive, as a user runs it.
+
+Usage: python benchmarks/check.py [--archive DIR]   (default: ingest ../shared into a temp dir)
+Each run is the whole process (`python -m rulesarchive ... check ...`: start-up, loading every
+release, the lines of descent, the check, the output). The first run diffs every pair of
+releases and caches the diffs in the archive; the later runs are the ones a user repeats.
+Target (2-core machine): `check --all` over the real archive within 10 s, whole process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from rulesarchive.corpus.store import Archive
+from rulesarchive.scraper.ingest import ingest_paths
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "cr-archive"
+REPEATS = 3
+RUNS = [
+    ("check --all (en), diffs not cached", ["check", "--all"], 1),
+    ("check --all (en)", ["check", "--all"], REPEATS),
+    ("check (en, newest release)", ["check"], REPEATS),
+    ("check --all --lang zh-Hans", ["check", "--all", "--lang", "zh-Hans"], REPEATS),
+]
+
+
+def timed(archive: Path, arguments: list[str]) -> float:
+    """Run the command in a fresh process; return its wall-clock seconds."""
+    command = [sys.executable, "-m", "rulesarchive", "--archive", str(archive), *arguments]
+    started = time.perf_counter()
+    subprocess.run(command, capture_output=True, check=True)
+    return time.perf_counter() - started
+
+
+def measure(archive: Path) -> None:
+    """Print the best time of each run and the largest process's peak memory."""
+    print(f"{'run':40} {'seconds':>8}")
+    for label, arguments, repeats in RUNS:
+        best = min(timed(archive, arguments) for _ in range(repeats))
+        print(f"{label:40} {best:8.2f}")
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(f"peak memory {peak:.0f} MB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--archive", type=Path, help="An archive already holding the releases.")
+    given = parser.parse_args().archive
+    if given is not None:
+        measure(given)
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        archive = Archive(Path(folder) / "archive")
+        paths = sorted((SHARED / "en").glob("*.txt"))
+        paths += sorted((SHARED / "orig" / "en").iterdir())
+        paths += sorted((SHARED / "zh-Hans").glob("*.txt"))
+        ingest_paths(archive, paths)
+        measure(archive.root)
+
+
+if __name__ == "__main__":
+    main()
