@@ -80,7 +80,8 @@ class LanguageCheck:
     present: tuple[tuple[Problem, ...], ...]  # [i]: the problems of release i
     counts: tuple[int, ...]  # [i]: how many references release i makes
     problems: tuple[Problem, ...]  # every problem once, with since and fixed
-    fixes: tuple[dict[str, tuple[str, ...]], ...] = ()  # [i]: rule number -> citations fixed
+    # [i]: the citations release i put right, by rule number (or "Glossary: <term>")
+    fixes: tuple[dict[str, tuple[str, ...]], ...] = ()
 
     def at(self, release: Release) -> tuple[Problem, ...]:
         """Return the problems of one release."""
@@ -147,7 +148,8 @@ def check_snapshots(
             vocabulary.update(shot)
             numbers = _Release.of(shot, lines - previous, previous - lines, vocabulary)
             found, meanings, count = _check_release(release, shot, numbers, meanings, memo)
-            yield found, count, numbers.number_of
+            terms = {f"glossary/{term_key(e.term)}": GLOSSARY + e.term for e in shot.glossary}
+            yield found, count, numbers.number_of | terms
             previous = lines
 
     return follow_problems(language, releases, checked())

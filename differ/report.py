@@ -11,7 +11,7 @@ from rulesarchive.differ.align import compact_ranges
 from rulesarchive.differ.classify import KINDS, Change, ReleaseDiff
 from rulesarchive.differ.glossary import GlossaryChange
 from rulesarchive.differ.history import History
-from rulesarchive.differ.references import LanguageCheck, Problem, ReleaseCheck
+from rulesarchive.differ.references import GLOSSARY, LanguageCheck, Problem, ReleaseCheck
 from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.differ.words import Phrase, phrases_of
 
@@ -40,11 +40,11 @@ def diff_data(
         "sweeps": [{"old": s.old, "new": s.new, "rules": list(s.rules)} for s in diff.sweeps],
         "splits": [{"old": list(s.old), "new": list(s.new)} for s in diff.splits],
         "merges": [{"old": list(s.old), "new": list(s.new)} for s in diff.merges],
-        "glossary": [_glossary_data(change) for change in diff.glossary],
+        "glossary": [_glossary_data(change, fixes) for change in diff.glossary],
     }
 
 
-def _glossary_data(change: GlossaryChange) -> dict:
+def _glossary_data(change: GlossaryChange, fixes: dict[str, tuple[str, ...]]) -> dict:
     return {
         "kind": change.kind,
         "old_term": change.old_term,
@@ -52,6 +52,7 @@ def _glossary_data(change: GlossaryChange) -> dict:
         "old_text": change.old_text,
         "new_text": change.new_text,
         "phrases": _phrases(change.phrases),
+        "fixes": list(fixes.get(GLOSSARY + (change.new_term or ""), ())),
     }
 
 
@@ -133,8 +134,10 @@ def _glossary_lines(changes: list[dict], markdown: bool) -> list[str]:
         if change["kind"] in {"added", "removed"}:
             lines.append(f"{bullet}{change['kind']} {term}")
         elif change["kind"] not in _GROUPED:
-            phrases = _phrase_list(change["phrases"])
-            lines.append(f"{bullet}{change['kind']} {term}: {phrases or '(renamed)'}")
+            phrases = _phrase_list(change["phrases"]) or "(renamed)"
+            if change["fixes"]:
+                phrases += f"; fixes the citation of {', '.join(change['fixes'])}"
+            lines.append(f"{bullet}{change['kind']} {term}: {phrases}")
     if retyped:
         lines.append(f"{bullet}typography or truncation: {len(retyped)} entries")
     if not lines:

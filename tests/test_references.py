@@ -160,6 +160,12 @@ def test_a_fixed_citation_ends_the_problem_and_is_listed_as_a_fix():
     assert [(c.new_number, c.kind) for c in diff.changes] == [("400.1", "reference")]
 
 
+def test_a_fixed_glossary_citation_is_listed_under_its_term():
+    wrong = doc(("400.1", LIBRARY), glossary=(GlossaryEntry("Zone", "See rule 400.9."),))
+    right = doc(("400.1", LIBRARY), glossary=(GlossaryEntry("Zone", "See rule 400.1."),))
+    assert check(wrong, right).fixes[1] == {"Glossary: Zone": ("400.9",)}
+
+
 def test_a_dangling_citation_may_get_a_guess_from_the_words():
     result = check(
         doc(
