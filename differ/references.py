@@ -59,7 +59,6 @@ class Problem:
     fixed: Release | None = None  # the first release without it (None: it is still there)
     place: str = "text"
     source: str = ""  # the citing rule's line id, or "glossary/<term key>"
-    meant: str | None = None  # the line id of the rule the citation meant, for stale ones
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,7 +313,7 @@ def _check_release(
                 verdict = _judge(citation, number, meant, numbers)
                 if verdict is None:
                     continue
-                kind, suggestion, line = verdict
+                kind, suggestion = verdict
                 problem = Problem(
                     number,
                     citation.written,
@@ -322,10 +321,8 @@ def _check_release(
                     suggestion,
                     False,
                     release,
-                    None,
-                    place,
-                    source,
-                    line,
+                    place=place,
+                    source=source,
                 )
                 if suggestion is None and kind != "self":
                     problem = _with_guess(problem, citation, text, numbers)
@@ -409,23 +406,22 @@ def _judge(
     number: str,
     meanings: dict[str, str | None],
     numbers: _Release,
-) -> tuple[str, str | None, str | None] | None:
-    """Say what is wrong with one citation, if anything: (kind, suggestion, meant line id)."""
+) -> tuple[str, str | None] | None:
+    """Say what is wrong with one citation, if anything: (kind, suggestion)."""
     if citation.first == number == citation.last:
         # A rule's own number printed twice at its start (602.2a in 2005-08-01) is a typo,
         # not a citation.
-        return ("self", None, None) if citation.start else None
+        return ("self", None) if citation.start else None
     if citation.first != citation.last and rule_sort_key(citation.last) < rule_sort_key(
         citation.first
     ):
-        return "self", None, None
+        return "self", None
     ends: list[str | None] = []
     stale = dangling = False
-    meant_line = None
     for end in citation.numbers:
         meant, holder = meanings[end], numbers.holder.get(end)
         if meant is not None and meant != holder:
-            stale, meant_line = True, meant
+            stale = True
             ends.append(numbers.number_of.get(meant))
         elif meant is None and not numbers.holds(end):
             dangling = True
@@ -435,7 +431,7 @@ def _judge(
     if not (stale or dangling):
         return None
     suggestion = None if None in ends else _spelled(ends)
-    return ("stale" if stale else "dangling"), suggestion, meant_line
+    return ("stale" if stale else "dangling"), suggestion
 
 
 def _followed(line: str | None, end: str, cited: tuple[str, ...], numbers: _Release) -> bool:
@@ -591,21 +587,21 @@ def check_translated(
                 count += 1
                 verdict = _judge(citation, number, meant, numbers)
                 if verdict is None and instead.get(citation.first):
-                    verdict = ("stale", instead[citation.first], None)
+                    verdict = ("stale", instead[citation.first])
                 if verdict is not None:
-                    kind, suggestion, _ = verdict
-                    problem = Problem(
-                        number,
-                        citation.written,
-                        kind,
-                        suggestion,
-                        False,
-                        release,
-                        None,
-                        place,
-                        source,
+                    kind, suggestion = verdict
+                    found.append(
+                        Problem(
+                            number,
+                            citation.written,
+                            kind,
+                            suggestion,
+                            False,
+                            release,
+                            place=place,
+                            source=source,
+                        )
                     )
-                    found.append(problem)
     return found, count, {rule.number: rule.number for rule in document.rules}
 
 
