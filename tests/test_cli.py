@@ -176,5 +176,7 @@ def test_check_reports_problems_their_life_and_fixes(tmp_path):
         ("400.9", "2011-05-01"),
         ("113", None),
     ]
+    assert run(main, [*archive, "check", "--all", "--strict"]).exit_code == 1  # 400.7 is open
+    assert run(main, [*archive, "check", "2011-04-01", "--all", "--strict"]).exit_code == 1
     changelog = run(main, [*archive, "changelog"]).output
     assert "reference 400.8: “400.9” → “400.1”; fixes the citation of 400.9" in changelog
