@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 RULE_NUMBER = re.compile(r"(\d{3})(?:\.(\d+)([a-z]{0,2}))?")
 # A citation in running text: '614.15', '601.2b' (and the first rule of a range such as
@@ -71,8 +72,9 @@ class Citation:
         return (self.first,) if self.first == self.last else (self.first, self.last)
 
 
-def parse_citations(text: str) -> list[Citation]:
-    """Return every citation in a text, in order of position."""
+@cache
+def parse_citations(text: str) -> tuple[Citation, ...]:
+    """Return every citation in a text, in order of position (remembered: texts recur)."""
     found: dict[int, Citation] = {}
     for listed in _LED_LIST.finditer(text):
         for match in _PARTS.finditer(text, listed.start(), listed.end()):
@@ -82,7 +84,7 @@ def parse_citations(text: str) -> list[Citation]:
     for match in _PARTS.finditer(text):
         if "." in match.group("first") and not _inside(match.start(), found):
             found[match.start()] = _citation(match)
-    return [found[start] for start in sorted(found)]
+    return tuple(found[start] for start in sorted(found))
 
 
 def _inside(position: int, found: dict[int, Citation]) -> bool:

@@ -16,9 +16,11 @@ whose words the citing text shares most.
 
 from __future__ import annotations
 
+import gc
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
 
@@ -100,11 +102,11 @@ def find_references(rules: Iterable[Rule], glossary: Iterable[GlossaryEntry]) ->
     found = []
     for rule in rules:
         for place, text in _texts(rule):
-            found += [Reference(rule.number, citation, place) for citation in _parse(text)]
+            found += [Reference(rule.number, citation, place) for citation in parse_citations(text)]
     for entry in glossary:
         found += [
             Reference(GLOSSARY + entry.term, citation, "glossary")
-            for citation in _parse(entry.text)
+            for citation in parse_citations(entry.text)
         ]
     return found
 
@@ -115,11 +117,6 @@ def _texts(rule: Rule) -> Iterator[tuple[str, str]]:
         yield "example", example
 
 
-@cache
-def _parse(text: str) -> tuple[Citation, ...]:
-    return tuple(parse_citations(text))
-
-
 def snapshots(
     lines: Sequence[Line], glossaries: Sequence[Sequence[GlossaryEntry]]
 ) -> list[Snapshot]:
@@ -127,9 +124,26 @@ def snapshots(
     rules: list[list[tuple[str, Rule]]] = [[] for _ in glossaries]
     for line in lines:
         for stretch in line.stretches:
+            held = (line.id, stretch.rule)  # one pair shared by the releases of the stretch
             for index in range(stretch.first, stretch.last + 1):
-                rules[index].append((line.id, stretch.rule))
+                rules[index].append(held)
     return [Snapshot(tuple(r), tuple(g)) for r, g in zip(rules, glossaries, strict=True)]
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while the check runs.
+
+    The check makes hundreds of thousands of small objects, none in a cycle; with a whole
+    archive loaded, the collector's passes over every live object cost as much as the check.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def check_snapshots(
@@ -151,7 +165,8 @@ def check_snapshots(
             yield found, count, numbers.number_of | terms
             previous = lines
 
-    return follow_problems(language, releases, checked())
+    with _collector_paused():
+        return follow_problems(language, releases, checked())
 
 
 def follow_problems(
@@ -304,7 +319,7 @@ def _check_release(
     meanings: Meanings = {}
     found: list[Problem] = []
     count = 0
-    for source, number, cited in _sources(shot, memo):
+    for source, number, _, cited in _sources(shot, memo):
         meant = _meanings(cited, before.get(source), numbers)
         meanings[source] = (cited.texts, meant)
         for place, text, citations in cited.places:
@@ -330,8 +345,10 @@ def _check_release(
     return found, meanings, count
 
 
-def _sources(shot: Snapshot, memo: dict[int, _Cited | None]) -> Iterator[tuple[str, str, _Cited]]:
-    """Yield each rule and glossary entry that cites something: (source, rule, what it cites).
+def _sources(
+    shot: Snapshot, memo: dict[int, _Cited | None]
+) -> Iterator[tuple[str, str, Rule | None, _Cited]]:
+    """Yield each rule and glossary entry that cites something: (source, number, rule, cited).
 
     `memo` holds what each rule object cites, by identity (one lookup per rule and release, no
     hashing of its fields); the caller keeps the rules alive while it uses the memo.
@@ -341,11 +358,11 @@ def _sources(shot: Snapshot, memo: dict[int, _Cited | None]) -> Iterator[tuple[s
         if cited is False:
             cited = memo[id(rule)] = _cited_in(tuple(_texts(rule)))
         if cited is not None:
-            yield line_id, rule.number, cited
+            yield line_id, rule.number, rule, cited
     for entry in shot.glossary:
         cited = _cited_by_entry(entry.text)
         if cited is not None:
-            yield f"glossary/{term_key(entry.term)}", GLOSSARY + entry.term, cited
+            yield f"glossary/{term_key(entry.term)}", GLOSSARY + entry.term, None, cited
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,7 +380,7 @@ def _cited_by_entry(text: str) -> _Cited | None:
 
 
 def _cited_in(texts: tuple[tuple[str, str], ...]) -> _Cited | None:
-    places = tuple((place, text, _parse(text)) for place, text in texts)
+    places = tuple((place, text, parse_citations(text)) for place, text in texts)
     ends = tuple(end for _, _, found in places for citation in found for end in citation.numbers)
     if not ends:
         return None
@@ -525,8 +542,9 @@ def check_language(
             yield document, diff
             previous = document
 
-    lines = trace_lines(releases, steps())
-    return check_snapshots(language, releases, snapshots(lines, glossaries))
+    with _collector_paused():
+        lines = trace_lines(releases, steps())
+        return check_snapshots(language, releases, snapshots(lines, glossaries))
 
 
 def check_release(archive: Archive, check: LanguageCheck, release: Release) -> ReleaseCheck:
@@ -555,36 +573,36 @@ def _only_fixes(change: Change, fixes: dict[str, tuple[str, ...]]) -> bool:
 
 
 def _is_citation(text: str) -> bool:
-    found = _parse(text)
+    found = parse_citations(text)
     return len(found) == 1 and found[0].written == text
 
 
 def check_translated(
-    release: Release, document: Document, base: Document | None
+    release: Release,
+    document: Document,
+    base: Sequence[Rule] | None,
+    memo: dict[int, _Cited | None] | None = None,
 ) -> tuple[list[Problem], int, dict[str, str]]:
-    """Check a translated release against the English release it translates.
+    """Check a translated release against the rules of the English release it translates.
 
     A number is held when the English base (or the translation) has it; a cited number the
     English rule of the same number does not cite, where the English cites another in its
     place, is `stale` with the English number as the suggestion (the English was renumbered
-    and the translation kept the old number, or mistyped it).
+    and the translation kept the old number, or mistyped it). `memo` is as for `_sources`.
     """
-    english = {rule.number: rule for rule in base.rules} if base else {}
+    english = {rule.number: rule for rule in base or ()}
     held = [(rule.number, rule) for rule in (*english.values(), *document.rules)]
     numbers = _Release.of(Snapshot(tuple(held), ()), set(), set())
+    shot = Snapshot(tuple((rule.number, rule) for rule in document.rules), document.glossary)
     found: list[Problem] = []
     count = 0
-    sources = [(rule.number, rule.number, rule, tuple(_texts(rule))) for rule in document.rules]
-    sources += [
-        (f"glossary/{term_key(e.term)}", GLOSSARY + e.term, None, (("glossary", e.text),))
-        for e in document.glossary
-    ]
-    for source, number, rule, texts in sources:
-        instead = dict(citation_differences(rule, english[number])) if number in english else {}
-        meant = {end: numbers.holder.get(end) for _, text in texts for end in _ends(text)}
-        for place, text in texts:
-            for citation in _parse(text):
-                count += 1
+    for source, number, rule, cited in _sources(shot, {} if memo is None else memo):
+        theirs = english.get(number)
+        instead = dict(citation_differences(rule, theirs)) if rule and theirs else {}
+        meant = {end: numbers.holder.get(end) for end in cited.ends}
+        for place, _, citations in cited.places:
+            count += len(citations)
+            for citation in citations:
                 verdict = _judge(citation, number, meant, numbers)
                 if verdict is None and instead.get(citation.first):
                     verdict = ("stale", instead[citation.first])
@@ -605,35 +623,51 @@ def check_translated(
     return found, count, {rule.number: rule.number for rule in document.rules}
 
 
-def _ends(text: str) -> Iterator[str]:
-    for citation in _parse(text):
-        yield from citation.numbers
+def check_translated_releases(
+    language: str,
+    releases: Sequence[Release],
+    documents: Iterable[Document],
+    english: Sequence[Release],
+    english_rules: Callable[[Release], Sequence[Rule]],
+) -> LanguageCheck:
+    """Check each translated release, oldest first, against the English release it translates."""
+    numbers: dict[str, set[str]] = {}
+
+    def numbers_of(release: Release) -> set[str]:
+        if release.key not in numbers:
+            numbers[release.key] = {rule.number for rule in english_rules(release)}
+        return numbers[release.key]
+
+    def checked() -> Iterator[tuple[list[Problem], int, dict[str, str]]]:
+        memo: dict[int, _Cited | None] = {}
+        kept = []  # the documents, so that the memo's identities stay theirs
+        for release, document in zip(releases, documents, strict=True):
+            kept.append(document)
+            base = base_release(release, document, list(english), numbers_of)
+            base_rules = english_rules(base) if base else None
+            yield check_translated(release, document, base_rules, memo)
+
+    with _collector_paused():
+        return follow_problems(language, releases, checked())
 
 
 def check_translations(
     archive: Archive, language: str, until: Release | None = None
 ) -> LanguageCheck:
-    """Check every release of a translated language against its English base, oldest first."""
+    """Check every release of a translated language of the archive against its English base."""
     releases = archive.releases(language)
     if not releases:
         raise LookupError(f"no {language} releases in the archive")
     if until is not None:
         releases = releases[: releases.index(until) + 1]
-    english = archive.releases("en")
-    loaded: dict[str, Document] = {}
+    rules: dict[str, tuple[Rule, ...]] = {}
 
-    def load(release: Release) -> Document:
-        if release.key not in loaded:
-            loaded[release.key] = archive.load(release)
-        return loaded[release.key]
+    def english_rules(release: Release) -> tuple[Rule, ...]:
+        if release.key not in rules:
+            rules[release.key] = archive.load(release).rules
+        return rules[release.key]
 
-    def numbers_of(release: Release) -> set[str]:
-        return {rule.number for rule in load(release).rules}
-
-    def checked() -> Iterator[tuple[list[Problem], int, dict[str, str]]]:
-        for release in releases:
-            document = archive.load(release)
-            base = base_release(release, document, english, numbers_of)
-            yield check_translated(release, document, load(base) if base else None)
-
-    return follow_problems(language, releases, checked())
+    documents = (archive.load(release) for release in releases)
+    return check_translated_releases(
+        language, releases, documents, archive.releases("en"), english_rules
+    )

@@ -114,7 +114,7 @@ def _render(
             progress(f"rendering {language}")
         pages = LanguagePages(env, data, languages, pairing, reports.get(language))
         first_pages = first_pages or pages
-        checks = CheckPages(pages, check_gathered(archive, data))
+        checks = CheckPages(pages, check_gathered(data, gathered.get("en")))
         for job in itertools.chain(pages.jobs(), checks.jobs()):
             if not output.fresh(job.path, job.fingerprint):
                 made = job.render()

@@ -6,15 +6,14 @@ import hashlib
 from collections.abc import Iterator
 from functools import partial
 
-from rulesarchive.corpus.model import Release
-from rulesarchive.corpus.store import Archive
+from rulesarchive.corpus.model import Document, GlossaryEntry, Release, Rule
 from rulesarchive.differ.glossary import term_key
 from rulesarchive.differ.references import (
     GLOSSARY,
     LanguageCheck,
     Problem,
     check_snapshots,
-    check_translations,
+    check_translated_releases,
     mark_fixes,
     snapshots,
 )
@@ -29,16 +28,40 @@ def check_page(release: Release) -> str:
     return f"{release.language}/releases/{release.effective_date.isoformat()}/check.html"
 
 
-def check_gathered(archive: Archive, data: Language) -> LanguageCheck:
+def check_gathered(data: Language, english: Language | None) -> LanguageCheck:
     """Check a gathered language: English by its lines, a translation against its English."""
-    if data.language != "en":
-        return check_translations(archive, data.language)
-    glossaries: list[list] = [[] for _ in data.releases]
+    shots = snapshots(data.lines, _glossaries(data))
+    if data.language == "en":
+        return check_snapshots("en", data.releases, shots)
+    english_shots = snapshots(english.lines, _glossaries(english)) if english else []
+    english_releases = english.releases if english else []
+    documents = [
+        Document(
+            data.language,
+            release.effective_date,
+            rules=tuple(rule for _, rule in shot.rules),
+            glossary=shot.glossary,
+            excerpt="excerpt" in release.flags,
+        )
+        for release, shot in zip(data.releases, shots, strict=True)
+    ]
+
+    def english_rules(release: Release) -> list[Rule]:
+        return [rule for _, rule in english_shots[english_releases.index(release)].rules]
+
+    return check_translated_releases(
+        data.language, data.releases, documents, english_releases, english_rules
+    )
+
+
+def _glossaries(data: Language) -> list[list[GlossaryEntry]]:
+    """Each release's glossary entries, from the glossary's lines."""
+    glossaries: list[list[GlossaryEntry]] = [[] for _ in data.releases]
     for term in data.glossary:
         for first, last, entry in term.stretches:
             for index in range(first, last + 1):
                 glossaries[index].append(entry)
-    return check_snapshots("en", data.releases, snapshots(data.lines, glossaries))
+    return glossaries
 
 
 class CheckPages:
