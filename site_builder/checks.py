@@ -147,7 +147,6 @@ class CheckPages:
 
     def _mark(self, page: str, index: int, problem: Problem) -> dict:
         return {
-            "number": problem.cites.split("–")[0].split("-")[0],
             "cites": problem.cites,
             "kind": problem.kind,
             "suggestion": problem.suggestion,

@@ -191,5 +191,6 @@ def test_reference_check_pages_link_both_rules_and_rule_pages_mark_the_citation(
     for release in ("2010-02-01", "2019-05-03"):
         assert (site / f"en/releases/{release}/check.html").exists()
     rule = BeautifulSoup((site / "en/r/2010-02-01/400.8/index.html").read_text(), "html.parser")
-    mark = rule.select_one("p.text a.reference-problem")
-    assert (mark.get_text(), mark["title"]) == ("702.19", "stale citation: meant 702.20")
+    mark = rule.select_one("dd.reference-problems")
+    assert mark.get_text() == "stale 702.19: meant 702.20 (since 2011-09-30)"
+    assert mark.select("a")[1]["href"] == "../702.19/index.html"  # 702.20 is Trample's page
