@@ -54,6 +54,8 @@ _LED_LIST = re.compile(
 )
 _PARTS = re.compile(rf"(?<![\d.])(?P<first>{_RULE}|\d{{3}})(?:\s?[–-]\s?(?P<last>{_END}))?{_TAIL}")
 _SECTION = re.compile(rf"(?:\b[Ss]ections?\s+|第)(?P<first>\d){_TAIL}(?P<last>)")
+# The title a chapter or section citation gives: rule 704, “State-Based Actions.”
+_TITLE = re.compile(r"\s*,?\s*[“\"]([^”\"]+?)[,.;]?[”\"]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,7 @@ class Citation:
     last: str
     start: int
     end: int
+    title: str = ""  # the title a chapter or section citation gives, as written
 
     @property
     def numbers(self) -> tuple[str, ...]:
@@ -93,10 +96,10 @@ def _inside(position: int, found: dict[int, Citation]) -> bool:
 
 def _citation(match: re.Match) -> Citation:
     first, tail = match.group("first"), match.group("last")
-    start = match.start("first")
-    return Citation(
-        match.string[start : match.end()], first, _range_end(first, tail), start, match.end()
-    )
+    start, end, text = match.start("first"), match.end(), match.string
+    titled = "." not in first and not tail and _TITLE.match(text, end)
+    title = titled.group(1) if titled else ""
+    return Citation(text[start:end], first, _range_end(first, tail), start, end, title)
 
 
 def _range_end(first: str, tail: str | None) -> str:

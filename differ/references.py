@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
 
-from rulesarchive.corpus.model import Document, GlossaryEntry, Release, Rule
+from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
 from rulesarchive.corpus.numbers import Citation, parent_of, parse_citations, rule_sort_key
 from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.cache import cached_diff, diff_folder
@@ -91,10 +91,11 @@ class LanguageCheck:
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    """What one release cites with: its rules by line id, and its glossary."""
+    """What one release cites with: its rules by line id, its glossary and headings."""
 
     rules: tuple[tuple[str, Rule], ...]
     glossary: tuple[GlossaryEntry, ...]
+    headings: tuple[Heading, ...] = ()  # for the titles chapter and section citations give
 
 
 def find_references(rules: Iterable[Rule], glossary: Iterable[GlossaryEntry]) -> list[Reference]:
@@ -118,16 +119,22 @@ def _texts(rule: Rule) -> Iterator[tuple[str, str]]:
 
 
 def snapshots(
-    lines: Sequence[Line], glossaries: Sequence[Sequence[GlossaryEntry]]
+    lines: Sequence[Line],
+    glossaries: Sequence[Sequence[GlossaryEntry]],
+    headings: Sequence[tuple[Heading, ...]] | None = None,
 ) -> list[Snapshot]:
-    """Rebuild each release's rules (by line id) from the lines, beside its glossary."""
+    """Rebuild each release's rules (by line id) from the lines, beside its glossary (and
+    headings, where known)."""
     rules: list[list[tuple[str, Rule]]] = [[] for _ in glossaries]
     for line in lines:
         for stretch in line.stretches:
             held = (line.id, stretch.rule)  # one pair shared by the releases of the stretch
             for index in range(stretch.first, stretch.last + 1):
                 rules[index].append(held)
-    return [Snapshot(tuple(r), tuple(g)) for r, g in zip(rules, glossaries, strict=True)]
+    titles = headings or [()] * len(rules)
+    return [
+        Snapshot(tuple(r), tuple(g), h) for r, g, h in zip(rules, glossaries, titles, strict=True)
+    ]
 
 
 @contextmanager
@@ -254,6 +261,11 @@ class _Release:
 
     def holds(self, number: str) -> bool:
         return number in self.holder or ("." not in number and number in self.chapters)
+
+    @cached_property
+    def titles(self) -> dict[str, str]:
+        """Each chapter's and section's title, compared loosely (see `_title_key`)."""
+        return {heading.number: _title_key(heading.title) for heading in self.shot.headings}
 
     @cached_property
     def text_of(self) -> dict[str, str]:
@@ -446,9 +458,32 @@ def _judge(
         else:
             ends.append(end)
     if not (stale or dangling):
-        return None
+        return _retitled(citation, numbers)
     suggestion = None if None in ends else _spelled(ends)
     return ("stale" if stale else "dangling"), suggestion
+
+
+def _retitled(citation: Citation, numbers: _Release) -> tuple[str, str | None] | None:
+    """A chapter or section cited by the title another one has is stale: suggest that one.
+
+    Chapters have no lines of descent; their titles tell ("see rule 727, Day and Night" once
+    Day and Night was 728). A title no heading has (a typo, an old wording) tells nothing.
+    """
+    if not citation.title:
+        return None
+    wanted = _title_key(citation.title)
+    if numbers.titles.get(citation.first, wanted) == wanted:
+        return None
+    others = [
+        number
+        for number, title in numbers.titles.items()
+        if title == wanted and len(number) == len(citation.first)
+    ]
+    return ("stale", others[0]) if len(others) == 1 else None
+
+
+def _title_key(title: str) -> str:
+    return " ".join(title.replace("’", "'").lower().strip(" .,;").split())
 
 
 def _followed(line: str | None, end: str, cited: tuple[str, ...], numbers: _Release) -> bool:
@@ -529,6 +564,7 @@ def check_language(
         releases = releases[: releases.index(until) + 1]
     folder = diff_folder(archive.root) if cache else None
     glossaries: list[tuple[GlossaryEntry, ...]] = []
+    headings: list[tuple[Heading, ...]] = []
     shared: dict[GlossaryEntry, GlossaryEntry] = {}
 
     def steps() -> Iterator[tuple[Document, ReleaseDiff | None]]:
@@ -539,12 +575,13 @@ def check_language(
             if previous is not None:
                 diff = cached_diff(folder, releases[index - 1], release, previous, document)
             glossaries.append(tuple(shared.setdefault(e, e) for e in document.glossary))
+            headings.append(document.headings)
             yield document, diff
             previous = document
 
     with _collector_paused():
         lines = trace_lines(releases, steps())
-        return check_snapshots(language, releases, snapshots(lines, glossaries))
+        return check_snapshots(language, releases, snapshots(lines, glossaries, headings))
 
 
 def check_release(archive: Archive, check: LanguageCheck, release: Release) -> ReleaseCheck:

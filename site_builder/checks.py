@@ -6,7 +6,7 @@ import hashlib
 from collections.abc import Iterator
 from functools import partial
 
-from rulesarchive.corpus.model import Document, GlossaryEntry, Release, Rule
+from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
 from rulesarchive.differ.glossary import term_key
 from rulesarchive.differ.references import (
     GLOSSARY,
@@ -28,9 +28,14 @@ def check_page(release: Release) -> str:
     return f"{release.language}/releases/{release.effective_date.isoformat()}/check.html"
 
 
-def check_gathered(data: Language, english: Language | None) -> LanguageCheck:
-    """Check a gathered language: English by its lines, a translation against its English."""
-    shots = snapshots(data.lines, _glossaries(data))
+def check_gathered(
+    data: Language, english: Language | None, headings: list[tuple[Heading, ...]]
+) -> LanguageCheck:
+    """Check a gathered language: English by its lines, a translation against its English.
+
+    `headings` are each release's, as the documents passed while gathering.
+    """
+    shots = snapshots(data.lines, _glossaries(data), headings)
     if data.language == "en":
         return check_snapshots("en", data.releases, shots)
     english_shots = snapshots(english.lines, _glossaries(english)) if english else []

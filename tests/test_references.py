@@ -2,12 +2,13 @@
 
 import datetime as dt
 
-from rulesarchive.corpus.model import Document, GlossaryEntry, Release, Rule, Source
+from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule, Source
 from rulesarchive.corpus.numbers import parse_citations
 from rulesarchive.differ.classify import diff_documents
 from rulesarchive.differ.lineage import trace_lines
 from rulesarchive.differ.references import (
     LanguageCheck,
+    Snapshot,
     check_snapshots,
     check_translated,
     find_references,
@@ -202,3 +203,15 @@ def test_a_translation_is_checked_against_its_english_base():
     assert "cites 726, 999, English cites 727" in check_structure(
         chinese.rules[2], english.rules[2]
     )
+
+
+def test_a_chapter_cited_by_the_title_another_chapter_has_is_stale():
+    headings = (Heading("400", "Zones"), Heading("401", "Library"), Heading("402", "Hand"))
+    rules = (
+        Rule("400.1", "See rule 401, “Library,” and rule 401, “Hand.”"),  # the second is 402
+        Rule("401.1", "See rule 402, “Graveyard.”"),  # a title no chapter has tells nothing
+        Rule("402.1", LIBRARY),
+    )
+    shot = Snapshot(tuple((rule.number, rule) for rule in rules), (), headings)
+    result = check_snapshots("en", [release(1)], [shot])
+    assert found(result) == [("400.1", "401", "stale", "402")]
