@@ -17,21 +17,25 @@ whose words the citing text shares most.
 from __future__ import annotations
 
 import gc
+import hashlib
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
+from pathlib import Path
 
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
 from rulesarchive.corpus.numbers import Citation, parent_of, parse_citations, rule_sort_key
 from rulesarchive.corpus.store import Archive
-from rulesarchive.differ.cache import cached_diff, diff_folder
+from rulesarchive.differ.cache import cached_diff, cached_value, diff_folder
 from rulesarchive.differ.classify import Change, ReleaseDiff
 from rulesarchive.differ.glossary import term_key
 from rulesarchive.differ.lineage import Line, trace_lines
 from rulesarchive.differ.translations import base_release, citation_differences
+
+from rulesarchive import corpus
 
 KINDS = ("dangling", "stale", "self")
 GLOSSARY = "Glossary: "  # the `rule` of a citation in a glossary definition
@@ -555,13 +559,34 @@ def check_language(
     English follows each citation through the lines of descent; a translation is checked
     against the English release it translates.
     """
-    if language != "en":
-        return check_translations(archive, language, until)
     releases = archive.releases(language)
     if not releases:
         raise LookupError(f"no {language} releases in the archive")
     if until is not None:
         releases = releases[: releases.index(until) + 1]
+    english = archive.releases("en") if language != "en" else []
+    inputs = f"check:{language}:{_corpus_fingerprint()}:{releases!r}:{english!r}"
+
+    def check() -> LanguageCheck:
+        if language != "en":
+            return check_translations(archive, language, until)
+        return _check_english(archive, releases, cache)
+
+    folder = archive.root / ".cache" / "checks" if cache else None
+    return cached_value(folder, hashlib.sha256(inputs.encode()).hexdigest(), check)
+
+
+@cache
+def _corpus_fingerprint() -> str:
+    """Hash of the corpus code (how numbers are parsed, how documents are read)."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(corpus.__file__).parent.glob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _check_english(archive: Archive, releases: list[Release], cache: bool) -> LanguageCheck:
+    """Trace the English releases' lines of descent and check every citation along them."""
     folder = diff_folder(archive.root) if cache else None
     glossaries: list[tuple[GlossaryEntry, ...]] = []
     headings: list[tuple[Heading, ...]] = []
@@ -581,7 +606,7 @@ def check_language(
 
     with _collector_paused():
         lines = trace_lines(releases, steps())
-        return check_snapshots(language, releases, snapshots(lines, glossaries, headings))
+        return check_snapshots("en", releases, snapshots(lines, glossaries, headings))
 
 
 def check_release(archive: Archive, check: LanguageCheck, release: Release) -> ReleaseCheck:

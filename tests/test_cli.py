@@ -180,3 +180,13 @@ def test_check_reports_problems_their_life_and_fixes(tmp_path):
     assert run(main, [*archive, "check", "2011-04-01", "--all", "--strict"]).exit_code == 1
     changelog = run(main, [*archive, "changelog"]).output
     assert "reference 400.8: “400.9” → “400.1”; fixes the citation of 400.9" in changelog
+    assert list((tmp_path / "archive" / ".cache" / "checks").glob("*.pickle"))  # kept by content
+    again = tmp_path / "again.txt"
+    again.write_text(modern_text(date="June 17, 2011", zone_rules=wrong))  # wrong once more
+    assert run(main, [*archive, "ingest", str(again)]).exit_code == 0
+    every = json.loads(run(main, [*archive, "check", "--all", "--format", "json"]).output)
+    assert len(every["releases"]) == 3
+    assert [(p["since"], p["fixed"]) for p in every["problems"] if p["cites"] == "400.9"] == [
+        ("2011-04-01", "2011-05-01"),
+        ("2011-06-17", None),
+    ]
