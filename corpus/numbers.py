@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import cache
 
 RULE_NUMBER = re.compile(r"(\d{3})(?:\.(\d+)([a-z]{0,2}))?")
 # A citation in running text: '614.15', '601.2b' (and the first rule of a range such as
@@ -32,3 +34,81 @@ def parent_of(number: str) -> str | None:
 def cited_numbers(text: str) -> list[str]:
     """Return the rule numbers a text cites, in order, each once."""
     return list(dict.fromkeys(match.group(1) for match in CITATION.finditer(text)))
+
+
+# A citation as the rules write it: a rule ('601.2f'), a range of sub-rules ('702.19b–d',
+# '119.7–8', '903.6–903.11'), and, after "rule", "section" or "chapter", a chapter ('704'),
+# a range of chapters ('306–311') or a section ('section 5'). A bare three-digit number
+# elsewhere is a quantity, not a citation.
+_RULE = r"\d{3}\.\d+[a-z]{0,2}"
+_END = rf"(?:{_RULE}|\d{{1,3}}[a-z]{{0,2}}|[a-z]{{1,2}})"
+_TAIL = r"(?![\d]|\.\d|[a-z])"  # not 702.190 read as 702.19, nor section 3.4 as 3
+_ITEM = rf"(?<![\d.])(?:{_RULE}|\d{{3}})(?:\s?[–-]\s?{_END})?{_TAIL}"
+# Chinese: 规则704 (rule 704), 规则111和707 (rules 111 and 707), 第8章 (section 8).
+_SEPARATOR = (
+    r"(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|through)\s+|\s*[、和或及与]\s*)"
+    r"(?:rules?\s+|规则\s*)?"
+)
+_LED_LIST = re.compile(
+    rf"(?:\b(?:[Rr]ules?|[Cc]hapters?)\s+|规则\s*){_ITEM}(?:{_SEPARATOR}{_ITEM})*"
+)
+_PARTS = re.compile(rf"(?<![\d.])(?P<first>{_RULE}|\d{{3}})(?:\s?[–-]\s?(?P<last>{_END}))?{_TAIL}")
+_SECTION = re.compile(rf"(?:\b[Ss]ections?\s+|第)(?P<first>\d){_TAIL}(?P<last>)")
+# The title a chapter or section citation gives: rule 704, “State-Based Actions.”
+_TITLE = re.compile(r"\s*,?\s*[“\"]([^”\"]+?)[,.;]?[”\"]")
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """One citation in a text: a number, or a range from `first` to `last`, as written."""
+
+    written: str
+    first: str
+    last: str
+    start: int
+    end: int
+    title: str = ""  # the title a chapter or section citation gives, as written
+
+    @property
+    def numbers(self) -> tuple[str, ...]:
+        """The cited number, or the two ends of a range."""
+        return (self.first,) if self.first == self.last else (self.first, self.last)
+
+
+@cache
+def parse_citations(text: str) -> tuple[Citation, ...]:
+    """Return every citation in a text, in order of position (remembered: texts recur)."""
+    found: dict[int, Citation] = {}
+    for listed in _LED_LIST.finditer(text):
+        for match in _PARTS.finditer(text, listed.start(), listed.end()):
+            found[match.start()] = _citation(match)
+    for match in _SECTION.finditer(text):
+        found[match.start("first")] = _citation(match)
+    for match in _PARTS.finditer(text):
+        if "." in match.group("first") and not _inside(match.start(), found):
+            found[match.start()] = _citation(match)
+    return tuple(found[start] for start in sorted(found))
+
+
+def _inside(position: int, found: dict[int, Citation]) -> bool:
+    return any(c.start <= position < c.end for c in found.values())
+
+
+def _citation(match: re.Match) -> Citation:
+    first, tail = match.group("first"), match.group("last")
+    start, end, text = match.start("first"), match.end(), match.string
+    titled = "." not in first and not tail and _TITLE.match(text, end)
+    title = titled.group(1) if titled else ""
+    return Citation(text[start:end], first, _range_end(first, tail), start, end, title)
+
+
+def _range_end(first: str, tail: str | None) -> str:
+    """Spell a range's end in full: '702.19b'+'d' -> '702.19d', '119.7'+'8' -> '119.8'."""
+    if not tail:
+        return first
+    if "." in tail or ("." not in first and len(tail) == len(first)):
+        return tail
+    chapter, _, rest = first.partition(".")
+    if tail.isalpha():
+        return f"{chapter}.{rest.rstrip('abcdefghijklmnopqrstuvwxyz')}{tail}"
+    return f"{chapter}.{tail}" if rest else tail

@@ -1,16 +1,21 @@
-"""Diffs between releases, kept beside the archive by content and by the differ's code."""
+"""Diffs between releases (and checks of whole languages), kept beside the archive by the
+content they were worked out from and by the differ's code."""
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import TypeVar
 
 from rulesarchive.corpus.cache import cache_folder, cached
 from rulesarchive.corpus.model import Document, Release
 from rulesarchive.differ.classify import ReleaseDiff, diff_documents
 
 from rulesarchive import differ
+
+T = TypeVar("T")
 
 
 def cached_diff(
@@ -20,6 +25,15 @@ def cached_diff(
     key = f"diff:{code_fingerprint()}:{old.content_sha256}:{new.content_sha256}"
     label = f"diff {old.key} -> {new.key}"
     return cached(folder, key, lambda: diff_documents(before, after), label)
+
+
+def cached_value(folder: Path | None, key: str, make: Callable[[], T], label: str = "") -> T:
+    """Return what `make` returns, from `folder` when it holds a value this code made for `key`.
+
+    For results worked out from whole releases (the reference check): `key` names their
+    inputs (the releases' content hashes); the differ's code is added here.
+    """
+    return cached(folder, f"value:{code_fingerprint()}:{key}", make, label)
 
 
 def diff_folder(archive_root: Path) -> Path:

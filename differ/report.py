@@ -13,6 +13,7 @@ from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.glossary import GlossaryChange
 from rulesarchive.differ.headings import heading_moves
 from rulesarchive.differ.history import History
+from rulesarchive.differ.references import GLOSSARY, LanguageCheck, Problem, ReleaseCheck
 from rulesarchive.differ.texts import wording_phrases
 from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.differ.words import Phrase
@@ -21,8 +22,14 @@ _ORDER = {kind: index for index, kind in enumerate(Kind)}
 _GROUPED = {"typography", "truncation"}  # one line each, with their rule lists
 
 
-def diff_data(old: Release, new: Release, diff: ReleaseDiff) -> dict:
-    """Return the deterministic JSON form of a release diff (unchanged rules left out)."""
+def diff_data(
+    old: Release, new: Release, diff: ReleaseDiff, fixes: dict[str, tuple[str, ...]] | None = None
+) -> dict:
+    """Return the deterministic JSON form of a release diff (unchanged rules left out).
+
+    `fixes` holds, by rule number in `new`, the citations it put right (see differ.references).
+    """
+    fixes = fixes or {}
     changes = sorted(
         (change for change in diff.changes if change.kind != "unchanged"),
         key=lambda change: _ORDER[change.kind],
@@ -32,19 +39,19 @@ def diff_data(old: Release, new: Release, diff: ReleaseDiff) -> dict:
         "old": release_label(old),
         "new": release_label(new),
         "counts": _counts(diff),
-        "changes": [_change_data(change) for change in changes]
-        + [_change_data(change, heading=True) for change in headings],
+        "changes": [_change_data(change, fixes) for change in changes]
+        + [_change_data(change, {}, heading=True) for change in headings],
         "renumbering": [
             {"old": a, "new": b} for a, b in (*diff.renumbering, *heading_moves(diff.headings))
         ],
         "sweeps": [{"old": s.old, "new": s.new, "rules": list(s.rules)} for s in diff.sweeps],
         "splits": [{"old": list(s.old), "new": list(s.new)} for s in diff.splits],
         "merges": [{"old": list(s.old), "new": list(s.new)} for s in diff.merges],
-        "glossary": [_glossary_data(change) for change in diff.glossary],
+        "glossary": [_glossary_data(change, fixes) for change in diff.glossary],
     }
 
 
-def _glossary_data(change: GlossaryChange) -> dict:
+def _glossary_data(change: GlossaryChange, fixes: dict[str, tuple[str, ...]]) -> dict:
     return {
         "kind": change.kind,
         "old_term": change.old_term,
@@ -52,10 +59,11 @@ def _glossary_data(change: GlossaryChange) -> dict:
         "old_text": change.old_text,
         "new_text": change.new_text,
         "phrases": _phrases(change.phrases),
+        "fixes": list(fixes.get(GLOSSARY + (change.new_term or ""), ())),
     }
 
 
-def _change_data(change: Change, heading: bool = False) -> dict:
+def _change_data(change: Change, fixes: dict[str, tuple[str, ...]], heading: bool = False) -> dict:
     return {
         "kind": change.kind,
         "heading": heading,
@@ -70,6 +78,7 @@ def _change_data(change: Change, heading: bool = False) -> dict:
         "example_phrases": _phrases(
             phrase for diff in change.example_diffs for phrase in wording_phrases(diff)
         ),
+        "fixes": list(fixes.get(change.new_number or "", ())),
     }
 
 
@@ -160,8 +169,10 @@ def _glossary_lines(changes: list[dict], markdown: bool) -> list[str]:
         if change["kind"] in {"added", "removed"}:
             lines.append(f"{bullet}{change['kind']} {term}")
         elif change["kind"] not in _GROUPED:
-            phrases = _phrase_list(change["phrases"])
-            lines.append(f"{bullet}{change['kind']} {term}: {phrases or '(renamed)'}")
+            phrases = _phrase_list(change["phrases"]) or "(renamed)"
+            if change["fixes"]:
+                phrases += f"; fixes the citation of {', '.join(change['fixes'])}"
+            lines.append(f"{bullet}{change['kind']} {term}: {phrases}")
     if retyped:
         lines.append(f"{bullet}typography or truncation: {len(retyped)} entries")
     if not lines:
@@ -180,6 +191,8 @@ def _change_line(change: dict, markdown: bool) -> str:
     parts = [_phrase_list(change["phrases"])] if change["phrases"] else []
     if change["example_phrases"]:
         parts.append(f"in examples: {_phrase_list(change['example_phrases'])}")
+    if change["fixes"]:
+        parts.append(f"fixes the citation of {', '.join(change['fixes'])}")
     return f"{bullet}{change['kind']} {number}: {'; '.join(parts)}"
 
 
@@ -385,3 +398,90 @@ def translation_text(data: dict) -> str:
 def _number_span(numbers: list[str]) -> str:
     """Write a run of numbers as its first and last: '726–730'."""
     return "–".join(dict.fromkeys((numbers[0], numbers[-1]))) if numbers else ""
+
+
+def check_data(check: ReleaseCheck) -> dict:
+    """Return the JSON form of one release's reference check."""
+    release = check.release
+    return {
+        "language": release.language,
+        "release": release_label(release),
+        "references": [
+            {"rule": ref.rule, "cites": ref.citation.written, "in": ref.place}
+            for ref in check.references
+        ],
+        "problems": [_problem_data(problem) for problem in check.problems],
+    }
+
+
+def check_all_data(check: LanguageCheck) -> dict:
+    """Return the JSON form of every problem of every release, each with its life."""
+    return {
+        "language": check.language,
+        "releases": [release_label(release) for release in check.releases],
+        "references": sum(check.counts),
+        "problems": [
+            {
+                **_problem_data(problem),
+                "fixed": problem.fixed.effective_date.isoformat() if problem.fixed else None,
+            }
+            for problem in check.problems
+        ],
+    }
+
+
+def _problem_data(problem: Problem) -> dict:
+    return {
+        "rule": problem.rule,
+        "cites": problem.cites,
+        "kind": problem.kind,
+        "suggestion": problem.suggestion,
+        "guess": problem.guess,
+        "since": problem.since.effective_date.isoformat(),
+        "in": problem.place,
+    }
+
+
+def check_text(data: dict) -> str:
+    """Render a release's check: a summary line, then one line per problem."""
+    problems = data["problems"]
+    lines = [
+        f"{data['language']} {_name(data['release'])}: {len(data['references'])} references, "
+        f"{_problem_count(problems)}",
+        "",
+    ]
+    lines += [_problem_line(problem) for problem in problems]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def check_all_text(data: dict) -> str:
+    """Render every problem of every release, oldest first, with when it was fixed."""
+    problems = data["problems"]
+    open_now = sum(1 for problem in problems if problem["fixed"] is None)
+    lines = [
+        f"{data['language']}: {len(data['releases'])} releases, {data['references']} references, "
+        f"{_problem_count(problems)} ({open_now} still open)",
+        "",
+    ]
+    for problem in problems:
+        fixed = f"fixed {problem['fixed']}" if problem["fixed"] else "open"
+        lines.append(f"{problem['since']} → {fixed:16} {_problem_line(problem)}")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _problem_count(problems: list[dict]) -> str:
+    if not problems:
+        return "no problems"
+    counts = Counter(problem["kind"] for problem in problems)
+    return f"{len(problems)} problems (" + ", ".join(f"{n} {k}" for k, n in counts.items()) + ")"
+
+
+def _problem_line(problem: dict) -> str:
+    where = "" if problem["in"] != "example" else " (in an example)"
+    line = f"{problem['kind']} {problem['rule']}{where} cites {problem['cites']}"
+    if problem["suggestion"]:
+        guess = " (a guess)" if problem["guess"] else ""
+        line += f", suggest {problem['suggestion']}{guess}"
+    if "fixed" not in problem:
+        line += f" [since {problem['since']}]"
+    return line

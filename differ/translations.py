@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rulesarchive.corpus.model import Document, Release, Rule
-from rulesarchive.corpus.numbers import cited_numbers
+from rulesarchive.corpus.numbers import parse_citations, rule_sort_key
 from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.cache import cached_diff, diff_folder
 from rulesarchive.differ.changes import WORDING
@@ -125,7 +125,25 @@ def _unchanged(number: str) -> str:
 
 
 def _citations(rule: Rule) -> list[str]:
-    return sorted(set(cited_numbers(" ".join((rule.text, *rule.examples)))))
+    return sorted(set(_cited(rule)), key=rule_sort_key)
+
+
+def _cited(rule: Rule) -> list[str]:
+    """Every number a rule cites (chapters and the ends of ranges too), in order, once each."""
+    found = (c.numbers for text in (rule.text, *rule.examples) for c in parse_citations(text))
+    return list(dict.fromkeys(number for numbers in found for number in numbers))
+
+
+def citation_differences(translated: Rule, english: Rule) -> list[tuple[str, str | None]]:
+    """Pair each number only the translation cites with the one the English cites instead.
+
+    In order: the first number the translation alone cites goes with the first number the
+    English alone cites (None when the English has no more).
+    """
+    mine, theirs = _cited(translated), _cited(english)
+    lacking = [number for number in theirs if number not in mine]
+    extra = [number for number in mine if number not in theirs]
+    return [(number, lacking[i] if i < len(lacking) else None) for i, number in enumerate(extra)]
 
 
 def _references(*texts: str) -> list[str]:

@@ -19,7 +19,12 @@ from rulesarchive.corpus.store import Archive, ArchiveError
 from rulesarchive.differ.classify import diff_documents
 from rulesarchive.differ.history import read_scraped_history
 from rulesarchive.differ.lineage import rule_history
+from rulesarchive.differ.references import check_language, check_release, mark_fixes
 from rulesarchive.differ.report import (
+    check_all_data,
+    check_all_text,
+    check_data,
+    check_text,
     diff_data,
     diff_text,
     history_data,
@@ -307,10 +312,11 @@ def changelog(archive: Archive, reference: str | None, lang: str, output: str) -
         before = previous_release(archive, release)
         if before is None:
             raise ArchiveError(f"{release.key} is the oldest {lang} release: nothing to compare")
-        result = diff_documents(archive.load(before), archive.load(release))
-    except ArchiveError as error:
+        fixes = check_language(archive, lang, until=release).fixes[-1]
+        result = mark_fixes(diff_documents(archive.load(before), archive.load(release)), fixes)
+    except (ArchiveError, LookupError) as error:
         raise click.ClickException(str(error)) from None
-    _print_diff(diff_data(before, release, result), output)
+    _print_diff(diff_data(before, release, result, fixes), output)
 
 
 @main.command()
@@ -407,6 +413,34 @@ def _note_leftovers(archive: Archive) -> None:
             f"{archive.root} (ignored; the next ingest removes them)",
             err=True,
         )
+
+
+@main.command()
+@click.argument("reference", metavar="RELEASE", required=False)
+@click.option("--lang", default="en", show_default=True)
+@click.option(
+    "--all", "every", is_flag=True, help="Every problem of every release, with when it was fixed."
+)
+@click.option("--format", "output", type=FORMAT, default="text", show_default=True)
+@click.option("--strict", is_flag=True, help="Exit with status 1 when there are problems.")
+@click.pass_obj
+def check(archive: Archive, reference, lang: str, every: bool, output: str, strict: bool) -> None:
+    """Check every citation of a release (default: newest): dangling, stale, self."""
+    try:
+        release = find_release(archive, reference, lang)
+        checked = check_language(archive, lang, until=release)
+        if every:
+            data = check_all_data(checked)
+        else:
+            data = check_data(check_release(archive, checked, release))
+    except (ArchiveError, LookupError) as error:
+        raise click.ClickException(str(error)) from None
+    if output == "json":
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        click.echo((check_all_text if every else check_text)(data), nl=False)
+    if strict and any(problem.get("fixed") is None for problem in data["problems"]):
+        sys.exit(1)  # with --all, only the problems still open count
 
 
 def _print_diff(data: dict, output: str) -> None:

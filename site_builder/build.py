@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
+from functools import partial
 from importlib import resources
 from pathlib import Path
 
-from rulesarchive.corpus.model import Document, Release
+from rulesarchive.corpus.model import Document, Heading, Release
 from rulesarchive.corpus.present import release_label
 from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.cache import diff_folder
 from rulesarchive.differ.translations import translation_report
 from rulesarchive.site_builder import feeds, paths, search
+from rulesarchive.site_builder.checks import CheckPages, check_gathered
 from rulesarchive.site_builder.gather import Language, gather
 from rulesarchive.site_builder.output import Output
 from rulesarchive.site_builder.pages import LanguagePages
@@ -102,6 +105,7 @@ def _render(
 ) -> None:
     env = environment()
     gathered: dict[str, Language] = {}
+    headings: dict[str, list[tuple[Heading, ...]]] = {}  # each release's, for the check
     for language in languages:
         if progress:
             progress(f"reading {language}")
@@ -109,7 +113,7 @@ def _render(
             archive,
             language,
             cache=diff_folder(archive.root) if cache else None,
-            on_document=lambda _index, release, document: _release_data(output, release, document),
+            on_document=partial(_read, output, headings.setdefault(language, [])),
         )
     reports = {
         language: translation_report(archive, language, cache=cache)
@@ -127,7 +131,8 @@ def _render(
             progress(f"rendering {language}")
         pages = LanguagePages(env, data, languages, pairing, reports.get(language))
         first_pages = first_pages or pages
-        for job in pages.jobs():
+        checks = CheckPages(pages, check_gathered(data, gathered.get("en"), headings[language]))
+        for job in itertools.chain(pages.jobs(), checks.jobs()):
             if not output.fresh(job.path, job.fingerprint):
                 made = job.render()
                 content = made.content if isinstance(made, Page) else made
@@ -156,6 +161,18 @@ def _languages(archive: Archive) -> list[str]:
         *[lang for lang in LANGUAGE_ORDER if lang in found],
         *sorted(found - set(LANGUAGE_ORDER)),
     ]
+
+
+def _read(
+    output: Output,
+    headings: list[tuple[Heading, ...]],
+    _index: int,
+    release: Release,
+    document: Document,
+) -> None:
+    """See a document as it is gathered: write its data files, keep its headings."""
+    _release_data(output, release, document)
+    headings.append(document.headings)
 
 
 def _release_data(output: Output, release: Release, document: Document) -> None:

@@ -49,6 +49,8 @@ class LanguagePages:
         self.languages = languages
         self.newest = len(data.releases) - 1
         self.cited_by = self._cited_by()
+        self.reference_marks: dict[str, tuple[dict, ...]] = {}  # line id -> its problems
+        self.citation_fixes: dict[int, dict[str, tuple[str, ...]]] = {}  # release -> fixes
         self._versions: dict[str, tuple[Version, ...]] = {}
         self.glossary_slugs = paths.glossary_slugs([term.key for term in data.glossary])
         self.current_by_chapter: dict[str, list[Line]] = {}
@@ -156,6 +158,7 @@ class LanguagePages:
             cited_by,
             translations,
             translated and self._shown(translated),
+            self.reference_marks.get(line.id, ()),
         )
 
     def _shown(self, c: Counterpart) -> tuple:
@@ -340,6 +343,7 @@ class LanguagePages:
             unchanged=diff.unchanged if diff else release.rule_count,
             compare_href=paths.relative(page, f"{self.language}/compare.html"),
             json_href=paths.relative(page, f"data/{self.language}/{release.effective_date}.json"),
+            fixes=self.citation_fixes.get(index, {}),
         )
 
     def _change_view(self, page: str, index: int, change: Change) -> dict:
@@ -404,6 +408,7 @@ class LanguagePages:
             ],
             english=self._english_view(page, line),
             switches=self._switches(page, line),
+            reference_marks=self.reference_marks.get(line.id, ()),
         )
 
     def _linked(self, page: str, text: str, index: int) -> list[dict]:

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from rulesarchive.scraper import ingest as ingest_module
 
 from rulesarchive.cli import main
-from tests.samples import modern_text
+from tests.samples import ZONE_RULES, modern_text
 
 
 def _archive_with_two_releases(tmp_path):
@@ -257,3 +257,47 @@ def test_leftovers_of_an_interrupted_run_are_reported_not_read(tmp_path):
     again = CliRunner().invoke(main, ["--archive", str(archive), "ingest", str(source)])
     assert "note: removed en/.incoming-x1 (left by an interrupted run)" in again.output
     assert not leftover.exists()
+
+
+def test_check_reports_problems_their_life_and_fixes(tmp_path):
+    wrong = ZONE_RULES.format(who="all players", s="") + "400.8. See rule 400.9 for zones.\n"
+    right = wrong.replace("See rule 400.9", "See rule 400.1")
+    old, new = tmp_path / "old.txt", tmp_path / "new.txt"
+    old.write_text(modern_text(date="April 1, 2011", zone_rules=wrong))
+    new.write_text(modern_text(date="May 1, 2011", zone_rules=right))
+    archive = ["--archive", str(tmp_path / "archive")]
+    run = CliRunner().invoke
+    assert run(main, [*archive, "ingest", str(old), str(new)]).exit_code == 0
+    result = run(main, [*archive, "check", "2011-04-01", "--format", "json"])
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert set(data) == {"language", "release", "references", "problems"}
+    assert {"rule": "400.8", "cites": "400.9", "in": "text"} in data["references"]
+    assert [(p["rule"], p["cites"], p["kind"], p["since"]) for p in data["problems"]] == [
+        ("400.7", "400.7", "self", "2011-04-01"),  # "Example: A second example for rule 400.7."
+        ("400.8", "400.9", "dangling", "2011-04-01"),
+        ("Glossary: Ability", "113", "dangling", "2011-04-01"),  # the sample has no chapter 113
+    ]
+    strict = run(main, [*archive, "check", "--strict"])
+    assert strict.exit_code == 1
+    assert "dangling Glossary: Ability cites 113 [since 2011-04-01]" in strict.output
+    every = json.loads(run(main, [*archive, "check", "--all", "--format", "json"]).output)
+    assert [(p["cites"], p["fixed"]) for p in every["problems"]] == [
+        ("400.7", None),
+        ("400.9", "2011-05-01"),
+        ("113", None),
+    ]
+    assert run(main, [*archive, "check", "--all", "--strict"]).exit_code == 1  # 400.7 is open
+    assert run(main, [*archive, "check", "2011-04-01", "--all", "--strict"]).exit_code == 1
+    changelog = run(main, [*archive, "changelog"]).output
+    assert "reference 400.8: “400.9” → “400.1”; fixes the citation of 400.9" in changelog
+    assert list((tmp_path / "archive" / ".cache" / "checks").glob("*.pickle"))  # kept by content
+    again = tmp_path / "again.txt"
+    again.write_text(modern_text(date="June 17, 2011", zone_rules=wrong))  # wrong once more
+    assert run(main, [*archive, "ingest", str(again)]).exit_code == 0
+    every = json.loads(run(main, [*archive, "check", "--all", "--format", "json"]).output)
+    assert len(every["releases"]) == 3
+    assert [(p["since"], p["fixed"]) for p in every["problems"] if p["cites"] == "400.9"] == [
+        ("2011-04-01", "2011-05-01"),
+        ("2011-06-17", None),
+    ]

@@ -22,9 +22,11 @@ GOLDEN = Path(__file__).parent / "golden" / "site"
 GOLDEN_PAGES = [
     "index.html",
     "en/releases/2011-05-01/index.html",
+    "en/releases/2011-09-30/check.html",
     "en/r/2010-02-01/400.6/index.html",
     "en/n/702.19/index.html",
     "en/glossary/trample/index.html",
+    "en/r/2010-02-01/400.8/index.html",
 ]
 
 
@@ -175,3 +177,20 @@ def test_releases_coming_and_going_never_leave_a_file_missing(tmp_path):
         assert [path for path in files if not (live / path).exists()] == []
         kept = {p.relative_to(live).as_posix() for p in live.rglob("*") if p.is_file()}
         assert kept - set(files) == {".manifest.json"}
+
+
+def test_reference_check_pages_link_both_rules_and_rule_pages_mark_the_citation(site):
+    check = BeautifulSoup((site / "en/releases/2011-09-30/check.html").read_text(), "html.parser")
+    row = check.select_one("tr.stale")
+    links = [(a.get_text(), a["href"]) for a in row.select("a")]
+    assert links[:3] == [
+        ("400.8", "../../r/2010-02-01/400.8/index.html"),  # the citing rule
+        ("702.19", "../../r/2010-02-01/702.18/index.html"),  # what the number names now
+        ("702.20", "../../r/2010-02-01/702.19/index.html"),  # the rule it meant, now
+    ]
+    for release in ("2010-02-01", "2019-05-03"):
+        assert (site / f"en/releases/{release}/check.html").exists()
+    rule = BeautifulSoup((site / "en/r/2010-02-01/400.8/index.html").read_text(), "html.parser")
+    mark = rule.select_one("dd.reference-problems")
+    assert mark.get_text() == "stale 702.19: meant 702.20 (since 2011-09-30)"
+    assert mark.select("a")[1]["href"] == "../702.19/index.html"  # 702.20 is Trample's page

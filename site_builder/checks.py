@@ -1,0 +1,162 @@
+"""The reference check on the site: a page per release, and the marks on rule pages."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from functools import partial
+
+from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
+from rulesarchive.differ.glossary import term_key
+from rulesarchive.differ.references import (
+    GLOSSARY,
+    LanguageCheck,
+    Problem,
+    check_snapshots,
+    check_translated_releases,
+    mark_fixes,
+    snapshots,
+)
+from rulesarchive.site_builder import paths
+from rulesarchive.site_builder.gather import Language
+from rulesarchive.site_builder.pages import LanguagePages
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Page
+
+
+def check_page(release: Release) -> str:
+    """Return the path of a release's reference check, beside its changelog."""
+    return f"{release.language}/releases/{release.effective_date.isoformat()}/check.html"
+
+
+def check_gathered(
+    data: Language, english: Language | None, headings: list[tuple[Heading, ...]]
+) -> LanguageCheck:
+    """Check a gathered language: English by its lines, a translation against its English.
+
+    `headings` are each release's, as the documents passed while gathering.
+    """
+    shots = snapshots(data.lines, _glossaries(data), headings)
+    if data.language == "en":
+        return check_snapshots("en", data.releases, shots)
+    english_shots = snapshots(english.lines, _glossaries(english)) if english else []
+    english_releases = english.releases if english else []
+    documents = [
+        Document(
+            data.language,
+            release.effective_date,
+            rules=tuple(rule for _, rule in shot.rules),
+            glossary=shot.glossary,
+            excerpt="excerpt" in release.flags,
+        )
+        for release, shot in zip(data.releases, shots, strict=True)
+    ]
+
+    def english_rules(release: Release) -> list[Rule]:
+        return [rule for _, rule in english_shots[english_releases.index(release)].rules]
+
+    return check_translated_releases(
+        data.language, data.releases, documents, english_releases, english_rules
+    )
+
+
+def _glossaries(data: Language) -> list[list[GlossaryEntry]]:
+    """Each release's glossary entries, from the glossary's lines."""
+    glossaries: list[list[GlossaryEntry]] = [[] for _ in data.releases]
+    for term in data.glossary:
+        for first, last, entry in term.stretches:
+            for index in range(first, last + 1):
+                glossaries[index].append(entry)
+    return glossaries
+
+
+class CheckPages:
+    """The reference check pages of one language, and the problems each rule page shows."""
+
+    def __init__(self, pages: LanguagePages, check: LanguageCheck) -> None:
+        """Give the language's pages the check: marks on rule pages, fixes in changelogs."""
+        self.pages = pages
+        self.check = check
+        self.data = data = pages.data
+        pages.reference_marks = self.by_line()
+        pages.citation_fixes = dict(enumerate(check.fixes))
+        data.diffs[:] = [
+            diff and mark_fixes(diff, fixes)
+            for diff, fixes in zip(data.diffs, check.fixes, strict=True)
+        ]
+
+    def jobs(self) -> Iterator[Job]:
+        """Yield one job per release: its check page."""
+        for index, release in enumerate(self.data.releases):
+            inputs = (self.data.prefix[index], self.check.counts[index], self.check.present[index])
+            path = check_page(release)
+            digest = hashlib.sha1(repr((self.pages.version, path, inputs)).encode()).hexdigest()
+            yield Job(path, digest, partial(self.page, index))
+
+    def page(self, index: int) -> Page:
+        """A release's references and their problems, each linked to both rules."""
+        release = self.data.releases[index]
+        page = check_page(release)
+        rows = [self._row(page, index, problem) for problem in self.check.present[index]]
+        return self.pages.render(
+            "check.html",
+            page,
+            title=f"Reference check · {release.effective_date} {release.set_name}".strip(),
+            release=release,
+            language_name=LANGUAGE_NAMES.get(release.language, release.language),
+            references=self.check.counts[index],
+            rows=rows,
+            changelog_href=paths.relative(page, paths.release_page(release)),
+        )
+
+    def _row(self, page: str, index: int, problem: Problem) -> dict:
+        return {
+            "problem": problem,
+            "rule_href": self._source_href(page, index, problem),
+            "cites_href": self._number_href(page, index, problem.cites),
+            "suggestion_href": self._number_href(page, index, problem.suggestion or ""),
+            "since_href": paths.relative(page, check_page(problem.since)),
+        }
+
+    def _source_href(self, page: str, index: int, problem: Problem) -> str:
+        if problem.rule.startswith(GLOSSARY):
+            key = term_key(problem.rule.removeprefix(GLOSSARY))
+            slug = self.pages.glossary_slugs.get(key)
+            return (
+                paths.relative(page, paths.glossary_page(self.data.language, slug)) if slug else ""
+            )
+        return self.pages.line_href(page, self.data.holder(problem.rule, index))
+
+    def _number_href(self, page: str, index: int, cited: str) -> str:
+        """Link to the rule a citation's first number names in the release (or its number page)."""
+        first = cited.split("–")[0].split("-")[0]
+        line = self.data.holder(first, index)
+        if line is not None:
+            return self.pages.line_href(page, line)
+        if first in self.data.holders:
+            return paths.relative(page, paths.number_page(self.data.language, first))
+        return ""
+
+    def by_line(self) -> dict[str, tuple[dict, ...]]:
+        """Return, per line id, the problems of its rule in the last release it is in."""
+        marks: dict[str, tuple[dict, ...]] = {}
+        for line in self.data.lines:
+            page = paths.rule_page(self.data.language, line)
+            found = [
+                problem
+                for problem in self.check.present[line.last]
+                if problem.source in (line.id, line.rule.number)
+            ]
+            if found:
+                marks[line.id] = tuple(self._mark(page, line.last, p) for p in found)
+        return marks
+
+    def _mark(self, page: str, index: int, problem: Problem) -> dict:
+        return {
+            "cites": problem.cites,
+            "kind": problem.kind,
+            "suggestion": problem.suggestion,
+            "guess": problem.guess,
+            "since": problem.since.effective_date.isoformat(),
+            "suggestion_href": self._number_href(page, index, problem.suggestion or ""),
+            "check_href": paths.relative(page, check_page(self.data.releases[index])),
+        }
