@@ -346,12 +346,15 @@ def _parse_glossary(lines: list[str], wrapped: bool, notes: list[str]) -> Iterat
     term: str | None = None
     body: list[str] = []
     previous_blank = True
-    for raw in lines:
+    for at, raw in enumerate(lines):
         if not raw.strip():
             previous_blank = True
             body.append("")
             continue
         unindented = not raw[:1].isspace()
+        if unindented and not wrapped and _term_without_blank(raw, body, lines[at + 1 : at + 2]):
+            notes.append(f"glossary term {raw.strip()!r} read without the blank line before it")
+            previous_blank = True
         if (
             unindented
             and (previous_blank or term is None)
@@ -370,6 +373,28 @@ def _parse_glossary(lines: list[str], wrapped: bool, notes: list[str]) -> Iterat
         previous_blank = False
     if term is not None:
         yield _glossary_entry(term, body, wrapped)
+
+
+# A term: a few words, capitalised, with no closing punctuation ('Affinity', 'Day Bound').
+_TERM_LINE = re.compile(r"[A-Z0-9][\w'’ ,/()+-]{0,40}[\w)]")
+_DEFINITION_END = (".", ".”", '."', "”", ")")
+
+
+def _term_without_blank(raw: str, body: list[str], after: list[str]) -> bool:
+    """Tell a term printed right under the last definition (2021-07-23 'Affinity').
+
+    Only after a definition that ended its sentence, when a definition follows it.
+    """
+    line = raw.strip()
+    return (
+        bool(body)
+        and body[-1].strip().endswith(_DEFINITION_END)
+        and _TERM_LINE.fullmatch(line) is not None
+        and len(line.split()) <= 5
+        and not _SENSE.match(line)
+        and bool(after)
+        and bool(after[0].strip())
+    )
 
 
 def _glossary_entry(term: str, body: list[str], wrapped: bool) -> GlossaryEntry:

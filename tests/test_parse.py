@@ -144,3 +144,22 @@ def test_effective_dates_in_english_and_chinese():
     )
     assert find_effective_date("此规则于2024年11月8日起生效。") == dt.date(2024, 11, 8)
     assert detect_language("此规则于2024年11月8日起生效。规则") == "zh-Hans"
+
+
+def test_a_glossary_term_printed_without_a_blank_line_before_it_is_still_a_term():
+    from rulesarchive.scraper.parse import _parse_glossary
+
+    lines = [
+        "Adventurer Card",
+        "Cards with a two-part card frame. See rule 716, “Adventurer Cards.”",
+        "Affinity",
+        "A keyword ability that reduces how much mana you need to spend to cast a spell.",
+        "",
+        "Afflict",
+        "A keyword ability.",
+    ]
+    notes: list[str] = []
+    entries = list(_parse_glossary(lines, wrapped=False, notes=notes))
+    assert [entry.term for entry in entries] == ["Adventurer Card", "Affinity", "Afflict"]
+    assert entries[0].text.endswith("“Adventurer Cards.”")
+    assert notes == ["glossary term 'Affinity' read without the blank line before it"]
