@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from rulesarchive.corpus.model import Document, Release
 from rulesarchive.corpus.present import release_label
@@ -193,9 +194,17 @@ def _site_pages(
         "search.html",
         main.render("search.html", "search.html", title="Search", languages=list(gathered)).content,
     )
-    output.write(
-        "404.html", main.render("notfound.html", "404.html", root="/", title="Not found").content
+    # Served for a missing page at any depth: links from the site root the base URL names.
+    root = urlsplit(base_url).path or "/"
+    notfound = main.render(
+        "notfound.html",
+        "404.html",
+        root=root if root.endswith("/") else root + "/",
+        title="Not found",
+        not_found=True,
+        lookup_languages=list(gathered),
     )
+    output.write("404.html", notfound.content)
     static = resources.files("rulesarchive.templates").joinpath("static")
     for item in static.iterdir():
         if item.is_file():
@@ -203,8 +212,13 @@ def _site_pages(
     for language, data in gathered.items():
         labels = [release_label(release) for release in data.releases]
         output.write(f"data/{language}/releases.json", json.dumps(labels, ensure_ascii=False))
-        numbers = json.dumps(sorted(data.holders))
-        output.write(f"data/{language}/numbers.js", f"window.RULESARCHIVE_NUMBERS={numbers};")
+        sections = [h.number for h in data.headings if len(h.number) in (1, 3)]
+        numbers = json.dumps(sorted({*data.holders, *sections}))
+        output.write(
+            f"data/{language}/numbers.js",
+            "window.RULESARCHIVE_NUMBERS=window.RULESARCHIVE_NUMBERS||{};"
+            f"window.RULESARCHIVE_NUMBERS[{json.dumps(language)}]={numbers};",
+        )
     releases = [release for data in gathered.values() for release in data.releases]
     output.write("feed.atom", feeds.atom(releases, base_url))
     output.write("sitemap.xml", feeds.sitemap(sorted(output.produced), base_url))

@@ -22,7 +22,7 @@ from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.gather import GlossaryLine, Language
 from rulesarchive.site_builder.history_view import example_diffs, renumbered_positions
 from rulesarchive.site_builder.refs import split_citations
-from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Page, code_version
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Page, code_version, messages
 from rulesarchive.site_builder.translations import Counterpart, Pairing
 
 SHOWN_FIRST = ("substantive", "added", "removed", "reference", "example")
@@ -71,6 +71,7 @@ class LanguagePages:
             root=paths.root_of(path) if root is None else root,
             language=self.language,
             lang_attr=self.language,
+            t=messages(self.language),
             **context,
         )
         return Page(path, html)
@@ -98,15 +99,22 @@ class LanguagePages:
                 partial(self.history_json, line),
             )
         for number in self.data.holders:
-            rows = [
-                (line.id, line.rule.number, line.stretches[0].first, line.last == self.newest)
-                for line in self.data.holders[number]
+            periods = [
+                (line.id, line.rule.number, first, last, last == self.newest)
+                for line, first, last in self.number_periods(number)
             ]
             yield self._job(
                 paths.number_page(self.language, number),
-                (number, rows, self._labels(line.first for line in self.data.holders[number])),
+                (number, periods, self._labels(i for p in periods for i in p[2:4])),
                 partial(self.number_stub, number),
             )
+        for heading in self.data.headings:
+            if len(heading.number) in (1, 3) and heading.number not in self.data.holders:
+                yield self._job(
+                    paths.number_page(self.language, heading.number),
+                    heading.number,
+                    partial(self.chapter_stub, heading.number),
+                )
         yield self._job(f"{self.language}/chapters/index.html", everything, self.chapters)
         for heading in self.data.headings:
             if len(heading.number) == 3:
@@ -275,7 +283,13 @@ class LanguagePages:
 
     def goto(self) -> Page:
         """The page that resolves a rule number typed in the header."""
-        return self.render("goto.html", f"{self.language}/goto.html", title="Go to a rule")
+        fallback = ["en"] if self.language != "en" and "en" in self.languages else []
+        return self.render(
+            "goto.html",
+            f"{self.language}/goto.html",
+            title=messages(self.language)["goto_title"],
+            lookup_languages=[self.language, *fallback],
+        )
 
     def history_json(self, line: Line) -> str:
         """A rule's history as JSON (the keys of `rulesarchive history --format json`)."""
@@ -432,22 +446,37 @@ class LanguagePages:
                     cited.setdefault(target.id, []).append(line)
         return cited
 
+    def number_periods(self, number: str) -> list[tuple[Line, int, int]]:
+        """Return who held a number, as (line, first, last) periods, the newest holder first."""
+        periods: list[tuple[Line, int, int]] = []
+        for line in self.data.holders[number]:
+            held = [s for s in line.stretches if s.rule.number == number]
+            first, last = held[0].first, held[0].last
+            for stretch in held[1:]:
+                if stretch.first == last + 1:
+                    last = stretch.last
+                else:
+                    periods.append((line, first, last))
+                    first, last = stretch.first, stretch.last
+            periods.append((line, first, last))
+        return sorted(periods, key=lambda period: (-period[2], -period[1]))
+
     def number_stub(self, number: str) -> Page:
-        """The page of a rule number: redirects to the rule that holds it (or held it last)."""
+        """The page of a rule number: redirects to the rule holding it in the newest release.
+
+        A number no rule holds now leads to the rule that held it last; every holder is listed.
+        """
         page = paths.number_page(self.language, number)
-        holders = sorted(self.data.holders[number], key=lambda line: -line.last)
-        rows = []
-        for line in holders:
-            spans = [s for s in line.stretches if s.rule.number == number]
-            rows.append(
-                {
-                    "line": line,
-                    "href": self.line_href(page, line),
-                    "since": self.data.releases[spans[0].first],
-                    "until": self.data.releases[spans[-1].last],
-                    "current": spans[-1].last == self.newest,
-                }
-            )
+        rows = [
+            {
+                "line": line,
+                "href": self.line_href(page, line),
+                "since": self.data.releases[first],
+                "until": self.data.releases[last],
+                "current": last == self.newest,
+            }
+            for line, first, last in self.number_periods(number)
+        ]
         return self.render(
             "number.html",
             page,
@@ -455,6 +484,17 @@ class LanguagePages:
             number=number,
             rows=rows,
             target=rows[0]["href"],
+        )
+
+    def chapter_stub(self, number: str) -> Page:
+        """The page of a section or chapter number: redirects to where it is listed."""
+        page = paths.number_page(self.language, number)
+        if len(number) == 3:
+            target = paths.relative(page, paths.chapter_page(self.language, number))
+        else:
+            target = paths.relative(page, f"{self.language}/chapters/index.html") + f"#s{number}"
+        return self.render(
+            "number.html", page, title=f"Rule {number}", number=number, rows=[], target=target
         )
 
     # -- indexes ----------------------------------------------------------------------------

@@ -102,12 +102,59 @@ def test_search_a_phrase_and_land_on_the_rule(page, base_url):
     assert "mutually exclusive" in page.locator("article .text").inner_text()
 
 
-def test_an_old_number_leads_to_its_rule(page, base_url):
-    page.goto(base_url + "en/index.html")
-    page.get_by_label("Rule", exact=True).fill("702.18")
-    page.get_by_role("button", name="Go", exact=True).click()
-    page.wait_for_url("**/r/2010-02-01/702.18/index.html")  # Banding, 702.18 until 2011
-    assert "Banding" in page.locator("article .text").inner_text()
+def _go_to(page, base_url, typed, language="en"):
+    page.goto(base_url + f"{language}/index.html")
+    page.locator("#goto-number").fill(typed)
+    page.locator("form.goto button").click()
+
+
+def test_a_moved_number_opens_the_rule_holding_it_now(page, base_url):
+    # Banding was 702.18 until 2011-09-30 inserted Deathtouch there; Banding moved to 702.19.
+    _go_to(page, base_url, "702.18")
+    page.wait_for_url("**/r/2011-09-30/702.18/index.html")
+    assert "Deathtouch" in page.locator("article .text").inner_text()
+    page.goto(base_url + "en/n/702.18/index.html")
+    page.wait_for_url("**/r/2011-09-30/702.18/index.html")
+
+
+def test_the_page_of_a_reused_number_lists_its_holders_newest_first(page, base_url, site):
+    stub = (site / "en/n/702.19/index.html").read_text(encoding="utf-8")
+    page.set_content(stub.replace('http-equiv="refresh"', 'http-equiv="x-no-refresh"'))
+    holders = page.locator("ul.holders li").all_inner_texts()
+    assert holders[0].startswith("702.19: 702.19 from 2011-09-30 to now")  # Banding
+    assert holders[1].startswith("702.20: 702.19 from 2010-02-01 to 2011-06-17")  # Trample
+
+
+@pytest.mark.parametrize("typed", ["702.19B", "rule 702.19b", "CR 702.19b", " 702 .19 b "])
+def test_a_number_is_read_in_any_case_with_rule_or_cr_and_spaces(page, base_url, typed):
+    _go_to(page, base_url, typed)
+    page.wait_for_url("**/r/2019-05-03/702.19b/index.html")
+
+
+def test_a_chapter_number_opens_the_chapter_and_a_section_its_place(page, base_url):
+    _go_to(page, base_url, "702")
+    page.wait_for_url("**/en/chapters/702/index.html")
+    _go_to(page, base_url, "rule 7")
+    page.wait_for_url("**/en/chapters/index.html#s7")
+
+
+def test_search_number_shortcut_resolves_like_the_rule_box(page, base_url):
+    page.goto(base_url + "search.html?q=rule%20702.18&lang=en")
+    page.get_by_role("link", name="Rule 702.18").click()
+    page.wait_for_url("**/r/2011-09-30/702.18/index.html")
+
+
+def test_a_translation_lookup_of_an_english_only_number_offers_english(page, base_url):
+    _go_to(page, base_url, "400.9", language="zh-Hans")
+    page.locator("#goto-suggestions a").wait_for()
+    assert "英文版" in page.locator("#goto-status").inner_text()
+    page.locator("#goto-suggestions a").click()
+    page.wait_for_url("**/en/r/2019-05-03/400.9/index.html")
+
+
+def test_a_mistyped_number_page_is_resolved_by_the_not_found_page(page, base_url):
+    page.goto(base_url + "en/n/702.19B/index.html")
+    page.wait_for_url("**/r/2019-05-03/702.19b/index.html")
 
 
 def test_a_number_that_never_existed_gets_suggestions(page, base_url):

@@ -25,6 +25,10 @@ GOLDEN_PAGES = [
     "en/r/2010-02-01/400.6/index.html",
     "en/n/702.19/index.html",
     "en/glossary/trample/index.html",
+    "en/chapters/702/index.html",
+    "zh-Hans/r/2014-02-01/400.6/index.html",
+    "zh-Hans/goto.html",
+    "404.html",
 ]
 
 
@@ -77,11 +81,18 @@ def test_rule_text_is_escaped_and_a_missing_citation_is_flagged(site):
     assert "400.6" in cites
 
 
-def test_every_old_number_resolves_to_the_rules_permanent_page(site):
+def test_a_number_resolves_to_the_rule_holding_it_in_the_newest_release(site):
     # 702.18 was Banding; Deathtouch took the number when it was inserted in 2011-09-30.
-    stub = BeautifulSoup((site / "en/n/702.19/index.html").read_text(), "html.parser")
-    refresh = stub.find("meta", attrs={"http-equiv": "refresh"})["content"]
-    assert refresh.endswith("../../r/2010-02-01/702.18/index.html")  # Banding, now 702.19
+    def target(number: str) -> str:
+        stub = BeautifulSoup((site / f"en/n/{number}/index.html").read_text(), "html.parser")
+        refresh = stub.find("meta", attrs={"http-equiv": "refresh"})["content"]
+        assert stub.find("link", rel="canonical")["href"] == refresh.split("url=")[1]
+        return refresh.split("url=")[1]
+
+    assert target("702.18") == "../../r/2011-09-30/702.18/index.html"  # Deathtouch, not Banding
+    assert target("702.19") == "../../r/2010-02-01/702.18/index.html"  # Banding, now 702.19
+    assert target("702") == "../../chapters/702/index.html"
+    assert target("7") == "../../chapters/index.html#s7"
     history = (site / "en/r/2010-02-01/702.18/index.html").read_text()
     assert "702.18 → 702.19" in history
 
@@ -104,7 +115,7 @@ def test_feed_sitemap_and_json_data(site):
     assert "/n/" not in sitemap
     release = json.loads((site / "data/en/2019-05-03.json").read_text())
     assert release["effective_date"] == "2019-05-03"
-    assert ["400.9", release["rules"][-1][1], []] == release["rules"][-1]
+    assert ["400.9", release["rules"][-2][1], []] == release["rules"][-2]
     history = json.loads((site / "data/en/r/2010-02-01/400.6.json").read_text())
     assert history["numbers"] == ["400.6"] and len(history["versions"]) == 11
     assert history["page"] == "en/r/2010-02-01/400.6/index.html"

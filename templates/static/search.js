@@ -34,13 +34,18 @@ async function search(query) {
   results.textContent = "";
   if (!query.trim()) { status.textContent = ""; return; }
   status.textContent = "Searching…";
-  const number = query.trim().match(/^[0-9]{3}\.[0-9]+[a-z]*$/);
-  if (number) results.appendChild(entry(new URL(`${language.value}/n/${number[0]}/index.html`, root).href, `Rule ${number[0]}`, ""));
+  const number = window.ruleNumber.normalise(query);
+  if (number) {
+    const goto = new URL(`${language.value}/goto.html`, root);
+    goto.searchParams.set("n", number);
+    results.appendChild(entry(goto.href, `Rule ${number}`, ""));
+  }
   try {
     const found = await (await engine(language.value)).search(query);
     const data = await Promise.all(found.results.slice(0, 30).map((result) => result.data()));
     for (const page of data) results.appendChild(entry(page.url, page.meta.title || page.url, page.excerpt));
-    status.textContent = `${found.results.length} pages match “${query}”.`;
+    const count = found.results.length;
+    status.textContent = `${count} ${count === 1 ? "page matches" : "pages match"} “${query}”.`;
   } catch (error) {
     status.textContent = "Search needs the site to be served over HTTP (rulesarchive serve).";
   }
