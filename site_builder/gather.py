@@ -36,6 +36,7 @@ class Language:
     holders: dict[str, list[Line]] = field(default_factory=dict)  # number -> lines, ever
     by_id: dict[str, Line] = field(default_factory=dict)
     prefix: list[str] = field(default_factory=list)  # [i]: what releases 0..i say, summed up
+    numbers: list[tuple[str, ...]] = field(default_factory=list)  # [i]: release i's, in order
 
     def __post_init__(self) -> None:
         for line in self.lines:
@@ -76,6 +77,7 @@ def gather(
     releases = archive.releases(language)
     diffs: list[ReleaseDiff | None] = []
     glossary: dict[str, list[list]] = {}
+    numbers: list[tuple[str, ...]] = []
     headings: tuple[Heading, ...] = ()  # of the newest release: the chapter index shows them
 
     def steps() -> Iterator[tuple[Document, ReleaseDiff | None]]:
@@ -88,6 +90,7 @@ def gather(
                 diff = cached_diff(cache, releases[index - 1], release, previous, document)
             diffs.append(diff)
             _grow_glossary(glossary, index, document)
+            numbers.append(tuple(rule.number for rule in document.rules))
             if on_document:
                 on_document(index, release, document)
             headings = document.headings
@@ -105,6 +108,7 @@ def gather(
             for key, stretches in glossary.items()
         ],
         headings,
+        numbers=numbers,
     )
 
 

@@ -9,19 +9,22 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 
 from jinja2 import Environment
+from markupsafe import Markup
 from rulesarchive.corpus.model import Release
-from rulesarchive.corpus.numbers import cited_numbers, rule_sort_key
+from rulesarchive.corpus.numbers import cited_numbers, parent_of, rule_sort_key
 from rulesarchive.differ.align import compact_ranges
 from rulesarchive.differ.classify import Change, ReleaseDiff
+from rulesarchive.differ.glossary import GlossaryChange, term_key
 from rulesarchive.differ.history import History, Version
 from rulesarchive.differ.lineage import Line, line_versions
 from rulesarchive.differ.report import history_data
 from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.differ.words import diff_words
 from rulesarchive.site_builder import paths
+from rulesarchive.site_builder.condense import condense
 from rulesarchive.site_builder.gather import GlossaryLine, Language
 from rulesarchive.site_builder.history_view import example_diffs, renumbered_positions
-from rulesarchive.site_builder.refs import split_citations
+from rulesarchive.site_builder.refs import References
 from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Page, code_version, messages
 from rulesarchive.site_builder.translations import Counterpart, Pairing
 
@@ -51,6 +54,14 @@ class LanguagePages:
         self.cited_by = self._cited_by()
         self._versions: dict[str, tuple[Version, ...]] = {}
         self.glossary_slugs = paths.glossary_slugs([term.key for term in data.glossary])
+        self.refs = References(
+            data,
+            {
+                key: paths.glossary_page(data.language, slug)
+                for key, slug in self.glossary_slugs.items()
+            },
+        )
+        self.index_of = {release.effective_date: i for i, release in enumerate(data.releases)}
         self.current_by_chapter: dict[str, list[Line]] = {}
         for line in data.lines:
             if line.last == self.newest:
@@ -86,7 +97,8 @@ class LanguagePages:
         yield self._job(paths.language_home(self.language), everything, self.language_home)
         for index in range(len(self.data.releases)):
             page = paths.release_page(self.data.releases[index])
-            yield self._job(page, self.data.prefix[index], partial(self.release, index))
+            inputs = (self.data.prefix[index], index == self.newest)
+            yield self._job(page, inputs, partial(self.release, index))
         for line in self.data.lines:
             yield self._job(
                 paths.rule_page(self.language, line),
@@ -129,6 +141,11 @@ class LanguagePages:
                 self.glossary_slugs[term.key],
                 [(self._labels([first]), entry) for first, _, entry in term.stretches],
                 term.stretches[-1][1] == self.newest,
+                self.refs.html(
+                    self._glossary_path(term),
+                    term.stretches[-1][2].printed_text,
+                    term.stretches[-1][1],
+                ),
             )
             yield self._job(self._glossary_path(term), inputs, partial(self.glossary_term, term))
         if self.report is not None:
@@ -156,8 +173,11 @@ class LanguagePages:
         translations = [self._shown(c) for c in self._counterparts(line)]
         translated = self._translated(line)
         current = line.last == self.newest
+        page = paths.rule_page(self.language, line)
         return (
             self._version_inputs(line),
+            self._linked_rule(page, line),
+            self._neighbours(page, line),
             current,
             None if current else self._labels([line.last]),  # shown only for a removed rule
             cites,
@@ -350,8 +370,13 @@ class LanguagePages:
             renumbering=compact_ranges(diff.renumbering) if diff else [],
             splits=diff.splits if diff else (),
             merges=diff.merges if diff else (),
-            glossary=diff.glossary if diff else (),
+            glossary=[
+                self._glossary_view(page, index, entry)
+                for entry in (diff.glossary if diff else ())
+                if entry.kind not in FOLDED
+            ],
             unchanged=diff.unchanged if diff else release.rule_count,
+            ref=lambda text, old=False: self.refs.html(page, text, index - 1 if old else index),
             compare_href=paths.relative(page, f"{self.language}/compare.html"),
             json_href=paths.relative(page, f"data/{self.language}/{release.effective_date}.json"),
         )
@@ -361,12 +386,48 @@ class LanguagePages:
             line = self.data.holder(change.new_number, index)
         else:
             line = self.data.holder(change.old_number or "", index - 1)
+        refs = self.refs
+        whole = ""
+        if change.kind == "added":
+            text = Markup("<ins>%s</ins>") % refs.html(page, change.new_text, index)
+        elif change.kind == "removed":
+            text = Markup("<del>%s</del>") % refs.html(page, change.old_text, index - 1)
+        elif change.diff:
+            text = refs.diff_html(page, change.diff, index)
+            short = condense(change.diff)
+            if short is not None:
+                text, whole = refs.diff_html(page, short, index), text
+        else:
+            text = refs.html(page, change.new_text, index)
+        if change.kind == "example":
+            examples = [refs.diff_html(page, pieces, index) for pieces in change.example_diffs]
+        elif change.kind == "added":
+            examples = [refs.diff_html(page, ((1, ex),), index) for ex in change.new_examples]
+        elif change.kind == "removed":
+            examples = [refs.diff_html(page, ((-1, ex),), index) for ex in change.old_examples]
+        else:
+            examples = []
         return {
             "change": change,
             "href": self.line_href(page, line),
-            "diff": change.diff,
-            "example_diffs": change.example_diffs if change.kind == "example" else (),
+            "text_html": text,
+            "whole_html": whole,
+            "examples_html": examples,
         }
+
+    def _glossary_view(self, page: str, index: int, change: GlossaryChange) -> dict:
+        refs = self.refs
+        if change.diff:
+            text = refs.diff_html(page, change.diff, index)
+        elif change.kind == "added":
+            text = Markup("<ins>%s</ins>") % refs.html(page, change.new_text, index)
+        elif change.kind == "removed":
+            text = Markup("<del>%s</del>") % refs.html(page, change.old_text, index - 1)
+        else:
+            text = Markup("")
+        slug = self.glossary_slugs.get(term_key(change.new_term or change.old_term or ""))
+        href = paths.relative(page, paths.glossary_page(self.language, slug)) if slug else ""
+        return {"change": change, "text_html": text, "href": href}
 
     # -- rules ------------------------------------------------------------------------------
 
@@ -385,20 +446,21 @@ class LanguagePages:
             )
         }
         cites = [{"number": n, "href": self.line_href(page, lines.get(i))} for n, i in cite_pairs]
+        text_html, examples_html = self._linked_rule(page, line)
         return self.render(
             "rule.html",
             page,
             title=f"{current.number} {_short(current.printed_text)}",
             line=line,
             rule=current,
-            text_pieces=self._linked(page, current.printed_text, line.last),
+            text_html=text_html,
+            examples_html=examples_html,
+            neighbours=self._neighbours(page, line),
             current=line.last == self.newest,
             last_release=releases[line.last],
             first_release=releases[line.first],
             settled=settled,
-            versions=list(reversed(versions)),
-            renumbered=renumbered_positions(versions),
-            example_diffs=example_diffs(versions),
+            versions=self._version_views(page, versions),
             folded=FOLDED,
             cites=cites,
             cited_by=[
@@ -420,21 +482,65 @@ class LanguagePages:
             switches=self._switches(page, line),
         )
 
-    def _linked(self, page: str, text: str, index: int) -> list[dict]:
-        pieces = []
-        for kind, value in split_citations(text):
-            if kind == "text":
-                pieces.append({"text": value, "href": "", "dangling": False})
+    def _linked_rule(self, page: str, line: Line) -> tuple[str, list[str]]:
+        """A rule's text and examples as HTML: references linked, glossary terms once each."""
+        seen: set[str] = set()
+        rule = line.rule
+        text = self.refs.html(page, rule.printed_text, line.last, seen)
+        examples = [self.refs.html(page, ex, line.last, seen) for ex in rule.printed_examples]
+        return text, examples
+
+    def _neighbours(self, page: str, line: Line) -> list[dict]:
+        """Links to the rule's parent and to the rules before and after it in its release."""
+        number = line.rule.number
+        order = self.data.numbers[line.last]
+        position = order.index(number) if number in order else -1
+        wanted = [("parent", parent_of(number) or "")]
+        if position >= 0:
+            wanted.append(("previous", order[position - 1] if position > 0 else ""))
+            wanted.append(("next", order[position + 1] if position + 1 < len(order) else ""))
+        found = []
+        for role, other in wanted:
+            if not other:
+                continue
+            if "." in other:
+                target = self.refs.rule_target(other, line.last)
             else:
-                target = self.data.holder(value, index)
-                pieces.append(
-                    {
-                        "text": value,
-                        "href": self.line_href(page, target),
-                        "dangling": target is None,
-                    }
-                )
-        return pieces
+                target = self.refs.chapter_target(other, line.last)
+            if target:
+                found.append({"role": role, "number": other, "href": paths.relative(page, target)})
+        return found
+
+    def _version_views(self, page: str, versions: tuple[Version, ...]) -> list[dict]:
+        """A rule's versions, newest first, as HTML with references linked in their release."""
+        views = []
+        changed_examples = example_diffs(versions)
+        renumbered = renumbered_positions(versions)
+        for position, version in enumerate(reversed(versions)):
+            index = self.index_of[version.effective_date]
+            before = self.index_of.get(version.compared_with, index - 1)
+            shown = version.kind not in FOLDED
+            if version.diff and shown:
+                text = self.refs.diff_html(page, version.diff, index, before)
+            else:
+                text = self.refs.html(page, version.text, index)
+            if position in changed_examples and shown:
+                examples = [
+                    self.refs.diff_html(page, pieces, index, before)
+                    for pieces in changed_examples[position]
+                ]
+            else:
+                examples = [self.refs.html(page, example, index) for example in version.examples]
+            views.append(
+                {
+                    "version": version,
+                    "anchor": f"v{version.effective_date.isoformat()}",
+                    "text_html": text,
+                    "examples_html": examples,
+                    "renumbered": position in renumbered,
+                }
+            )
+        return views
 
     def _cited_by(self) -> dict[str, list[Line]]:
         cited: dict[str, list[Line]] = {}
@@ -512,15 +618,27 @@ class LanguagePages:
         return self.render("chapters.html", page, title="Rules by chapter", sections=sections)
 
     def chapter(self, chapter: str, title: str) -> Page:
-        """The rules of one chapter in the newest release, with links to their pages."""
+        """The rules of one chapter in the newest release, rules with their sub-rules nested."""
         page = paths.chapter_page(self.language, chapter)
-        rules = sorted(self.current_by_chapter.get(chapter, ()), key=_line_order)
+        rules: list[dict] = []
+        for line in sorted(self.current_by_chapter.get(chapter, ()), key=_line_order):
+            item = {
+                "rule": line.rule,
+                "href": self.line_href(page, line),
+                "text_html": self.refs.html(page, line.rule.printed_text, self.newest),
+                "examples_html": [
+                    self.refs.html(page, example, self.newest)
+                    for example in line.rule.printed_examples
+                ],
+                "children": [],
+            }
+            parent = parent_of(line.rule.number)
+            if rules and parent is not None and rules[-1]["rule"].number == parent:
+                rules[-1]["children"].append(item)
+            else:
+                rules.append(item)
         return self.render(
-            "chapter.html",
-            page,
-            title=f"{chapter}. {title}",
-            chapter=chapter,
-            rules=[{"rule": line.rule, "href": self.line_href(page, line)} for line in rules],
+            "chapter.html", page, title=f"{chapter}. {title}", chapter=chapter, rules=rules
         )
 
     def glossary_index(self) -> Page:
@@ -550,14 +668,21 @@ class LanguagePages:
         page = self._glossary_path(term)
         history = []
         for position, (first, _last, version) in enumerate(term.stretches):
-            before = term.stretches[position - 1][2] if position else None
+            before = term.stretches[position - 1] if position else None
+            typography = before is not None and before[2].text == version.text
+            if before is not None and not typography:
+                diff = diff_words(before[2].text, version.text)
+                text = self.refs.diff_html(page, diff, first, before[1])
+            else:
+                text = self.refs.html(page, version.printed_text, first)
             history.append(
                 {
                     "release": self.data.releases[first],
                     "entry": version,
-                    "diff": diff_words(before.text, version.text) if before else (),
+                    "text_html": text,
+                    "diff": before is not None and not typography,
                     "first": before is None,
-                    "typography": before is not None and before.text == version.text,
+                    "typography": typography,
                 }
             )
         return self.render(
@@ -565,6 +690,7 @@ class LanguagePages:
             page,
             title=entry.term,
             entry=entry,
+            text_html=self.refs.html(page, entry.printed_text, term.stretches[-1][1]),
             current=term.stretches[-1][1] == self.newest,
             history=list(reversed(history)),
         )

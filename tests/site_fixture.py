@@ -42,7 +42,13 @@ def fixture_archive(folder: Path) -> Archive:
     archive = Archive(folder)
     newest = archive.releases("en")[-1]
     document = archive.load(newest)
-    rules = (*document.rules, Rule("400.9", HOSTILE), BANDING_B)
+    rules = tuple(
+        replace(rule, text=rule.text.replace("rule 702.19", "rule 702.19b"))
+        if rule.number == "400.8"
+        else rule
+        for rule in document.rules
+    )
+    rules = (*rules, Rule("400.9", HOSTILE), BANDING_B)
     document = replace(document, effective_date=EXTRA_DATE, rules=rules)
     _save(archive, document, "WAR", "War of the Spark")
     _save_translation(archive)

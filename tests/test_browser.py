@@ -82,8 +82,9 @@ def test_home_to_release_to_highlighted_change_to_history(page, base_url):
     page.get_by_role("link", name="2011-05-01").click()
     assert page.locator("h1").inner_text().startswith("2011-05-01")
     change = page.locator("section.substantive li.change").first
-    assert change.locator("del").inner_text().strip() == "its owner looks"
-    assert change.locator("ins").inner_text().strip() == "all players look"
+    shown = change.locator("> p.text")
+    assert shown.locator("del").inner_text().strip() == "its owner looks"
+    assert shown.locator("ins").inner_text().strip() == "all players look"
     change.get_by_role("link", name="400.6").click()
     assert page.locator("h1").inner_text().strip() == "400.6"
     headings = page.locator(".history .when").all_inner_texts()
@@ -236,8 +237,8 @@ def test_translation_status_page_lists_stale_rules(page, base_url):
     page.goto(base_url + "zh-Hans/index.html")
     page.get_by_role("link", name="Translation status against the English").click()
     stale = page.locator("#stale li")
-    assert stale.count() == 2
-    assert {"400.6", "702.20"} == {
+    assert stale.count() == 3
+    assert {"400.6", "400.8", "702.20"} == {
         item.get_by_role("link").first.inner_text() for item in stale.all()
     }
 
@@ -248,3 +249,52 @@ def test_search_excerpts_show_markup_in_rule_text_as_text(page, base_url):
     result.wait_for()
     assert '"<script>alert(1)</script>"' in result.inner_text()
     assert page.locator("#search-results script").count() == 0
+
+
+def _href(link) -> str:
+    return link.evaluate("a => a.href")
+
+
+def test_references_in_text_and_examples_link_to_rules_chapters_and_terms(page, base_url):
+    page.goto(base_url + "en/r/2019-05-03/702.19b/index.html")
+    text = page.locator("article .text").first
+    assert _href(text.get_by_role("link", name="702.19")).endswith(
+        "r/2010-02-01/702.18/index.html"  # Banding, 702.19 now
+    )
+    assert _href(text.get_by_role("link", name="400")).endswith("chapters/400/index.html")
+    assert page.locator("article a.term", has_text="trample").count() == 1  # first use only
+    example = page.locator("article .example").first
+    example.get_by_role("link", name="7", exact=True).click()
+    page.wait_for_url("**/en/chapters/index.html#s7")
+    page.go_back()
+    page.locator("article .example").get_by_role("link", name="702.20").click()
+    assert "Trample" in page.locator("article .text").inner_text()
+
+
+def test_rule_pages_link_parent_previous_and_next(page, base_url):
+    page.goto(base_url + "en/r/2019-05-03/702.19b/index.html")
+    nearby = page.locator("nav.neighbours")
+    assert nearby.locator("a[rel=up]").inner_text() == "↑ 702.19"
+    assert nearby.locator("a[rel=prev]").inner_text() == "← 400.9"  # the order it is printed in
+    nearby.locator("a[rel=up]").click()
+    assert "Banding" in page.locator("article .text").inner_text()
+
+
+def test_references_inside_changelog_diffs_link_to_each_sides_release(page, base_url):
+    page.goto(base_url + "en/releases/2019-05-03/index.html")
+    change = page.locator("#rule-400\\.8")
+    link = change.locator("ins").get_by_role("link", name="702.19b")
+    assert _href(link).endswith("r/2019-05-03/702.19b/index.html")
+    old = change.locator("del").get_by_role("link", name="702.19")
+    # In 2019-01-25, 702.19 was Banding (702.18 when first seen), as printed since 2011-09-30.
+    assert _href(old).endswith("r/2010-02-01/702.18/index.html#v2011-09-30")
+    added = page.locator("#rule-702\\.19b .example ins")
+    assert added.get_by_role("link", name="702.20").count() == 1
+
+
+def test_chapter_pages_nest_sub_rules_with_an_anchor_each(page, base_url):
+    page.goto(base_url + "en/chapters/702/index.html#702.19b")
+    nested = page.locator("li[id='702.19'] > ol > li[id='702.19b']")
+    assert nested.count() == 1
+    nested.get_by_role("link", name="702.20").click()
+    assert "Trample" in page.locator("article .text").inner_text()
