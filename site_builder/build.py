@@ -145,10 +145,10 @@ def _languages(archive: Archive) -> list[str]:
 
 
 def _release_data(output: Output, release: Release, document: Document) -> None:
-    """Write a release's rules as JSON (for machines) and as a script (for the compare page)."""
-    base = f"data/{release.language}/{release.effective_date.isoformat()}"
+    """Write a release's rules as one script holding its JSON (the compare page loads it)."""
+    path = f"data/{release.language}/{release.effective_date.isoformat()}.js"
     fingerprint = f"{release_label(release)}|{release.content_sha256}"
-    if output.fresh(f"{base}.json", fingerprint) and output.fresh(f"{base}.js", fingerprint):
+    if output.fresh(path, fingerprint):
         return
     data = {
         **release_label(release),
@@ -156,13 +156,31 @@ def _release_data(output: Output, release: Release, document: Document) -> None:
         "glossary": [[entry.term, entry.text] for entry in document.glossary],
     }
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    output.write(f"{base}.json", text, fingerprint)
-    output.write(
-        f"{base}.js",
-        "window.RULESARCHIVE_RELEASES=window.RULESARCHIVE_RELEASES||{};"
-        f"window.RULESARCHIVE_RELEASES[{json.dumps(release.effective_date.isoformat())}]={text};",
-        fingerprint,
-    )
+    # The JSON stands alone on the second line, for machines: `lines[1].rstrip(";")`.
+    prefix = "window.RULESARCHIVE_RELEASES=window.RULESARCHIVE_RELEASES||{};"
+    key = json.dumps(release.effective_date.isoformat())
+    output.write(path, f"{prefix}window.RULESARCHIVE_RELEASES[{key}]=\n{text};\n", fingerprint)
+
+
+def _moves(data: Language) -> str:
+    """Each release's alignment with the one before, as the compare page follows rules.
+
+    For each release, the rules of the release before that did not stay under their number:
+    `[old, new]` for a rule renumbered, `[old, null]` for a rule removed.
+    """
+    steps: dict[str, list[list[str | None]]] = {}
+    for release, diff in zip(data.releases, data.diffs, strict=True):
+        if diff is None:
+            continue
+        steps[release.effective_date.isoformat()] = [
+            [change.old_number, change.new_number]
+            for change in diff.changes
+            if change.old_number and change.old_number != change.new_number
+        ]
+    key = json.dumps(data.language)
+    body = json.dumps(steps, separators=(",", ":"))
+    prefix = "window.RULESARCHIVE_MOVES=window.RULESARCHIVE_MOVES||{};"
+    return f"{prefix}window.RULESARCHIVE_MOVES[{key}]={body};"
 
 
 def _site_pages(
@@ -212,6 +230,7 @@ def _site_pages(
     for language, data in gathered.items():
         labels = [release_label(release) for release in data.releases]
         output.write(f"data/{language}/releases.json", json.dumps(labels, ensure_ascii=False))
+        output.write(f"data/{language}/moves.js", _moves(data))
         sections = [h.number for h in data.headings if len(h.number) in (1, 3)]
         numbers = json.dumps(sorted({*data.holders, *sections}))
         output.write(

@@ -378,7 +378,7 @@ class LanguagePages:
             unchanged=diff.unchanged if diff else release.rule_count,
             ref=lambda text, old=False: self.refs.html(page, text, index - 1 if old else index),
             compare_href=paths.relative(page, f"{self.language}/compare.html"),
-            json_href=paths.relative(page, f"data/{self.language}/{release.effective_date}.json"),
+            json_href=paths.relative(page, f"data/{self.language}/{release.effective_date}.js"),
         )
 
     def _change_view(self, page: str, index: int, change: Change) -> dict:

@@ -113,7 +113,9 @@ def test_feed_sitemap_and_json_data(site):
     sitemap = (site / "sitemap.xml").read_text()
     assert "http://localhost:8000/en/r/2010-02-01/400.6/index.html" in sitemap
     assert "/n/" not in sitemap
-    release = json.loads((site / "data/en/2019-05-03.json").read_text())
+    assert not (site / "data/en/2019-05-03.json").exists()  # one format per release
+    script = (site / "data/en/2019-05-03.js").read_text().splitlines()
+    release = json.loads(script[1].rstrip(";"))
     assert release["effective_date"] == "2019-05-03"
     assert ["400.9", release["rules"][-2][1], []] == release["rules"][-2]
     history = json.loads((site / "data/en/r/2010-02-01/400.6.json").read_text())
