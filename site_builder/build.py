@@ -111,7 +111,8 @@ def _render(
     for language, data in gathered.items():
         if progress:
             progress(f"rendering {language}")
-        pages = LanguagePages(env, data, languages, pairing, reports.get(language))
+        english = gathered.get("en") if language != "en" else None
+        pages = LanguagePages(env, data, languages, pairing, reports.get(language), english)
         first_pages = first_pages or pages
         for job in pages.jobs():
             if not output.fresh(job.path, job.fingerprint):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -112,8 +113,19 @@ def gather(
     )
 
 
+# What a parse of an old glossary let through as a term: a numbered definition ('1. A player
+# draws...', 'Ability1. Text on...'), an index line ('Card, 200.1'), a sentence, a term in
+# mis-decoded quotes ('?As Though?'). The site shows only entries that read as terms.
+_NOT_A_TERM = re.compile(r"\d\.(?:\s|$)|^\d+\.|^[^\w{]|,\s*\d|\.\s|\.$")
+
+
+def is_term(term: str) -> bool:
+    """Tell whether a glossary entry's term reads as a term (not a fragment of a bad parse)."""
+    return not _NOT_A_TERM.search(term)
+
+
 def _grow_glossary(glossary: dict[str, list[list]], index: int, document: Document) -> None:
-    for entry in document.glossary:
+    for entry in filter(lambda entry: is_term(entry.term), document.glossary):
         stretches = glossary.setdefault(term_key(entry.term), [])
         if stretches and stretches[-1][2] == entry and stretches[-1][1] == index - 1:
             stretches[-1][1] = index

@@ -21,6 +21,7 @@ from rulesarchive.differ.report import history_data
 from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.differ.words import diff_words
 from rulesarchive.site_builder import paths
+from rulesarchive.site_builder.changelog import FOLDED, change_page, is_split, part_of, part_page
 from rulesarchive.site_builder.condense import condense
 from rulesarchive.site_builder.gather import GlossaryLine, Language
 from rulesarchive.site_builder.history_view import example_diffs, renumbered_positions
@@ -29,7 +30,6 @@ from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Page, code_ver
 from rulesarchive.site_builder.translations import Counterpart, Pairing
 
 SHOWN_FIRST = ("substantive", "added", "removed", "reference", "example")
-FOLDED = ("typography", "truncation", "unchanged")
 
 
 class LanguagePages:
@@ -42,10 +42,12 @@ class LanguagePages:
         languages: list[str],
         pairing: Pairing | None = None,
         report: TranslationReport | None = None,
+        english: Language | None = None,
     ) -> None:
         self.version = (code_version(), tuple(languages))
         self.pairing = pairing or Pairing()
         self.report = report  # of the newest release, for a translated language
+        self.english = english  # for a translated language: where English changes are listed
         self.env = env
         self.data = data
         self.language = data.language
@@ -53,7 +55,9 @@ class LanguagePages:
         self.newest = len(data.releases) - 1
         self.cited_by = self._cited_by()
         self._versions: dict[str, tuple[Version, ...]] = {}
-        self.glossary_slugs = paths.glossary_slugs([term.key for term in data.glossary])
+        # Current terms take their slugs first: a term keeps its slug whatever came and went.
+        newest_first = sorted(data.glossary, key=lambda term: term.stretches[-1][1] != self.newest)
+        self.glossary_slugs = paths.glossary_slugs([term.key for term in newest_first])
         self.refs = References(
             data,
             {
@@ -99,16 +103,23 @@ class LanguagePages:
             page = paths.release_page(self.data.releases[index])
             inputs = (self.data.prefix[index], index == self.newest)
             yield self._job(page, inputs, partial(self.release, index))
+            for part in self.release_parts(index):
+                yield self._job(
+                    part_page(self.data.releases[index], part),
+                    inputs,
+                    partial(self.release, index, part),
+                )
         for line in self.data.lines:
             yield self._job(
                 paths.rule_page(self.language, line),
                 self._rule_inputs(line),
                 partial(self.rule, line),
             )
+        for chapter, lines in self.history_bundles().items():
             yield self._job(
-                f"data/{self.language}/r/{line.id}.json",
-                self._version_inputs(line),
-                partial(self.history_json, line),
+                paths.history_data(self.language, chapter),
+                [self._version_inputs(line) for line in lines],
+                partial(self.history_json, lines),
             )
         for number in self.data.holders:
             periods = [
@@ -151,7 +162,7 @@ class LanguagePages:
         if self.report is not None:
             yield self._job(
                 f"{self.language}/translation.html",
-                (everything, repr(self.report)),
+                (everything, repr(self.report), self.english and self.english.prefix[-1]),
                 self.translation,
             )
         yield self._job(f"{self.language}/compare.html", everything, self.compare)
@@ -277,10 +288,9 @@ class LanguagePages:
                     "english_href": paths.relative(
                         page, paths.number_page("en", status.english_number or status.number)
                     ),
-                    "since_href": paths.relative(page, paths.release_page(status.stale_since))
-                    + f"#rule-{status.english_number or status.number}"
-                    if status.stale_since
-                    else "",
+                    "since_href": self._english_change(
+                        page, status.stale_since, status.english_number or status.number
+                    ),
                 }
             )
         return self.render(
@@ -291,6 +301,13 @@ class LanguagePages:
             counts=report.counts,
             rows=rows,
         )
+
+    def _english_change(self, page: str, release: Release | None, number: str) -> str:
+        """Link to where an English release's changelog lists a rule's change."""
+        if release is None or self.english is None:
+            return ""
+        diff = self.english.diffs[self.english.releases.index(release)]
+        return paths.relative(page, change_page(release, diff, number))
 
     def compare(self) -> Page:
         """The page that compares any two releases in the browser."""
@@ -311,14 +328,23 @@ class LanguagePages:
             lookup_languages=[self.language, *fallback],
         )
 
-    def history_json(self, line: Line) -> str:
-        """A rule's history as JSON (the keys of `rulesarchive history --format json`)."""
-        history = History(line.rule.number, line.numbers, self.versions(line))
-        body = {
-            "id": line.id,
-            "page": paths.rule_page(self.language, line),
-            **history_data(history),
-        }
+    def history_bundles(self) -> dict[str, list[Line]]:
+        """Group the lines by the chapter of their last number (one history file per chapter)."""
+        bundles: dict[str, list[Line]] = {}
+        for line in self.data.lines:
+            bundles.setdefault(line.rule.number[:3], []).append(line)
+        return bundles
+
+    def history_json(self, lines: list[Line]) -> str:
+        """A chapter's rule histories as JSON: line id -> the keys of `history --format json`."""
+        body = {}
+        for line in lines:
+            history = History(line.rule.number, line.numbers, self.versions(line))
+            body[line.id] = {
+                "id": line.id,
+                "page": paths.rule_page(self.language, line),
+                **history_data(history),
+            }
         return json.dumps(body, ensure_ascii=False)
 
     # -- releases ---------------------------------------------------------------------------
@@ -348,35 +374,81 @@ class LanguagePages:
             translation_href="translation.html" if self.report is not None else "",
         )
 
-    def release(self, index: int) -> Page:
-        """A release's changelog against the release before it."""
-        release = self.data.releases[index]
-        page = paths.release_page(release)
+    def release_parts(self, index: int) -> list[str]:
+        """The parts of a split changelog: sections with changes, renumbering, glossary."""
         diff = self.data.diffs[index]
+        if diff is None or not is_split(diff):
+            return []
+        numbers = (c.new_number or c.old_number or "" for c in diff.changes if c.kind not in FOLDED)
+        parts = sorted({part_of(number) for number in numbers})
+        if diff.renumbering:
+            parts.append("renumbering")
+        if any(entry.kind not in FOLDED for entry in diff.glossary):
+            parts.append("glossary")
+        return parts
+
+    def release(self, index: int, part: str | None = None) -> Page:
+        """A release's changelog against the release before it (or one part of a long one)."""
+        release = self.data.releases[index]
+        diff = self.data.diffs[index]
+        split = is_split(diff)
+        page = part_page(release, part) if part else paths.release_page(release)
         previous = self.data.releases[index - 1] if index else None
         groups: dict[str, list[dict]] = {kind: [] for kind in (*SHOWN_FIRST, "sweep", *FOLDED)}
+        counts: dict[str, Counter[str]] = {}
         for change in diff.changes if diff else ():
+            number = change.new_number or change.old_number or ""
+            if split and change.kind not in FOLDED:
+                counts.setdefault(part_of(number), Counter())[change.kind] += 1
+                if part != part_of(number):
+                    continue
+            elif part is not None:
+                continue
             groups.setdefault(change.kind, []).append(self._change_view(page, index, change))
+        whole = part is None and not split  # one page holds everything
+        parts = (
+            [
+                {
+                    "part": name,
+                    "href": paths.relative(page, part_page(release, name)),
+                    "summary": ", ".join(
+                        f"{counts[name][kind]} {kind}"
+                        for kind in (*SHOWN_FIRST, "sweep")
+                        if counts.get(name, Counter())[kind]
+                    ),
+                }
+                for name in self.release_parts(index)
+            ]
+            if part is None
+            else []
+        )
+        glossary = [
+            self._glossary_view(page, index, entry)
+            for entry in (diff.glossary if diff else ())
+            if entry.kind not in FOLDED
+        ]
         return self.render(
             "release.html",
             page,
             title=f"{release.effective_date} {release.set_name}".strip(),
             release=release,
+            part=part,
+            parts=parts,
+            main_href=paths.relative(page, paths.release_page(release)),
             previous=previous,
             previous_href=paths.relative(page, paths.release_page(previous)) if previous else "",
             groups=groups,
             shown_first=SHOWN_FIRST,
-            sweeps=diff.sweeps if diff else (),
-            renumbering=compact_ranges(diff.renumbering) if diff else [],
-            splits=diff.splits if diff else (),
-            merges=diff.merges if diff else (),
-            glossary=[
-                self._glossary_view(page, index, entry)
-                for entry in (diff.glossary if diff else ())
-                if entry.kind not in FOLDED
-            ],
+            sweeps=diff.sweeps if diff and part is None else (),
+            renumbering=compact_ranges(diff.renumbering)
+            if diff and (whole or part == "renumbering")
+            else [],
+            splits=diff.splits if diff and part is None else (),
+            merges=diff.merges if diff and part is None else (),
+            glossary=glossary if whole or part == "glossary" else [],
             unchanged=diff.unchanged if diff else release.rule_count,
             ref=lambda text, old=False: self.refs.html(page, text, index - 1 if old else index),
+            anchor=lambda number: paths.relative(page, change_page(release, diff, number)),
             compare_href=paths.relative(page, f"{self.language}/compare.html"),
             json_href=paths.relative(page, f"data/{self.language}/{release.effective_date}.js"),
         )
@@ -466,7 +538,7 @@ class LanguagePages:
             cited_by=[
                 {"number": n, "href": self.line_href(page, lines[i])} for n, i in cited_pairs
             ],
-            data_href=paths.relative(page, f"data/{self.language}/r/{line.id}.json"),
+            data_href=paths.relative(page, paths.history_data(self.language, line.rule.number[:3])),
             translations=[
                 {
                     "counterpart": counterpart,

@@ -36,6 +36,11 @@ def number_page(language: str, number: str) -> str:
     return f"{language}/n/{number}/index.html"
 
 
+def history_data(language: str, chapter: str) -> str:
+    """Return the JSON file of the histories of the rules last numbered in a chapter."""
+    return f"data/{language}/history/{chapter}.json"
+
+
 def chapter_page(language: str, chapter: str) -> str:
     """Return the page listing a chapter's rules."""
     return f"{language}/chapters/{chapter}/index.html"
@@ -47,10 +52,13 @@ def glossary_page(language: str, slug: str) -> str:
 
 
 def glossary_slugs(keys: list[str]) -> dict[str, str]:
-    """Give each glossary term key a slug of its own ('control-controller', '...-2' on a clash)."""
+    """Give each glossary term key a slug of its own ('control-controller', '...-2' on a clash).
+
+    Keys come in order of precedence: on a clash the first keeps the plain slug.
+    """
     slugs: dict[str, str] = {}
     taken: set[str] = set()
-    for key in sorted(keys):
+    for key in keys:
         slug = base = term_slug(key)
         copy = 2
         while slug in taken:

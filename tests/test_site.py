@@ -12,7 +12,9 @@ import pytest
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
 from rulesarchive.site_builder import build as build_module
+from rulesarchive.site_builder import changelog, paths
 from rulesarchive.site_builder.build import build_site
+from rulesarchive.site_builder.gather import is_term
 
 from rulesarchive.cli import main
 from tests.linkcheck import broken_links
@@ -118,7 +120,7 @@ def test_feed_sitemap_and_json_data(site):
     release = json.loads(script[1].rstrip(";"))
     assert release["effective_date"] == "2019-05-03"
     assert ["400.9", release["rules"][-2][1], []] == release["rules"][-2]
-    history = json.loads((site / "data/en/r/2010-02-01/400.6.json").read_text())
+    history = json.loads((site / "data/en/history/400.json").read_text())["2010-02-01/400.6"]
     assert history["numbers"] == ["400.6"] and len(history["versions"]) == 11
     assert history["page"] == "en/r/2010-02-01/400.6/index.html"
 
@@ -188,3 +190,40 @@ def test_releases_coming_and_going_never_leave_a_file_missing(tmp_path):
         assert [path for path in files if not (live / path).exists()] == []
         kept = {p.relative_to(live).as_posix() for p in live.rglob("*") if p.is_file()}
         assert kept - set(files) == {".manifest.json"}
+
+
+def test_a_long_changelog_is_split_by_section_with_working_anchors(tmp_path, monkeypatch):
+    monkeypatch.setattr(changelog, "SPLIT_AT", 1)
+    out = tmp_path / "site"
+    build_site(fixture_archive(tmp_path / "archive"), out, index_search=False)
+    main = BeautifulSoup((out / "en/releases/2019-05-03/index.html").read_text(), "html.parser")
+    parts = [a["href"] for a in main.select("#parts a")]
+    assert parts == ["4/index.html", "7/index.html"]
+    part = (out / "en/releases/2019-05-03/4/index.html").read_text()
+    assert 'id="rule-400.8"' in part and 'id="rule-702.19b"' not in part
+    zh = (out / "zh-Hans/translation.html").read_text()
+    assert "../en/releases/2019-05-03/4/index.html#rule-400.8" in zh
+    assert broken_links(out) == []
+
+
+@pytest.mark.parametrize(
+    ("term", "shown"),
+    [
+        ("1. A player draws a card by putting the top card", False),  # a numbered definition
+        ("Ability1. Text on an object that explains", False),
+        ("?As Though?", False),  # quotes lost in decoding
+        ("Abilities, 402", False),  # an index line
+        ('"Ability" and "effect" are often confused. An', False),
+        ("As Though", True),
+        ("Remove from the Game, Removed, Removed-from-the-Game Zone (Obsolete)", True),
+        ("1996 World Champion", True),
+        ("Roll a d20", True),
+    ],
+)
+def test_the_glossary_shows_only_entries_that_read_as_terms(term, shown):
+    assert is_term(term) is shown
+
+
+def test_a_current_term_keeps_the_plain_slug_on_a_clash():
+    slugs = paths.glossary_slugs(["as though", "as-though"])  # current first
+    assert slugs == {"as though": "as-though", "as-though": "as-though-2"}

@@ -27,3 +27,12 @@ def test_numbers_open_the_rule_holding_them_in_the_newest_release(real_site):
         page = (real_site / "en" / "n" / number / _target(real_site, "en", number)).resolve()
         assert f">{number}</span></h1>" in page.read_text(encoding="utf-8"), number
     assert _target(real_site, "en", "400.6").endswith("r/2001-07-23/217.1d/index.html")
+
+
+def test_no_page_of_the_real_site_is_over_400_kb(real_site):
+    heavy = [
+        (path.relative_to(real_site).as_posix(), path.stat().st_size)
+        for path in real_site.rglob("*.html")
+        if path.stat().st_size > 400_000
+    ]
+    assert heavy == []

@@ -41,10 +41,15 @@ async function search(query) {
     results.appendChild(entry(goto.href, `Rule ${number}`, ""));
   }
   try {
-    const found = await (await engine(language.value)).search(query);
-    const data = await Promise.all(found.results.slice(0, 30).map((result) => result.data()));
+    // Current rules and terms first, then removed ones, each in Pagefind's order of relevance.
+    const pagefind = await engine(language.value);
+    const found = [];
+    for (const status of ["current", "removed"]) {
+      found.push(...(await pagefind.search(query, { filters: { status } })).results);
+    }
+    const data = await Promise.all(found.slice(0, 30).map((result) => result.data()));
     for (const page of data) results.appendChild(entry(page.url, page.meta.title || page.url, page.excerpt));
-    const count = found.results.length;
+    const count = found.length;
     status.textContent = `${count} ${count === 1 ? "page matches" : "pages match"} “${query}”.`;
   } catch (error) {
     status.textContent = "Search needs the site to be served over HTTP (rulesarchive serve).";
