@@ -48,6 +48,7 @@ class LanguagePages:
         self.pairing = pairing or Pairing()
         self.report = report  # of the newest release, for a translated language
         self.english = english  # for a translated language: where English changes are listed
+        self.t = messages(data.language)
         self.env = env
         self.data = data
         self.language = data.language
@@ -296,7 +297,9 @@ class LanguagePages:
         return self.render(
             "translation.html",
             page,
-            title=f"{LANGUAGE_NAMES.get(self.language, self.language)}: translation status",
+            title=self.t["translation_title"].format(
+                language=LANGUAGE_NAMES.get(self.language, self.language)
+            ),
             report=report,
             counts=report.counts,
             rows=rows,
@@ -314,7 +317,7 @@ class LanguagePages:
         return self.render(
             "compare.html",
             f"{self.language}/compare.html",
-            title="Compare releases",
+            title=self.t["compare_title"],
             releases=self.release_rows(),
         )
 
@@ -324,7 +327,7 @@ class LanguagePages:
         return self.render(
             "goto.html",
             f"{self.language}/goto.html",
-            title=messages(self.language)["goto_title"],
+            title=self.t["goto_title"],
             lookup_languages=[self.language, *fallback],
         )
 
@@ -369,7 +372,9 @@ class LanguagePages:
         return self.render(
             "releases.html",
             paths.language_home(self.language),
-            title=f"Releases ({LANGUAGE_NAMES.get(self.language, self.language)})",
+            title=self.t["releases_title"].format(
+                language=LANGUAGE_NAMES.get(self.language, self.language)
+            ),
             rows=self.release_rows(),
             translation_href="translation.html" if self.report is not None else "",
         )
@@ -412,7 +417,7 @@ class LanguagePages:
                     "part": name,
                     "href": paths.relative(page, part_page(release, name)),
                     "summary": ", ".join(
-                        f"{counts[name][kind]} {kind}"
+                        f"{counts[name][kind]} {self.t['kinds'][kind]}"
                         for kind in (*SHOWN_FIRST, "sweep")
                         if counts.get(name, Counter())[kind]
                     ),
@@ -658,7 +663,7 @@ class LanguagePages:
         return self.render(
             "number.html",
             page,
-            title=f"Rule {number}",
+            title=self.t["rule_title"].format(number=number),
             number=number,
             rows=rows,
             target=rows[0]["href"],
@@ -672,7 +677,12 @@ class LanguagePages:
         else:
             target = paths.relative(page, f"{self.language}/chapters/index.html") + f"#s{number}"
         return self.render(
-            "number.html", page, title=f"Rule {number}", number=number, rows=[], target=target
+            "number.html",
+            page,
+            title=self.t["rule_title"].format(number=number),
+            number=number,
+            rows=[],
+            target=target,
         )
 
     # -- indexes ----------------------------------------------------------------------------
@@ -687,7 +697,7 @@ class LanguagePages:
             elif len(heading.number) == 3 and sections:
                 href = paths.relative(page, paths.chapter_page(self.language, heading.number))
                 sections[-1]["chapters"].append({"heading": heading, "href": href})
-        return self.render("chapters.html", page, title="Rules by chapter", sections=sections)
+        return self.render("chapters.html", page, title=self.t["chapters_title"], sections=sections)
 
     def chapter(self, chapter: str, title: str) -> Page:
         """The rules of one chapter in the newest release, rules with their sub-rules nested."""
@@ -720,7 +730,7 @@ class LanguagePages:
         return self.render(
             "glossary_index.html",
             page,
-            title="Glossary",
+            title=self.t["glossary_title"],
             terms=[
                 {
                     "entry": term.stretches[-1][2],

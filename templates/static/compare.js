@@ -5,6 +5,10 @@
 (function () {
   "use strict";
   var settings = window.RULESARCHIVE;
+  var messages = settings.messages;
+  function say(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
+  }
   var loaded = window.RULESARCHIVE_RELEASES = window.RULESARCHIVE_RELEASES || {};
   var moves = (window.RULESARCHIVE_MOVES || {})[settings.language] || {};
   var form = document.getElementById("compare");
@@ -18,7 +22,7 @@
       var script = document.createElement("script");
       script.src = settings.data + date + ".js";
       script.onload = function () { resolve(loaded[date]); };
-      script.onerror = function () { reject(new Error("cannot load the release " + date)); };
+      script.onerror = function () { reject(new Error(say(messages.cannotLoad, { date: date }))); };
       document.head.appendChild(script);
     });
   }
@@ -55,10 +59,10 @@
     if (was && was !== number) {
       var moved = document.createElement("span");
       moved.className = "moved";
-      moved.textContent = " (was " + was + ")";
+      moved.textContent = " (" + messages.was + " " + was + ")";
       h.appendChild(moved);
     }
-    h.appendChild(document.createTextNode(" " + kind));
+    h.appendChild(document.createTextNode(" " + messages[kind]));
     li.appendChild(h);
     var p = document.createElement("p");
     p.className = "text diff";
@@ -68,7 +72,7 @@
   }
 
   function compare(oldDate, newDate) {
-    status.textContent = "Comparing " + oldDate + " with " + newDate + "…";
+    status.textContent = say(messages.comparing, { old: oldDate, "new": newDate });
     result.textContent = "";
     Promise.all([load(oldDate), load(newDate)]).then(function (releases) {
       var before = byNumber(releases[0]), after = byNumber(releases[1]);
@@ -96,9 +100,10 @@
       after.forEach(function (text, number) {
         if (!reached.has(number)) { result.appendChild(item(number, "", "added", "", text)); counts.added++; }
       });
-      status.textContent = counts.changed + " rules changed, " + counts.added + " added, " +
-        counts.removed + " removed between " + oldDate + " and " + newDate + "; " +
-        followed.renumbered + " renumbered. Rules are followed through renumbering, splits and merges as the changelogs align them.";
+      status.textContent = say(messages.result, {
+        changed: counts.changed, added: counts.added, removed: counts.removed,
+        old: oldDate, "new": newDate, renumbered: followed.renumbered
+      });
     }).catch(function (error) { status.textContent = error.message; });
   }
 
