@@ -30,6 +30,10 @@ def sample_archive() -> Path:
     return Path(__file__).parent / "sample"
 
 
+# Told what the build is doing: a stage ('reading en'), how far it is and how far it goes.
+Progress = Callable[[str, int, int], None]
+
+
 class BuildError(Exception):
     """The site cannot be built; the message says why and what to do, in one line."""
 
@@ -48,7 +52,7 @@ def build_site(
     archive: Archive,
     out: Path,
     base_url: str = "http://localhost:8000/",
-    progress: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
     index_search: bool = True,
     cache: bool = True,
 ) -> BuildReport:
@@ -83,19 +87,24 @@ def _render(
     indexer: search.Indexer | None,
     languages: list[str],
     base_url: str,
-    progress: Callable[[str], None] | None,
+    progress: Progress | None,
     cache: bool,
 ) -> None:
     env = environment()
     gathered: dict[str, Language] = {}
+    tell = progress or (lambda _stage, _done, _total: None)
     for language in languages:
-        if progress:
-            progress(f"reading {language}")
+        total = len(archive.releases(language))
+
+        def on_document(index: int, release: Release, document: Document) -> None:
+            _release_data(output, release, document)
+            tell(f"reading {language}", index + 1, total)  # noqa: B023 (used while looping)
+
         gathered[language] = gather(
             archive,
             language,
             cache=diff_folder(archive.root) if cache else None,
-            on_document=lambda _index, release, document: _release_data(output, release, document),
+            on_document=on_document,
         )
     reports = {
         language: translation_report(archive, language, cache=cache)
@@ -109,20 +118,20 @@ def _render(
         )
     first_pages: LanguagePages | None = None
     for language, data in gathered.items():
-        if progress:
-            progress(f"rendering {language}")
         english = gathered.get("en") if language != "en" else None
         pages = LanguagePages(env, data, languages, pairing, reports.get(language), english)
         first_pages = first_pages or pages
-        for job in pages.jobs():
+        jobs = list(pages.jobs())
+        for done, job in enumerate(jobs, 1):
             if not output.fresh(job.path, job.fingerprint):
                 made = job.render()
                 content = made.content if isinstance(made, Page) else made
                 output.write(job.path, content, job.fingerprint)
+            if done % 100 == 0 or done == len(jobs):
+                tell(f"rendering {language}", done, len(jobs))
         output.remove_stale(f"{language}/")
         if indexer is not None and _index_is_stale(output, language):
-            if progress:
-                progress(f"indexing {language} for search")
+            tell(f"indexing {language} for search", 0, 0)
             indexer.start(language)
     assert first_pages is not None
     _site_pages(output, first_pages, gathered, base_url)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
@@ -16,6 +17,7 @@ from rulesarchive.site_builder import changelog, paths
 from rulesarchive.site_builder.build import build_site
 from rulesarchive.site_builder.gather import is_term
 
+from rulesarchive import cli
 from rulesarchive.cli import main
 from tests.linkcheck import broken_links
 from tests.site_fixture import fixture_archive
@@ -227,3 +229,26 @@ def test_the_glossary_shows_only_entries_that_read_as_terms(term, shown):
 def test_a_current_term_keeps_the_plain_slug_on_a_clash():
     slugs = paths.glossary_slugs(["as though", "as-though"])  # current first
     assert slugs == {"as though": "as-though", "as-though": "as-though-2"}
+
+
+def test_build_reports_its_progress_stage_by_stage(tmp_path):
+    seen: list[tuple[str, int, int]] = []
+    archive = fixture_archive(tmp_path / "archive")
+    build_site(archive, tmp_path / "site", index_search=False, progress=lambda *s: seen.append(s))
+    stages = list(dict.fromkeys(stage for stage, _, _ in seen))
+    assert stages == ["reading en", "reading zh-Hans", "rendering en", "rendering zh-Hans"]
+    last = {stage: (done, total) for stage, done, total in seen}
+    assert all(done == total > 0 for done, total in last.values())
+
+
+def test_cli_build_draws_a_progress_bar_on_a_terminal(tmp_path, monkeypatch):
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr(cli.sys, "stderr", terminal)
+    with cli._stages() as progress:
+        progress("rendering en", 50, 100)
+        progress("rendering en", 100, 100)
+    assert "rendering en" in terminal.getvalue() and "100%" in terminal.getvalue()
