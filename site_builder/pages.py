@@ -148,6 +148,7 @@ class LanguagePages:
                     partial(self.chapter, heading.number, heading.title),
                 )
         yield self._job(f"{self.language}/glossary/index.html", everything, self.glossary_index)
+        yield self._job(f"{self.language}/removed.html", everything, self.removed_rules)
         for term in self.data.glossary:
             inputs = (
                 self.glossary_slugs[term.key],
@@ -724,22 +725,45 @@ class LanguagePages:
         )
 
     def glossary_index(self) -> Page:
-        """Every glossary term, current ones first, with removed terms after."""
+        """The current glossary with its definitions (searchable), then the removed terms."""
         page = f"{self.language}/glossary/index.html"
-        terms = sorted(self.data.glossary, key=lambda term: term.key)
+        current, removed = [], []
+        for term in sorted(self.data.glossary, key=lambda term: term.key):
+            _first, last, entry = term.stretches[-1]
+            view = {
+                "entry": entry,
+                "slug": self.glossary_slugs[term.key],
+                "href": paths.relative(page, self._glossary_path(term)),
+            }
+            if last == self.newest:
+                current.append(view | {"text_html": self.refs.html(page, entry.printed_text, last)})
+            else:
+                removed.append(view)
         return self.render(
             "glossary_index.html",
             page,
             title=self.t["glossary_title"],
-            terms=[
-                {
-                    "entry": term.stretches[-1][2],
-                    "href": paths.relative(page, self._glossary_path(term)),
-                    "current": term.stretches[-1][1] == self.newest,
-                }
-                for term in terms
-            ],
+            current=current,
+            removed=removed,
         )
+
+    def removed_rules(self) -> Page:
+        """Every rule no longer printed, as it last read (searchable), in rule order."""
+        page = f"{self.language}/removed.html"
+        gone = sorted(
+            (line for line in self.data.lines if line.last < self.newest),
+            key=lambda line: (rule_sort_key(line.rule.number), line.last),
+        )
+        rules = [
+            {
+                "line": line,
+                "href": self.line_href(page, line),
+                "last": self.data.releases[line.last],
+                "text_html": self.refs.html(page, line.rule.printed_text, line.last),
+            }
+            for line in gone
+        ]
+        return self.render("removed.html", page, title=self.t["removed_rules_title"], rules=rules)
 
     def _glossary_path(self, term: GlossaryLine) -> str:
         return paths.glossary_page(self.language, self.glossary_slugs[term.key])

@@ -47,10 +47,19 @@ async function search(query) {
     for (const status of ["current", "removed"]) {
       found.push(...(await pagefind.search(query, { filters: { status } })).results);
     }
-    const data = await Promise.all(found.slice(0, 30).map((result) => result.data()));
-    for (const page of data) results.appendChild(entry(page.url, page.meta.title || page.url, page.excerpt));
-    const count = found.length;
-    status.textContent = `${count} ${count === 1 ? "page matches" : "pages match"} “${query}”.`;
+    // A page is a chapter, the removed rules or the glossary: each rule or term in it is a
+    // sub-result (a heading with an anchor), listed by how often it matches.
+    const pages = await Promise.all(found.slice(0, 20).map((result) => result.data()));
+    let count = 0;
+    for (const page of pages) {
+      const parts = (page.sub_results || []).filter((sub) => sub.url.includes("#"));
+      parts.sort((a, b) => (b.weighted_locations || []).length - (a.weighted_locations || []).length);
+      for (const sub of parts.length ? parts : [page]) {
+        if (count < 50) results.appendChild(entry(sub.url, sub.title || page.meta.title, sub.excerpt));
+        count++;
+      }
+    }
+    status.textContent = `${count} ${count === 1 ? "rule or term matches" : "rules and terms match"} “${query}”.`;
   } catch (error) {
     status.textContent = "Search needs the site to be served over HTTP (rulesarchive serve).";
   }
