@@ -19,6 +19,7 @@ from rulesarchive.site_builder import feeds, paths, search
 from rulesarchive.site_builder.gather import Language, gather
 from rulesarchive.site_builder.output import Output
 from rulesarchive.site_builder.pages import LanguagePages
+from rulesarchive.site_builder.release_data import data_path, is_keyframe, release_script
 from rulesarchive.site_builder.render import LANGUAGE_NAMES, Page, environment
 from rulesarchive.site_builder.translations import Pairing, pair_translations
 
@@ -76,6 +77,7 @@ def build_site(
         output.abandon()
         raise
     output.swap()
+    output.prune()
     return BuildReport(
         len(output.produced), output.written, time.perf_counter() - started, tuple(languages)
     )
@@ -96,8 +98,11 @@ def _render(
     for language in languages:
         total = len(archive.releases(language))
 
+        held: list[tuple[Release, Document]] = []  # the release before, for its steps
+
         def on_document(index: int, release: Release, document: Document) -> None:
-            _release_data(output, release, document)
+            _release_data(output, release, document, held[-1] if held else None)  # noqa: B023
+            held[:] = [(release, document)]  # noqa: B023
             tell(f"reading {language}", index + 1, total)  # noqa: B023 (used while looping)
 
         gathered[language] = gather(
@@ -154,22 +159,20 @@ def _languages(archive: Archive) -> list[str]:
     ]
 
 
-def _release_data(output: Output, release: Release, document: Document) -> None:
-    """Write a release's rules as one script holding its JSON (the compare page loads it)."""
-    path = f"data/{release.language}/{release.effective_date.isoformat()}.js"
-    fingerprint = f"{release_label(release)}|{release.content_sha256}"
-    if output.fresh(path, fingerprint):
-        return
-    data = {
-        **release_label(release),
-        "rules": [[rule.number, rule.text, list(rule.examples)] for rule in document.rules],
-        "glossary": [[entry.term, entry.text] for entry in document.glossary],
-    }
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    # The JSON stands alone on the second line, for machines: `lines[1].rstrip(";")`.
-    prefix = "window.RULESARCHIVE_RELEASES=window.RULESARCHIVE_RELEASES||{};"
-    key = json.dumps(release.effective_date.isoformat())
-    output.write(path, f"{prefix}window.RULESARCHIVE_RELEASES[{key}]=\n{text};\n", fingerprint)
+def _release_data(
+    output: Output,
+    release: Release,
+    document: Document,
+    previous: tuple[Release, Document] | None,
+) -> None:
+    """Write a release's data file (whole, or the steps from the release before)."""
+    inputs = [release_label(release), release.content_sha256]
+    if previous is not None and not is_keyframe(release, previous[0]):
+        inputs += [release_label(previous[0]), previous[0].content_sha256]
+    fingerprint = repr(inputs)
+    path = data_path(release)
+    if not output.fresh(path, fingerprint):
+        output.write(path, release_script(release, document, previous), fingerprint)
 
 
 def _moves(data: Language) -> str:

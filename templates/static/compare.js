@@ -16,21 +16,37 @@
   var result = document.getElementById("compare-result");
   var dates = Array.prototype.map.call(form.elements.old.options, function (o) { return o.value; }).sort();
 
-  function load(date) {
+  function script(date) {
     return new Promise(function (resolve, reject) {
       if (loaded[date]) return resolve(loaded[date]);
-      var script = document.createElement("script");
-      script.src = settings.data + date + ".js";
-      script.onload = function () { resolve(loaded[date]); };
-      script.onerror = function () { reject(new Error(say(messages.cannotLoad, { date: date }))); };
-      document.head.appendChild(script);
+      var tag = document.createElement("script");
+      tag.src = settings.data + date + ".js";
+      tag.onload = function () { resolve(loaded[date]); };
+      tag.onerror = function () { reject(new Error(say(messages.cannotLoad, { date: date }))); };
+      document.head.appendChild(tag);
     });
   }
 
-  function byNumber(release) {
-    var map = new Map();
-    release.rules.forEach(function (rule) { map.set(rule[0], rule[1]); });
-    return map;
+  // A release's rules as a Map number -> text: a whole release as it is, a step from the
+  // release before applied to that release (loaded the same way, down to the year's first).
+  var whole = {};
+  function load(date) {
+    if (whole[date]) return Promise.resolve(whole[date]);
+    return script(date).then(function (data) {
+      if (data.base === null) {
+        var rules = new Map();
+        data.rules.forEach(function (rule) { rules.set(rule[0], rule[1]); });
+        return rules;
+      }
+      return load(data.base).then(function (base) {
+        var rules = new Map();
+        data.numbers.forEach(function (number) {
+          var changed = data.changed[number];
+          rules.set(number, changed ? changed[0] : base.get(number));
+        });
+        return rules;
+      });
+    }).then(function (rules) { whole[date] = rules; return rules; });
   }
 
   // Where each number of the earlier release is in the later one (null: removed on the way).
@@ -75,7 +91,7 @@
     status.textContent = say(messages.comparing, { old: oldDate, "new": newDate });
     result.textContent = "";
     Promise.all([load(oldDate), load(newDate)]).then(function (releases) {
-      var before = byNumber(releases[0]), after = byNumber(releases[1]);
+      var before = releases[0], after = releases[1];
       var forward = oldDate <= newDate;
       var followed = forward ? follow(Array.from(before.keys()), oldDate, newDate)
         : follow(Array.from(after.keys()), newDate, oldDate);
