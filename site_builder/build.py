@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import time
 from collections.abc import Callable
@@ -122,11 +123,15 @@ def _render(
             gathered["en"], [(gathered[lang], report) for lang, report in reports.items()]
         )
     first_pages: LanguagePages | None = None
+    lastmod: dict[str, dt.date] = {}
     for language, data in gathered.items():
         english = gathered.get("en") if language != "en" else None
-        pages = LanguagePages(env, data, languages, pairing, reports.get(language), english)
+        pages = LanguagePages(
+            env, data, languages, pairing, reports.get(language), english, base_url
+        )
         first_pages = first_pages or pages
         jobs = list(pages.jobs())
+        lastmod.update(pages.lastmod)
         for done, job in enumerate(jobs, 1):
             if not output.fresh(job.path, job.fingerprint):
                 made = job.render()
@@ -139,7 +144,7 @@ def _render(
             tell(f"indexing {language} for search", 0, 0)
             indexer.start(language)
     assert first_pages is not None
-    _site_pages(output, first_pages, gathered, base_url)
+    _site_pages(output, first_pages, gathered, base_url, lastmod)
 
 
 def _index_is_stale(output: Output, language: str) -> bool:
@@ -197,7 +202,11 @@ def _moves(data: Language) -> str:
 
 
 def _site_pages(
-    output: Output, main: LanguagePages, gathered: dict[str, Language], base_url: str
+    output: Output,
+    main: LanguagePages,
+    gathered: dict[str, Language],
+    base_url: str,
+    lastmod: dict[str, dt.date],
 ) -> None:
     """The pages of the whole site: home, search, not found, static files, feed, sitemap, data.
 
@@ -233,6 +242,7 @@ def _site_pages(
         root=root if root.endswith("/") else root + "/",
         title="Not found",
         not_found=True,
+        canonical="",
         lookup_languages=list(gathered),
     )
     output.write("404.html", notfound.content)
@@ -253,4 +263,7 @@ def _site_pages(
         )
     releases = [release for data in gathered.values() for release in data.releases]
     output.write("feed.atom", feeds.atom(releases, base_url))
-    output.write("sitemap.xml", feeds.sitemap(sorted(output.produced), base_url))
+    newest = max(release.effective_date for release in releases)
+    lastmod = {"index.html": newest, "search.html": newest} | lastmod
+    output.write("sitemap.xml", feeds.sitemap(sorted(output.produced), base_url, lastmod))
+    output.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {base_url}sitemap.xml\n")

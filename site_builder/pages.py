@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 from collections import Counter
@@ -43,8 +44,11 @@ class LanguagePages:
         pairing: Pairing | None = None,
         report: TranslationReport | None = None,
         english: Language | None = None,
+        base_url: str = "",
     ) -> None:
-        self.version = (code_version(), tuple(languages))
+        self.base_url = base_url  # absolute links (canonical, alternates) start with it
+        self.version = (code_version(), tuple(languages), base_url)
+        self.lastmod: dict[str, dt.date] = {}  # page -> when what it shows last changed
         self.pairing = pairing or Pairing()
         self.report = report  # of the newest release, for a translated language
         self.english = english  # for a translated language: where English changes are listed
@@ -83,6 +87,10 @@ class LanguagePages:
     def render(self, template: str, path: str, root: str | None = None, **context) -> Page:
         """Render a template for the page at `path` (links relative to it unless `root`)."""
         context.setdefault("switches", [])
+        context.setdefault("description", context.get("title", ""))
+        context.setdefault("canonical", self.base_url + path if self.base_url else "")
+        context.setdefault("alternates", [])
+        context.setdefault("og_type", "website")
         html = self.env.get_template(template).render(
             root=paths.root_of(path) if root is None else root,
             language=self.language,
@@ -103,7 +111,7 @@ class LanguagePages:
         for index in range(len(self.data.releases)):
             page = paths.release_page(self.data.releases[index])
             inputs = (self.data.prefix[index], index == self.newest)
-            yield self._job(page, inputs, partial(self.release, index))
+            yield self._job(page, inputs, partial(self.release, index), index)
             for part in self.release_parts(index):
                 yield self._job(
                     part_page(self.data.releases[index], part),
@@ -111,10 +119,12 @@ class LanguagePages:
                     partial(self.release, index, part),
                 )
         for line in self.data.lines:
+            current = line.last == self.newest
             yield self._job(
                 paths.rule_page(self.language, line),
                 self._rule_inputs(line),
                 partial(self.rule, line),
+                line.stretches[-1].first if current else line.last + 1,
             )
         for chapter, lines in self.history_bundles().items():
             yield self._job(
@@ -170,7 +180,16 @@ class LanguagePages:
         yield self._job(f"{self.language}/compare.html", everything, self.compare)
         yield self._job(f"{self.language}/goto.html", everything, self.goto)
 
-    def _job(self, path: str, inputs: object, render: Callable[[], Page | str]) -> Job:
+    def _job(
+        self,
+        path: str,
+        inputs: object,
+        render: Callable[[], Page | str],
+        modified: int | None = None,
+    ) -> Job:
+        """Make a job; `modified`: the release whose changes the page shows last (sitemap)."""
+        index = self.newest if modified is None else modified
+        self.lastmod[path] = self.data.releases[index].effective_date
         digest = hashlib.sha1(repr((self.version, path, inputs)).encode()).hexdigest()
         return Job(path, digest, render)
 
@@ -256,14 +275,25 @@ class LanguagePages:
         """For a translated rule: its English counterpart and status."""
         return self.pairing.by_translation.get((self.language, line.id))
 
+    def _alternates(self, switches: list[dict]) -> list[dict]:
+        """The same page in every language, as absolute links (hreflang alternates)."""
+        if not self.base_url:
+            return []
+        return [{"language": s["language"], "href": self.base_url + s["path"]} for s in switches]
+
     def _switches(self, page: str, line: Line) -> list[dict]:
         """Links to the same rule in the other languages (the language switch)."""
         if self.language == "en":
             others = [(c.language, c.line_id) for c in self._counterparts(line)]
             if not others:
                 return []
-            return [_switch("en", "", True)] + [
-                _switch(lang, paths.relative(page, f"{lang}/r/{line_id}/index.html"), False)
+            return [_switch("en", "", True, page)] + [
+                _switch(
+                    lang,
+                    paths.relative(page, f"{lang}/r/{line_id}/index.html"),
+                    False,
+                    f"{lang}/r/{line_id}/index.html",
+                )
                 for lang, line_id in others
             ]
         translated = self._translated(line)
@@ -271,8 +301,13 @@ class LanguagePages:
             return []
         english = translated.english_line_id
         return [
-            _switch("en", paths.relative(page, f"en/r/{english}/index.html"), False),
-            _switch(self.language, "", True),
+            _switch(
+                "en",
+                paths.relative(page, f"en/r/{english}/index.html"),
+                False,
+                f"en/r/{english}/index.html",
+            ),
+            _switch(self.language, "", True, page),
         ]
 
     def translation(self) -> Page:
@@ -329,6 +364,7 @@ class LanguagePages:
             "goto.html",
             f"{self.language}/goto.html",
             title=self.t["goto_title"],
+            canonical="",
             lookup_languages=[self.language, *fallback],
         )
 
@@ -524,6 +560,7 @@ class LanguagePages:
             )
         }
         cites = [{"number": n, "href": self.line_href(page, lines.get(i))} for n, i in cite_pairs]
+        switches = self._switches(page, line)
         text_html, examples_html = self._linked_rule(page, line)
         return self.render(
             "rule.html",
@@ -557,7 +594,10 @@ class LanguagePages:
                 for counterpart in self._counterparts(line)
             ],
             english=self._english_view(page, line),
-            switches=self._switches(page, line),
+            switches=switches,
+            alternates=self._alternates(switches),
+            description=_short(current.printed_text, 155),
+            og_type="article",
         )
 
     def _linked_rule(self, page: str, line: Line) -> tuple[str, list[str]]:
@@ -661,9 +701,11 @@ class LanguagePages:
             }
             for line, first, last in self.number_periods(number)
         ]
+        held = self.number_periods(number)[0][0]
         return self.render(
             "number.html",
             page,
+            canonical=self.base_url + paths.rule_page(self.language, held) if self.base_url else "",
             title=self.t["rule_title"].format(number=number),
             number=number,
             rows=rows,
@@ -674,16 +716,17 @@ class LanguagePages:
         """The page of a section or chapter number: redirects to where it is listed."""
         page = paths.number_page(self.language, number)
         if len(number) == 3:
-            target = paths.relative(page, paths.chapter_page(self.language, number))
+            target, anchor = paths.chapter_page(self.language, number), ""
         else:
-            target = paths.relative(page, f"{self.language}/chapters/index.html") + f"#s{number}"
+            target, anchor = f"{self.language}/chapters/index.html", f"#s{number}"
         return self.render(
             "number.html",
             page,
+            canonical=self.base_url + target + anchor if self.base_url else "",
             title=self.t["rule_title"].format(number=number),
             number=number,
             rows=[],
-            target=target,
+            target=paths.relative(page, target) + anchor,
         )
 
     # -- indexes ----------------------------------------------------------------------------
@@ -809,12 +852,13 @@ def _relative_change(page: str, counterpart: Counterpart) -> str:
     return f"{paths.relative(page, target)}#{anchor}"
 
 
-def _switch(language: str, href: str, current: bool) -> dict:
+def _switch(language: str, href: str, current: bool, path: str) -> dict:
     return {
         "language": language,
         "name": LANGUAGE_NAMES.get(language, language),
         "href": href,
         "current": current,
+        "path": path,  # from the site root, for the absolute alternates in <head>
     }
 
 

@@ -69,6 +69,8 @@ def test_no_broken_internal_link_or_anchor(site):
 def test_nothing_is_loaded_from_outside_the_site(site):
     for path, soup in _pages(site):
         for element in soup.find_all(["script", "link", "img", "iframe"]):
+            if element.name == "link" and {"canonical", "alternate"} & set(element["rel"]):
+                continue  # names the page, loads nothing
             address = element.get("src") or element.get("href") or ""
             scheme = urlsplit(address).scheme
             assert scheme in {"", "data"} and not address.startswith("//"), (path, address)
@@ -90,7 +92,8 @@ def test_a_number_resolves_to_the_rule_holding_it_in_the_newest_release(site):
     def target(number: str) -> str:
         stub = BeautifulSoup((site / f"en/n/{number}/index.html").read_text(), "html.parser")
         refresh = stub.find("meta", attrs={"http-equiv": "refresh"})["content"]
-        assert stub.find("link", rel="canonical")["href"] == refresh.split("url=")[1]
+        canonical = stub.find("link", rel="canonical")["href"]
+        assert canonical.endswith(refresh.split("url=")[1].replace("../", ""))
         return refresh.split("url=")[1]
 
     assert target("702.18") == "../../r/2011-09-30/702.18/index.html"  # Deathtouch, not Banding
@@ -258,3 +261,31 @@ def test_cli_build_draws_a_progress_bar_on_a_terminal(tmp_path, monkeypatch):
         progress("rendering en", 50, 100)
         progress("rendering en", 100, 100)
     assert "rendering en" in terminal.getvalue() and "100%" in terminal.getvalue()
+
+
+def test_pages_follow_web_conventions(site):
+    rule = BeautifulSoup((site / "en/r/2010-02-01/400.6/index.html").read_text(), "html.parser")
+    url = "http://localhost:8000/en/r/2010-02-01/400.6/index.html"
+    assert rule.find("link", rel="canonical")["href"] == url
+    assert rule.find("meta", property="og:url")["content"] == url
+    assert rule.find("meta", property="og:type")["content"] == "article"
+    assert rule.find("meta", attrs={"name": "description"})["content"].startswith("If an object")
+    alternates = {link["hreflang"]: link["href"] for link in rule.select("link[hreflang]")}
+    assert alternates == {
+        "en": url,
+        "zh-Hans": "http://localhost:8000/zh-Hans/r/2014-02-01/400.6/index.html",
+    }
+    stub = BeautifulSoup((site / "en/n/702.19/index.html").read_text(), "html.parser")
+    assert stub.find("link", rel="canonical")["href"] == (
+        "http://localhost:8000/en/r/2010-02-01/702.18/index.html"
+    )
+    robots = (site / "robots.txt").read_text()
+    assert "Sitemap: http://localhost:8000/sitemap.xml" in robots
+    sitemap = (site / "sitemap.xml").read_text()
+    assert f"<loc>{url}</loc><lastmod>2019-01-25</lastmod>" in sitemap
+    assert (
+        "<loc>http://localhost:8000/en/releases/2011-05-01/index.html</loc>"
+        + ("<lastmod>2011-05-01</lastmod>")
+        in sitemap
+    )
+    assert "goto.html" not in sitemap
