@@ -21,6 +21,7 @@ from rulesarchive.site_builder.gather import Language, gather
 from rulesarchive.site_builder.output import Output
 from rulesarchive.site_builder.pages import LanguagePages
 from rulesarchive.site_builder.release_data import data_path, is_keyframe, release_script
+from rulesarchive.site_builder.release_pages import ReleasePages
 from rulesarchive.site_builder.render import LANGUAGE_NAMES, Page, environment
 from rulesarchive.site_builder.translations import Pairing, pair_translations
 
@@ -226,7 +227,7 @@ def _site_pages(
         "home.html",
         paths.home(),
         title="Comprehensive Rules history",
-        rows=main.release_rows(),
+        rows=ReleasePages(main).release_rows(),
         others=others,
     )
     output.write(home.path, home.content)
