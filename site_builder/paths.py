@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import posixpath
 import re
 
 from rulesarchive.corpus.model import Release
@@ -79,8 +78,17 @@ def term_slug(term: str) -> str:
 
 
 def relative(from_page: str, to_page: str) -> str:
-    """Return the link from one page to another, relative (works on file:// and any prefix)."""
-    return posixpath.relpath(to_page, posixpath.dirname(from_page) or ".")
+    """Return the link from one page to another, relative (works on file:// and any prefix).
+
+    Both are paths from the site root without '..' (posixpath.relpath, which resolves them
+    against the working folder, took a sixth of a build's time).
+    """
+    folders = from_page.split("/")[:-1]
+    target = to_page.split("/")
+    common = 0
+    while common < len(folders) and common < len(target) - 1 and folders[common] == target[common]:
+        common += 1
+    return "/".join([".."] * (len(folders) - common) + target[common:])
 
 
 def root_of(page: str) -> str:

@@ -28,6 +28,7 @@ class RulePages:
     def __init__(self, site: LanguagePages) -> None:
         self.site = site
         self.cited_by = self._cited_by()
+        self._linked: dict[str, tuple[str, list[str]]] = {}
 
     def jobs(self) -> Iterator[Job]:
         """Yield every rule's page and the history files, a chapter each."""
@@ -238,7 +239,15 @@ class RulePages:
         )
 
     def _linked_rule(self, page: str, line: Line) -> tuple[str, list[str]]:
-        """A rule's text and examples as HTML: references linked, glossary terms once each."""
+        """A rule's text and examples as HTML: references linked, glossary terms once each.
+
+        Worked out once per build: the fingerprint and the page both hold it.
+        """
+        if line.id not in self._linked:
+            self._linked[line.id] = self._link_rule(page, line)
+        return self._linked[line.id]
+
+    def _link_rule(self, page: str, line: Line) -> tuple[str, list[str]]:
         seen: set[str] = set()
         rule = line.rule
         text = self.site.refs.html(page, rule.printed_text, line.last, seen)
