@@ -289,3 +289,17 @@ def test_pages_follow_web_conventions(site):
         in sitemap
     )
     assert "goto.html" not in sitemap
+
+
+def test_the_not_found_page_works_under_a_sub_path(tmp_path):
+    out = tmp_path / "site"
+    build_site(
+        fixture_archive(tmp_path / "archive"),
+        out,
+        base_url="https://example.org/rules/",
+        index_search=False,
+    )
+    soup = BeautifulSoup((out / "404.html").read_text(), "html.parser")
+    links = [tag.get("href") or tag.get("src") for tag in soup.find_all(["a", "link", "script"])]
+    internal = [link for link in links if link and not link.startswith(("http", "data:"))]
+    assert internal and all(link.startswith("/rules/") for link in internal), internal
