@@ -4,8 +4,8 @@ Usage: python benchmarks/build_site.py
 Ingests ../shared/cr-archive (English and zh-Hans) into a temporary archive, holding back the
 newest English release; builds the site from nothing (no site, no cached diffs); ingests the
 held-back release and rebuilds. Each build runs in a child process, so its peak memory is its
-own. Targets (2-core machine): full build under 60 s and 1 GB; rebuild under 10 s, rewriting
-only the pages whose content changed.
+own. Targets (2-core machine, issue 10): full build at most 30 s and 1 GB; rebuild at most
+5 s, rewriting only the pages whose content changed.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ import logging
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -181,9 +182,9 @@ def build(archive: Archive, out: Path, base_url: str, sample: bool) -> None:
     _note_leftovers(source)
     if not base_url.endswith("/"):
         base_url += "/"
-    say = (lambda message: click.echo(f"{message}…", err=True)) if sys.stderr.isatty() else None
     try:
-        report = build_site(source, out, base_url, progress=say, cache=not sample)
+        with _stages() as progress:
+            report = build_site(source, out, base_url, progress=progress, cache=not sample)
     except (BuildError, SearchIndexError, ArchiveError) as error:
         raise click.ClickException(str(error)) from None
     click.echo(
@@ -534,3 +535,34 @@ def _configure_logging(verbose: int, quiet: bool) -> None:
     handler = _EchoHandler()
     handler.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
     logger.addHandler(handler)
+
+
+class _stages:
+    """A progress bar per stage of a long job (build) on a terminal; nothing when piped."""
+
+    def __init__(self) -> None:
+        self.stage = ""
+        self.bar: Any = None  # a click progress bar while a stage runs
+        self.shown = 0
+
+    def __enter__(self):
+        return self.update if sys.stderr.isatty() else None
+
+    def update(self, stage: str, done: int, total: int) -> None:
+        """Move the bar of `stage` to `done` of `total` (a new stage gets a new bar)."""
+        if stage != self.stage:
+            self.__exit__(None, None, None)
+            self.stage, self.shown = stage, 0
+            if total <= 0:
+                click.echo(f"{stage}…", err=True)
+                return
+            self.bar = click.progressbar(length=total, label=stage, file=sys.stderr)
+            self.bar.__enter__()
+        if self.bar is not None:
+            self.bar.update(done - self.shown)
+            self.shown = done
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+            self.bar = None

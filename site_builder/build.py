@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import itertools
+import datetime as dt
 import json
 import time
 from collections.abc import Callable
-from contextlib import nullcontext
 from dataclasses import dataclass
-from functools import partial
 from importlib import resources
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from rulesarchive.corpus.model import Document, Heading, Release
 from rulesarchive.corpus.present import release_label
@@ -22,6 +21,8 @@ from rulesarchive.site_builder.checks import CheckPages, check_gathered
 from rulesarchive.site_builder.gather import Language, gather
 from rulesarchive.site_builder.output import Output
 from rulesarchive.site_builder.pages import LanguagePages
+from rulesarchive.site_builder.release_data import data_path, is_keyframe, release_script
+from rulesarchive.site_builder.release_pages import ReleasePages
 from rulesarchive.site_builder.render import LANGUAGE_NAMES, Page, environment
 from rulesarchive.site_builder.translations import Pairing, pair_translations
 
@@ -31,6 +32,10 @@ LANGUAGE_ORDER = ("en", "zh-Hans", "it")
 def sample_archive() -> Path:
     """Return the folder of the small demo archive shipped in the package (`build --sample`)."""
     return Path(__file__).parent / "sample"
+
+
+# Told what the build is doing: a stage ('reading en'), how far it is and how far it goes.
+Progress = Callable[[str, int, int], None]
 
 
 class BuildError(Exception):
@@ -51,25 +56,11 @@ def build_site(
     archive: Archive,
     out: Path,
     base_url: str = "http://localhost:8000/",
-    progress: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
     index_search: bool = True,
     cache: bool = True,
 ) -> BuildReport:
     """Render every language of the archive into `out`; the old site stays till the new is whole."""
-    # The shipped sample never changes (and no lock file belongs in the package): no snapshot.
-    with archive.snapshot() if cache else nullcontext(archive) as frozen:
-        return _build(frozen, out, base_url, progress, index_search, cache)
-
-
-def _build(
-    archive: Archive,
-    out: Path,
-    base_url: str,
-    progress: Callable[[str], None] | None,
-    index_search: bool,
-    cache: bool,
-) -> BuildReport:
-    """Build from an archive that does not change meanwhile."""
     started = time.perf_counter()
     languages = _languages(archive)
     if not languages:
@@ -89,6 +80,7 @@ def _build(
         output.abandon()
         raise
     output.swap()
+    output.prune()
     return BuildReport(
         len(output.produced), output.written, time.perf_counter() - started, tuple(languages)
     )
@@ -100,20 +92,30 @@ def _render(
     indexer: search.Indexer | None,
     languages: list[str],
     base_url: str,
-    progress: Callable[[str], None] | None,
+    progress: Progress | None,
     cache: bool,
 ) -> None:
     env = environment()
     gathered: dict[str, Language] = {}
-    headings: dict[str, list[tuple[Heading, ...]]] = {}  # each release's, for the check
+    headings: dict[str, list[tuple[Heading, ...]]] = {}
+    tell = progress or (lambda _stage, _done, _total: None)
     for language in languages:
-        if progress:
-            progress(f"reading {language}")
+        total = len(archive.releases(language))
+
+        held: list[tuple[Release, Document]] = []  # the release before, for its steps
+        headings[language] = []  # each release's, for the reference check
+
+        def on_document(index: int, release: Release, document: Document) -> None:
+            _release_data(output, release, document, held[-1] if held else None)  # noqa: B023
+            held[:] = [(release, document)]  # noqa: B023
+            headings[language].append(document.headings)  # noqa: B023
+            tell(f"reading {language}", index + 1, total)  # noqa: B023 (used while looping)
+
         gathered[language] = gather(
             archive,
             language,
             cache=diff_folder(archive.root) if cache else None,
-            on_document=partial(_read, output, headings.setdefault(language, [])),
+            on_document=on_document,
         )
     reports = {
         language: translation_report(archive, language, cache=cache)
@@ -126,24 +128,29 @@ def _render(
             gathered["en"], [(gathered[lang], report) for lang, report in reports.items()]
         )
     first_pages: LanguagePages | None = None
+    lastmod: dict[str, dt.date] = {}
     for language, data in gathered.items():
-        if progress:
-            progress(f"rendering {language}")
-        pages = LanguagePages(env, data, languages, pairing, reports.get(language))
+        english = gathered.get("en") if language != "en" else None
+        pages = LanguagePages(
+            env, data, languages, pairing, reports.get(language), english, base_url
+        )
         first_pages = first_pages or pages
         checks = CheckPages(pages, check_gathered(data, gathered.get("en"), headings[language]))
-        for job in itertools.chain(pages.jobs(), checks.jobs()):
+        jobs = [*pages.jobs(), *checks.jobs()]
+        lastmod.update(pages.lastmod)
+        for done, job in enumerate(jobs, 1):
             if not output.fresh(job.path, job.fingerprint):
                 made = job.render()
                 content = made.content if isinstance(made, Page) else made
                 output.write(job.path, content, job.fingerprint)
+            if done % 100 == 0 or done == len(jobs):
+                tell(f"rendering {language}", done, len(jobs))
         output.remove_stale(f"{language}/")
         if indexer is not None and _index_is_stale(output, language):
-            if progress:
-                progress(f"indexing {language} for search")
+            tell(f"indexing {language} for search", 0, 0)
             indexer.start(language)
     assert first_pages is not None
-    _site_pages(output, first_pages, gathered, base_url)
+    _site_pages(output, first_pages, gathered, base_url, lastmod)
 
 
 def _index_is_stale(output: Output, language: str) -> bool:
@@ -163,41 +170,49 @@ def _languages(archive: Archive) -> list[str]:
     ]
 
 
-def _read(
+def _release_data(
     output: Output,
-    headings: list[tuple[Heading, ...]],
-    _index: int,
     release: Release,
     document: Document,
+    previous: tuple[Release, Document] | None,
 ) -> None:
-    """See a document as it is gathered: write its data files, keep its headings."""
-    _release_data(output, release, document)
-    headings.append(document.headings)
+    """Write a release's data file (whole, or the steps from the release before)."""
+    inputs = [release_label(release), release.content_sha256]
+    if previous is not None and not is_keyframe(release, previous[0]):
+        inputs += [release_label(previous[0]), previous[0].content_sha256]
+    fingerprint = repr(inputs)
+    path = data_path(release)
+    if not output.fresh(path, fingerprint):
+        output.write(path, release_script(release, document, previous), fingerprint)
 
 
-def _release_data(output: Output, release: Release, document: Document) -> None:
-    """Write a release's rules as JSON (for machines) and as a script (for the compare page)."""
-    base = f"data/{release.language}/{release.effective_date.isoformat()}"
-    fingerprint = f"{release_label(release)}|{release.content_sha256}"
-    if output.fresh(f"{base}.json", fingerprint) and output.fresh(f"{base}.js", fingerprint):
-        return
-    data = {
-        **release_label(release),
-        "rules": [[rule.number, rule.text, list(rule.examples)] for rule in document.rules],
-        "glossary": [[entry.term, entry.text] for entry in document.glossary],
-    }
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    output.write(f"{base}.json", text, fingerprint)
-    output.write(
-        f"{base}.js",
-        "window.RULESARCHIVE_RELEASES=window.RULESARCHIVE_RELEASES||{};"
-        f"window.RULESARCHIVE_RELEASES[{json.dumps(release.effective_date.isoformat())}]={text};",
-        fingerprint,
-    )
+def _moves(data: Language) -> str:
+    """Each release's alignment with the one before, as the compare page follows rules.
+
+    For each release, the rules of the release before that did not stay under their number:
+    `[old, new]` for a rule renumbered, `[old, null]` for a rule removed.
+    """
+    steps: dict[str, list[list[str | None]]] = {}
+    for release, diff in zip(data.releases, data.diffs, strict=True):
+        if diff is None:
+            continue
+        steps[release.effective_date.isoformat()] = [
+            [change.old_number, change.new_number]
+            for change in diff.changes
+            if change.old_number and change.old_number != change.new_number
+        ]
+    key = json.dumps(data.language)
+    body = json.dumps(steps, separators=(",", ":"))
+    prefix = "window.RULESARCHIVE_MOVES=window.RULESARCHIVE_MOVES||{};"
+    return f"{prefix}window.RULESARCHIVE_MOVES[{key}]={body};"
 
 
 def _site_pages(
-    output: Output, main: LanguagePages, gathered: dict[str, Language], base_url: str
+    output: Output,
+    main: LanguagePages,
+    gathered: dict[str, Language],
+    base_url: str,
+    lastmod: dict[str, dt.date],
 ) -> None:
     """The pages of the whole site: home, search, not found, static files, feed, sitemap, data.
 
@@ -217,7 +232,7 @@ def _site_pages(
         "home.html",
         paths.home(),
         title="Comprehensive Rules history",
-        rows=main.release_rows(),
+        rows=ReleasePages(main).release_rows(),
         others=others,
     )
     output.write(home.path, home.content)
@@ -225,9 +240,18 @@ def _site_pages(
         "search.html",
         main.render("search.html", "search.html", title="Search", languages=list(gathered)).content,
     )
-    output.write(
-        "404.html", main.render("notfound.html", "404.html", root="/", title="Not found").content
+    # Served for a missing page at any depth: links from the site root the base URL names.
+    root = urlsplit(base_url).path or "/"
+    notfound = main.render(
+        "notfound.html",
+        "404.html",
+        root=root if root.endswith("/") else root + "/",
+        title="Not found",
+        not_found=True,
+        canonical="",
+        lookup_languages=list(gathered),
     )
+    output.write("404.html", notfound.content)
     static = resources.files("rulesarchive.templates").joinpath("static")
     for item in static.iterdir():
         if item.is_file():
@@ -235,8 +259,17 @@ def _site_pages(
     for language, data in gathered.items():
         labels = [release_label(release) for release in data.releases]
         output.write(f"data/{language}/releases.json", json.dumps(labels, ensure_ascii=False))
-        numbers = json.dumps(sorted(data.holders))
-        output.write(f"data/{language}/numbers.js", f"window.RULESARCHIVE_NUMBERS={numbers};")
+        output.write(f"data/{language}/moves.js", _moves(data))
+        sections = [h.number for h in data.headings if len(h.number) in (1, 3)]
+        numbers = json.dumps(sorted({*data.holders, *sections}))
+        output.write(
+            f"data/{language}/numbers.js",
+            "window.RULESARCHIVE_NUMBERS=window.RULESARCHIVE_NUMBERS||{};"
+            f"window.RULESARCHIVE_NUMBERS[{json.dumps(language)}]={numbers};",
+        )
     releases = [release for data in gathered.values() for release in data.releases]
     output.write("feed.atom", feeds.atom(releases, base_url))
-    output.write("sitemap.xml", feeds.sitemap(sorted(output.produced), base_url))
+    newest = max(release.effective_date for release in releases)
+    lastmod = {"index.html": newest, "search.html": newest} | lastmod
+    output.write("sitemap.xml", feeds.sitemap(sorted(output.produced), base_url, lastmod))
+    output.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {base_url}sitemap.xml\n")

@@ -35,13 +35,19 @@ def atom(releases: Iterable[Release], base_url: str) -> bytes:
     return feed.atom_str(pretty=True)
 
 
-def sitemap(pages: Iterable[str], base_url: str) -> str:
-    """Return sitemap.xml over the site's HTML pages (redirect stubs left out)."""
-    urls = [
-        f"  <url><loc>{escape(base_url + page)}</loc></url>"
-        for page in pages
-        if page.endswith(".html") and "/n/" not in page and page != "404.html"
-    ]
+def sitemap(pages: Iterable[str], base_url: str, lastmod: dict[str, dt.date]) -> str:
+    """Return sitemap.xml over the site's HTML pages (redirect stubs left out), with lastmod."""
+    urls = []
+    for page in pages:
+        if (
+            not page.endswith(".html")
+            or "/n/" in page
+            or page == "404.html"
+            or page.endswith("/goto.html")
+        ):
+            continue
+        modified = f"<lastmod>{lastmod[page].isoformat()}</lastmod>" if page in lastmod else ""
+        urls.append(f"  <url><loc>{escape(base_url + page)}</loc>{modified}</url>")
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +38,7 @@ class Language:
     holders: dict[str, list[Line]] = field(default_factory=dict)  # number -> lines, ever
     by_id: dict[str, Line] = field(default_factory=dict)
     prefix: list[str] = field(default_factory=list)  # [i]: what releases 0..i say, summed up
+    numbers: list[tuple[str, ...]] = field(default_factory=list)  # [i]: release i's, in order
 
     def __post_init__(self) -> None:
         for line in self.lines:
@@ -77,6 +79,7 @@ def gather(
     releases = archive.releases(language)
     diffs: list[ReleaseDiff | None] = []
     glossary: dict[str, list[list]] = {}
+    numbers: list[tuple[str, ...]] = []
     headings: tuple[Heading, ...] = ()  # of the newest release: the chapter index shows them
 
     def steps() -> Iterator[tuple[Document, ReleaseDiff | None]]:
@@ -89,6 +92,7 @@ def gather(
                 diff = cached_diff(cache, releases[index - 1], release, previous, document)
             diffs.append(diff)
             _grow_glossary(glossary, index, document)
+            numbers.append(tuple(rule.number for rule in document.rules))
             if on_document:
                 on_document(index, release, document)
             headings = document.headings
@@ -108,11 +112,23 @@ def gather(
             for key, stretches in glossary.items()
         ],
         headings,
+        numbers=numbers,
     )
 
 
+# What a parse of an old glossary let through as a term: a numbered definition ('1. A player
+# draws...', 'Ability1. Text on...'), an index line ('Card, 200.1'), a sentence, a term in
+# mis-decoded quotes ('?As Though?'). The site shows only entries that read as terms.
+_NOT_A_TERM = re.compile(r"\d\.(?:\s|$)|^\d+\.|^[^\w{]|,\s*\d|\.\s|\.$")
+
+
+def is_term(term: str) -> bool:
+    """Tell whether a glossary entry's term reads as a term (not a fragment of a bad parse)."""
+    return not _NOT_A_TERM.search(term)
+
+
 def _grow_glossary(glossary: dict[str, list[list]], index: int, document: Document) -> None:
-    for entry in document.glossary:
+    for entry in filter(lambda entry: is_term(entry.term), document.glossary):
         stretches = glossary.setdefault(term_key(entry.term), [])
         if stretches and stretches[-1][2] == entry and stretches[-1][1] == index - 1:
             stretches[-1][1] = index

@@ -1,11 +1,10 @@
 """The site folder being built: two copies side by side, the live one never touched.
 
-`site` is a symbolic link to one of two folders, `.site.a` and `.site.b`. A build updates the
-folder that is not live, writing only the files whose inputs changed since that folder was
-last built (each file's inputs are summed up in a fingerprint kept in its `.manifest.json`),
-and then points the link at it in one atomic rename. A build that fails leaves the live site
-as it was. The folder not live is a hard-link copy of the live one the first time, so a
-rebuild never starts from nothing.
+`site` is a symbolic link to one of two folders, `.site.a` and `.site.b`. A build makes the
+folder that is not live as a hard-link copy of the live one, writes only the files whose
+inputs changed (each file's inputs are summed up in a fingerprint kept in `.manifest.json`),
+points the link at it in one atomic rename and then deletes the old folder, so that one copy
+of the site is kept at rest. A build that fails leaves the live site as it was.
 """
 
 from __future__ import annotations
@@ -121,6 +120,17 @@ class Output:
     def swap(self) -> None:
         """Point the site link at the folder just built (one atomic rename)."""
         self._point_at(self.staging)
+
+    def prune(self) -> None:
+        """Delete the folder that was live before the swap: one copy of the site at rest.
+
+        The next build starts again from a hard-link copy of the live folder (made while it
+        reads the archive), so keeping the old folder saved little and doubled the disk used.
+        """
+        for letter in "ab":
+            slot = self.out.with_name(f".{self.out.name}.{letter}")
+            if slot != self.staging and slot.exists():
+                _remove_tree(slot)
 
     def _point_at(self, folder: Path) -> None:
         link = self.out.with_name(f".{self.out.name}.link")

@@ -1,32 +1,26 @@
-"""Turn one language's gathered history into page contexts, rendered through the templates."""
+"""What every page of a language shares (data, links, rendering, jobs); the page kinds are
+release_pages, rule_pages, number_pages, index_pages and status_pages, each making its own jobs."""
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
-import json
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from functools import partial
 
 from jinja2 import Environment
-from rulesarchive.corpus.model import Release
-from rulesarchive.corpus.numbers import cited_numbers, rule_sort_key
-from rulesarchive.differ.align import compact_ranges
-from rulesarchive.differ.classify import Change, ReleaseDiff
-from rulesarchive.differ.history import History, Version
+from rulesarchive.differ.history import Version
 from rulesarchive.differ.lineage import Line, line_versions
-from rulesarchive.differ.report import history_data
 from rulesarchive.differ.translations import TranslationReport
-from rulesarchive.differ.words import diff_words
 from rulesarchive.site_builder import paths
-from rulesarchive.site_builder.gather import GlossaryLine, Language
-from rulesarchive.site_builder.history_view import example_diffs, renumbered_positions
-from rulesarchive.site_builder.refs import split_citations
-from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Page, code_version
-from rulesarchive.site_builder.translations import Counterpart, Pairing
-
-SHOWN_FIRST = ("substantive", "added", "removed", "reference", "example")
-FOLDED = ("typography", "truncation", "unchanged")
+from rulesarchive.site_builder.gather import Language
+from rulesarchive.site_builder.index_pages import IndexPages
+from rulesarchive.site_builder.number_pages import NumberPages
+from rulesarchive.site_builder.refs import References
+from rulesarchive.site_builder.release_pages import ReleasePages
+from rulesarchive.site_builder.render import Job, Page, code_version, messages
+from rulesarchive.site_builder.rule_pages import RulePages
+from rulesarchive.site_builder.status_pages import StatusPages
+from rulesarchive.site_builder.translations import Pairing
 
 
 class LanguagePages:
@@ -39,20 +33,35 @@ class LanguagePages:
         languages: list[str],
         pairing: Pairing | None = None,
         report: TranslationReport | None = None,
+        english: Language | None = None,
+        base_url: str = "",
     ) -> None:
-        self.version = (code_version(), tuple(languages))
+        self.base_url = base_url  # absolute links (canonical, alternates) start with it
+        self.version = (code_version(), tuple(languages), base_url)
+        self.lastmod: dict[str, dt.date] = {}  # page -> when what it shows last changed
         self.pairing = pairing or Pairing()
         self.report = report  # of the newest release, for a translated language
+        self.english = english  # for a translated language: where English changes are listed
+        self.t = messages(data.language)
         self.env = env
         self.data = data
         self.language = data.language
         self.languages = languages
         self.newest = len(data.releases) - 1
-        self.cited_by = self._cited_by()
+        self._versions: dict[str, tuple[Version, ...]] = {}
         self.reference_marks: dict[str, tuple[dict, ...]] = {}  # line id -> its problems
         self.citation_fixes: dict[int, dict[str, tuple[str, ...]]] = {}  # release -> fixes
-        self._versions: dict[str, tuple[Version, ...]] = {}
-        self.glossary_slugs = paths.glossary_slugs([term.key for term in data.glossary])
+        # Current terms take their slugs first: a term keeps its slug whatever came and went.
+        newest_first = sorted(data.glossary, key=lambda term: term.stretches[-1][1] != self.newest)
+        self.glossary_slugs = paths.glossary_slugs([term.key for term in newest_first])
+        self.refs = References(
+            data,
+            {
+                key: paths.glossary_page(data.language, slug)
+                for key, slug in self.glossary_slugs.items()
+            },
+        )
+        self.index_of = {release.effective_date: i for i, release in enumerate(data.releases)}
         self.current_by_chapter: dict[str, list[Line]] = {}
         for line in data.lines:
             if line.last == self.newest:
@@ -64,15 +73,18 @@ class LanguagePages:
             self._versions[line.id] = line_versions(line, self.data.releases)
         return self._versions[line.id]
 
-    # -- shared -----------------------------------------------------------------------------
-
     def render(self, template: str, path: str, root: str | None = None, **context) -> Page:
         """Render a template for the page at `path` (links relative to it unless `root`)."""
         context.setdefault("switches", [])
+        context.setdefault("description", context.get("title", ""))
+        context.setdefault("canonical", self.base_url + path if self.base_url else "")
+        context.setdefault("alternates", [])
+        context.setdefault("og_type", "website")
         html = self.env.get_template(template).render(
             root=paths.root_of(path) if root is None else root,
             language=self.language,
             lang_attr=self.language,
+            t=messages(self.language),
             **context,
         )
         return Page(path, html)
@@ -82,59 +94,20 @@ class LanguagePages:
         return paths.relative(page, paths.rule_page(self.language, line)) if line else ""
 
     def jobs(self) -> Iterator[Job]:
-        """Yield every file of the language as a job: its path, its inputs' fingerprint, how."""
-        everything = self.data.prefix[-1]  # pages that show the language as a whole
-        yield self._job(paths.language_home(self.language), everything, self.language_home)
-        for index in range(len(self.data.releases)):
-            page = paths.release_page(self.data.releases[index])
-            yield self._job(page, self.data.prefix[index], partial(self.release, index))
-        for line in self.data.lines:
-            yield self._job(
-                paths.rule_page(self.language, line),
-                self._rule_inputs(line),
-                partial(self.rule, line),
-            )
-            yield self._job(
-                f"data/{self.language}/r/{line.id}.json",
-                self._version_inputs(line),
-                partial(self.history_json, line),
-            )
-        for number in self.data.holders:
-            rows = [
-                (line.id, line.rule.number, line.stretches[0].first, line.last == self.newest)
-                for line in self.data.holders[number]
-            ]
-            yield self._job(
-                paths.number_page(self.language, number),
-                (number, rows, self._labels(line.first for line in self.data.holders[number])),
-                partial(self.number_stub, number),
-            )
-        yield self._job(f"{self.language}/chapters/index.html", everything, self.chapters)
-        for heading in self.data.headings:
-            if len(heading.number) == 3:
-                yield self._job(
-                    paths.chapter_page(self.language, heading.number),
-                    everything,
-                    partial(self.chapter, heading.number, heading.title),
-                )
-        yield self._job(f"{self.language}/glossary/index.html", everything, self.glossary_index)
-        for term in self.data.glossary:
-            inputs = (
-                self.glossary_slugs[term.key],
-                [(self._labels([first]), entry) for first, _, entry in term.stretches],
-                term.stretches[-1][1] == self.newest,
-            )
-            yield self._job(self._glossary_path(term), inputs, partial(self.glossary_term, term))
-        if self.report is not None:
-            yield self._job(
-                f"{self.language}/translation.html",
-                (everything, repr(self.report)),
-                self.translation,
-            )
-        yield self._job(f"{self.language}/compare.html", everything, self.compare)
-        yield self._job(f"{self.language}/goto.html", everything, self.goto)
+        """Yield every file of the language as a job, page kind by page kind."""
+        for kind in (ReleasePages, RulePages, NumberPages, IndexPages, StatusPages):
+            yield from kind(self).jobs()
 
-    def _job(self, path: str, inputs: object, render: Callable[[], Page | str]) -> Job:
+    def _job(
+        self,
+        path: str,
+        inputs: object,
+        render: Callable[[], Page | str],
+        modified: int | None = None,
+    ) -> Job:
+        """Make a job; `modified`: the release whose changes the page shows last (sitemap)."""
+        index = self.newest if modified is None else modified
+        self.lastmod[path] = self.data.releases[index].effective_date
         digest = hashlib.sha1(repr((self.version, path, inputs)).encode()).hexdigest()
         return Job(path, digest, render)
 
@@ -144,420 +117,3 @@ class LanguagePages:
             (releases[i].effective_date, releases[i].set_code, releases[i].set_name)
             for i in indexes
         ]
-
-    def _rule_inputs(self, line: Line) -> tuple:
-        cites, cited_by = self._citations(line)
-        translations = [self._shown(c) for c in self._counterparts(line)]
-        translated = self._translated(line)
-        current = line.last == self.newest
-        return (
-            self._version_inputs(line),
-            current,
-            None if current else self._labels([line.last]),  # shown only for a removed rule
-            cites,
-            cited_by,
-            translations,
-            translated and self._shown(translated),
-            self.reference_marks.get(line.id, ()),
-        )
-
-    def _shown(self, c: Counterpart) -> tuple:
-        """What a page shows of a counterpart (not its base: the status page has that)."""
-        since = c.stale_since and self._label(c.stale_since)
-        return (
-            c.language,
-            c.line_id,
-            c.rule,
-            self._label(c.release),
-            c.english,
-            c.status,
-            since,
-            c.problems,
-            c.english_line_id,
-            c.change,
-        )
-
-    @staticmethod
-    def _label(release: Release) -> tuple:
-        return (release.language, release.effective_date, release.set_code, release.set_name)
-
-    def _version_inputs(self, line: Line) -> tuple:
-        return (
-            line.id,
-            [(self._labels([s.first]), s.rule) for s in line.stretches],
-            line.first > 0,
-        )
-
-    def _citations(self, line: Line) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-        rule = line.rule
-        cites = []
-        for number in cited_numbers(rule.text + " " + " ".join(rule.examples)):
-            target = self.data.holder(number, line.last)
-            cites.append((number, target.id if target else ""))
-        cited_by = sorted(
-            ((other.rule.number, other.id) for other in self.cited_by.get(line.id, ())),
-            key=lambda pair: rule_sort_key(pair[0]),
-        )
-        return cites, cited_by
-
-    def _english_view(self, page: str, line: Line) -> dict | None:
-        """On a translated rule's page: the English it translates, and whether it moved on."""
-        translated = self._translated(line)
-        if translated is None:
-            return None
-        return {
-            "counterpart": translated,
-            "href": paths.relative(page, f"en/r/{translated.english_line_id}/index.html"),
-            "since_href": _relative_change(page, translated),
-        }
-
-    def _counterparts(self, line: Line) -> list:
-        return self.pairing.by_english.get(line.id, []) if self.language == "en" else []
-
-    def _translated(self, line: Line) -> Counterpart | None:
-        """For a translated rule: its English counterpart and status."""
-        return self.pairing.by_translation.get((self.language, line.id))
-
-    def _switches(self, page: str, line: Line) -> list[dict]:
-        """Links to the same rule in the other languages (the language switch)."""
-        if self.language == "en":
-            others = [(c.language, c.line_id) for c in self._counterparts(line)]
-            if not others:
-                return []
-            return [_switch("en", "", True)] + [
-                _switch(lang, paths.relative(page, f"{lang}/r/{line_id}/index.html"), False)
-                for lang, line_id in others
-            ]
-        translated = self._translated(line)
-        if translated is None:
-            return []
-        english = translated.english_line_id
-        return [
-            _switch("en", paths.relative(page, f"en/r/{english}/index.html"), False),
-            _switch(self.language, "", True),
-        ]
-
-    def translation(self) -> Page:
-        """A translated language's status against English: stale, missing, extra, to check."""
-        page = f"{self.language}/translation.html"
-        report = self.report
-        assert report is not None
-        rows = []
-        for status in report.rules:
-            line = self.data.holder(status.number, self.newest)
-            rows.append(
-                {
-                    "status": status,
-                    "href": self.line_href(page, line),
-                    "english_href": paths.relative(
-                        page, paths.number_page("en", status.english_number or status.number)
-                    ),
-                    "since_href": paths.relative(page, paths.release_page(status.stale_since))
-                    + f"#rule-{status.english_number or status.number}"
-                    if status.stale_since
-                    else "",
-                }
-            )
-        return self.render(
-            "translation.html",
-            page,
-            title=f"{LANGUAGE_NAMES.get(self.language, self.language)}: translation status",
-            report=report,
-            counts=report.counts,
-            rows=rows,
-        )
-
-    def compare(self) -> Page:
-        """The page that compares any two releases in the browser."""
-        return self.render(
-            "compare.html",
-            f"{self.language}/compare.html",
-            title="Compare releases",
-            releases=self.release_rows(),
-        )
-
-    def goto(self) -> Page:
-        """The page that resolves a rule number typed in the header."""
-        return self.render("goto.html", f"{self.language}/goto.html", title="Go to a rule")
-
-    def history_json(self, line: Line) -> str:
-        """A rule's history as JSON (the keys of `rulesarchive history --format json`)."""
-        history = History(line.rule.number, line.numbers, self.versions(line))
-        body = {
-            "id": line.id,
-            "page": paths.rule_page(self.language, line),
-            **history_data(history),
-        }
-        return json.dumps(body, ensure_ascii=False)
-
-    # -- releases ---------------------------------------------------------------------------
-
-    def release_rows(self) -> list[dict]:
-        rows = []
-        for index, release in enumerate(self.data.releases):
-            counts = _counts(self.data.diffs[index])
-            rows.append(
-                {
-                    "release": release,
-                    "href_from_root": paths.release_page(release),
-                    "substantive": counts["substantive"] + counts["sweep"],
-                    "added": counts["added"],
-                    "removed": counts["removed"],
-                }
-            )
-        return list(reversed(rows))
-
-    def language_home(self) -> Page:
-        """The language's releases, newest first."""
-        return self.render(
-            "releases.html",
-            paths.language_home(self.language),
-            title=f"Releases ({LANGUAGE_NAMES.get(self.language, self.language)})",
-            rows=self.release_rows(),
-            translation_href="translation.html" if self.report is not None else "",
-        )
-
-    def release(self, index: int) -> Page:
-        """A release's changelog against the release before it."""
-        release = self.data.releases[index]
-        page = paths.release_page(release)
-        diff = self.data.diffs[index]
-        previous = self.data.releases[index - 1] if index else None
-        groups: dict[str, list[dict]] = {kind: [] for kind in (*SHOWN_FIRST, "sweep", *FOLDED)}
-        for change in diff.changes if diff else ():
-            groups.setdefault(change.kind, []).append(self._change_view(page, index, change))
-        return self.render(
-            "release.html",
-            page,
-            title=f"{release.effective_date} {release.set_name}".strip(),
-            release=release,
-            previous=previous,
-            previous_href=paths.relative(page, paths.release_page(previous)) if previous else "",
-            groups=groups,
-            shown_first=SHOWN_FIRST,
-            sweeps=diff.sweeps if diff else (),
-            renumbering=compact_ranges(diff.renumbering) if diff else [],
-            splits=diff.splits if diff else (),
-            merges=diff.merges if diff else (),
-            glossary=diff.glossary if diff else (),
-            unchanged=diff.unchanged if diff else release.rule_count,
-            compare_href=paths.relative(page, f"{self.language}/compare.html"),
-            json_href=paths.relative(page, f"data/{self.language}/{release.effective_date}.json"),
-            fixes=self.citation_fixes.get(index, {}),
-        )
-
-    def _change_view(self, page: str, index: int, change: Change) -> dict:
-        if change.new_number:
-            line = self.data.holder(change.new_number, index)
-        else:
-            line = self.data.holder(change.old_number or "", index - 1)
-        return {
-            "change": change,
-            "href": self.line_href(page, line),
-            "diff": change.diff,
-            "example_diffs": change.example_diffs if change.kind == "example" else (),
-        }
-
-    # -- rules ------------------------------------------------------------------------------
-
-    def rule(self, line: Line) -> Page:
-        """A rule's page: its current text, then its whole history, newest first."""
-        page = paths.rule_page(self.language, line)
-        releases = self.data.releases
-        versions = self.versions(line)
-        current = line.rule
-        settled = next((v for v in reversed(versions) if v.kind not in FOLDED), versions[0])
-        cite_pairs, cited_pairs = self._citations(line)
-        lines = {
-            other.id: other
-            for other in self.data.lines_by_id(
-                [i for _, i in cite_pairs if i] + [i for _, i in cited_pairs]
-            )
-        }
-        cites = [{"number": n, "href": self.line_href(page, lines.get(i))} for n, i in cite_pairs]
-        return self.render(
-            "rule.html",
-            page,
-            title=f"{current.number} {_short(current.printed_text)}",
-            line=line,
-            rule=current,
-            text_pieces=self._linked(page, current.printed_text, line.last),
-            current=line.last == self.newest,
-            last_release=releases[line.last],
-            first_release=releases[line.first],
-            settled=settled,
-            versions=list(reversed(versions)),
-            renumbered=renumbered_positions(versions),
-            example_diffs=example_diffs(versions),
-            folded=FOLDED,
-            cites=cites,
-            cited_by=[
-                {"number": n, "href": self.line_href(page, lines[i])} for n, i in cited_pairs
-            ],
-            data_href=paths.relative(page, f"data/{self.language}/r/{line.id}.json"),
-            translations=[
-                {
-                    "counterpart": counterpart,
-                    "name": LANGUAGE_NAMES.get(counterpart.language, counterpart.language),
-                    "href": paths.relative(
-                        page, f"{counterpart.language}/r/{counterpart.line_id}/index.html"
-                    ),
-                    "since_href": _relative_change(page, counterpart),
-                }
-                for counterpart in self._counterparts(line)
-            ],
-            english=self._english_view(page, line),
-            switches=self._switches(page, line),
-            reference_marks=self.reference_marks.get(line.id, ()),
-        )
-
-    def _linked(self, page: str, text: str, index: int) -> list[dict]:
-        pieces = []
-        for kind, value in split_citations(text):
-            if kind == "text":
-                pieces.append({"text": value, "href": "", "dangling": False})
-            else:
-                target = self.data.holder(value, index)
-                pieces.append(
-                    {
-                        "text": value,
-                        "href": self.line_href(page, target),
-                        "dangling": target is None,
-                    }
-                )
-        return pieces
-
-    def _cited_by(self) -> dict[str, list[Line]]:
-        cited: dict[str, list[Line]] = {}
-        for line in self.data.lines:
-            rule = line.rule
-            for number in cited_numbers(rule.text + " " + " ".join(rule.examples)):
-                target = self.data.holder(number, line.last)
-                if target is not None and target is not line and target.last == line.last:
-                    cited.setdefault(target.id, []).append(line)
-        return cited
-
-    def number_stub(self, number: str) -> Page:
-        """The page of a rule number: redirects to the rule that holds it (or held it last)."""
-        page = paths.number_page(self.language, number)
-        holders = sorted(self.data.holders[number], key=lambda line: -line.last)
-        rows = []
-        for line in holders:
-            spans = [s for s in line.stretches if s.rule.number == number]
-            rows.append(
-                {
-                    "line": line,
-                    "href": self.line_href(page, line),
-                    "since": self.data.releases[spans[0].first],
-                    "until": self.data.releases[spans[-1].last],
-                    "current": spans[-1].last == self.newest,
-                }
-            )
-        return self.render(
-            "number.html",
-            page,
-            title=f"Rule {number}",
-            number=number,
-            rows=rows,
-            target=rows[0]["href"],
-        )
-
-    # -- indexes ----------------------------------------------------------------------------
-
-    def chapters(self) -> Page:
-        """Sections and chapters of the newest release."""
-        page = f"{self.language}/chapters/index.html"
-        sections: list[dict] = []
-        for heading in self.data.headings:
-            if len(heading.number) == 1:
-                sections.append({"heading": heading, "chapters": []})
-            elif len(heading.number) == 3 and sections:
-                href = paths.relative(page, paths.chapter_page(self.language, heading.number))
-                sections[-1]["chapters"].append({"heading": heading, "href": href})
-        return self.render("chapters.html", page, title="Rules by chapter", sections=sections)
-
-    def chapter(self, chapter: str, title: str) -> Page:
-        """The rules of one chapter in the newest release, with links to their pages."""
-        page = paths.chapter_page(self.language, chapter)
-        rules = sorted(self.current_by_chapter.get(chapter, ()), key=_line_order)
-        return self.render(
-            "chapter.html",
-            page,
-            title=f"{chapter}. {title}",
-            chapter=chapter,
-            rules=[{"rule": line.rule, "href": self.line_href(page, line)} for line in rules],
-        )
-
-    def glossary_index(self) -> Page:
-        """Every glossary term, current ones first, with removed terms after."""
-        page = f"{self.language}/glossary/index.html"
-        terms = sorted(self.data.glossary, key=lambda term: term.key)
-        return self.render(
-            "glossary_index.html",
-            page,
-            title="Glossary",
-            terms=[
-                {
-                    "entry": term.stretches[-1][2],
-                    "href": paths.relative(page, self._glossary_path(term)),
-                    "current": term.stretches[-1][1] == self.newest,
-                }
-                for term in terms
-            ],
-        )
-
-    def _glossary_path(self, term: GlossaryLine) -> str:
-        return paths.glossary_page(self.language, self.glossary_slugs[term.key])
-
-    def glossary_term(self, term: GlossaryLine) -> Page:
-        """One glossary term and its history, newest first, each change as a word diff."""
-        entry = term.stretches[-1][2]
-        page = self._glossary_path(term)
-        history = []
-        for position, (first, _last, version) in enumerate(term.stretches):
-            before = term.stretches[position - 1][2] if position else None
-            history.append(
-                {
-                    "release": self.data.releases[first],
-                    "entry": version,
-                    "diff": diff_words(before.text, version.text) if before else (),
-                    "first": before is None,
-                    "typography": before is not None and before.text == version.text,
-                }
-            )
-        return self.render(
-            "glossary_term.html",
-            page,
-            title=entry.term,
-            entry=entry,
-            current=term.stretches[-1][1] == self.newest,
-            history=list(reversed(history)),
-        )
-
-
-def _relative_change(page: str, counterpart: Counterpart) -> str:
-    if not counterpart.change:
-        return ""
-    target, anchor = counterpart.change.split("#")
-    return f"{paths.relative(page, target)}#{anchor}"
-
-
-def _switch(language: str, href: str, current: bool) -> dict:
-    return {
-        "language": language,
-        "name": LANGUAGE_NAMES.get(language, language),
-        "href": href,
-        "current": current,
-    }
-
-
-def _counts(diff: ReleaseDiff | None) -> Counter[str]:
-    return Counter(change.kind for change in diff.changes) if diff else Counter()
-
-
-def _line_order(line: Line) -> tuple:
-    return rule_sort_key(line.rule.number)
-
-
-def _short(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"

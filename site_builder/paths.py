@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import posixpath
 import re
 
 from rulesarchive.corpus.model import Release
@@ -36,6 +35,11 @@ def number_page(language: str, number: str) -> str:
     return f"{language}/n/{number}/index.html"
 
 
+def history_data(language: str, chapter: str) -> str:
+    """Return the JSON file of the histories of the rules last numbered in a chapter."""
+    return f"data/{language}/history/{chapter}.json"
+
+
 def chapter_page(language: str, chapter: str) -> str:
     """Return the page listing a chapter's rules."""
     return f"{language}/chapters/{chapter}/index.html"
@@ -47,10 +51,13 @@ def glossary_page(language: str, slug: str) -> str:
 
 
 def glossary_slugs(keys: list[str]) -> dict[str, str]:
-    """Give each glossary term key a slug of its own ('control-controller', '...-2' on a clash)."""
+    """Give each glossary term key a slug of its own ('control-controller', '...-2' on a clash).
+
+    Keys come in order of precedence: on a clash the first keeps the plain slug.
+    """
     slugs: dict[str, str] = {}
     taken: set[str] = set()
-    for key in sorted(keys):
+    for key in keys:
         slug = base = term_slug(key)
         copy = 2
         while slug in taken:
@@ -71,8 +78,17 @@ def term_slug(term: str) -> str:
 
 
 def relative(from_page: str, to_page: str) -> str:
-    """Return the link from one page to another, relative (works on file:// and any prefix)."""
-    return posixpath.relpath(to_page, posixpath.dirname(from_page) or ".")
+    """Return the link from one page to another, relative (works on file:// and any prefix).
+
+    Both are paths from the site root without '..' (posixpath.relpath, which resolves them
+    against the working folder, took a sixth of a build's time).
+    """
+    folders = from_page.split("/")[:-1]
+    target = to_page.split("/")
+    common = 0
+    while common < len(folders) and common < len(target) - 1 and folders[common] == target[common]:
+        common += 1
+    return "/".join([".."] * (len(folders) - common) + target[common:])
 
 
 def root_of(page: str) -> str:

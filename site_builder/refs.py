@@ -1,19 +1,150 @@
-"""Cross-references between rules: rule numbers in a text, split out for linking."""
+"""Cross-references in rule text: rule, chapter and section numbers and glossary terms, as links.
+
+A reference links to the rule as it stood in the release the text comes from: the rule's
+permanent page, at the version that release printed (`#v<date>`) unless it is the newest.
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+
+from markupsafe import Markup, escape
 from rulesarchive.corpus.numbers import CITATION
+from rulesarchive.site_builder import paths
+from rulesarchive.site_builder.gather import Language
+
+# 'rule 704', 'rules 613', 'section 7', '规则704'; not the start of '704.5'.
+CHAPTER = re.compile(
+    r"(?:\b(?:[Rr]ules?|[Ss]ections?|[Cc]hapters?)\s+|规则\s*)(\d{3}|\d)(?![\d.]?\d)"
+)
+# A term is linked only where it looks like a term (junk entries of a bad parse never are).
+_TERM_SHAPE = re.compile(r"[^\d.:;!?“”\"]{3,40}")
 
 
-def split_citations(text: str) -> list[tuple[str, str]]:
-    """Split text into ('text', ...) and ('number', ...) pieces, for linking the numbers."""
-    pieces: list[tuple[str, str]] = []
-    position = 0
-    for match in CITATION.finditer(text):
-        if match.start() > position:
-            pieces.append(("text", text[position : match.start()]))
-        pieces.append(("number", match.group(1)))
-        position = match.end()
-    if position < len(text):
-        pieces.append(("text", text[position:]))
-    return pieces
+class References:
+    """Find and link the references of one language's texts."""
+
+    def __init__(self, data: Language, glossary_paths: dict[str, str]) -> None:
+        self.data = data
+        self.newest = len(data.releases) - 1
+        self.glossary_paths = glossary_paths  # term key -> glossary page
+        self.chapters = {h.number for h in data.headings if len(h.number) in (1, 3)}
+        self._terms: dict[int, tuple[re.Pattern[str] | None, dict[str, str]]] = {}
+
+    def rule_target(self, number: str, index: int) -> str | None:
+        """Return the page (with its version anchor) of the rule holding a number in a release."""
+        line = self.data.holder(number, index)
+        if line is None:
+            return None
+        target = paths.rule_page(self.data.language, line)
+        if index == self.newest:
+            return target
+        stretch = next(s for s in line.stretches if s.first <= index <= s.last)
+        return f"{target}#v{self.data.releases[stretch.first].effective_date.isoformat()}"
+
+    def chapter_target(self, number: str, index: int) -> str | None:
+        """Return where a chapter or section reference of a release leads."""
+        if index == self.newest and number in self.chapters:
+            if len(number) == 3:
+                return paths.chapter_page(self.data.language, number)
+            return f"{self.data.language}/chapters/index.html#s{number}"
+        first = f"{number}.1" if len(number) == 3 else f"{number}00.1"
+        return self.rule_target(first, index)
+
+    def html(self, page: str, text: str, index: int, terms: set[str] | None = None) -> Markup:
+        """Return text as HTML with its references linked; `terms`: link glossary terms once."""
+        parts: list[str] = []
+        position = 0
+        for start, end, kind, value in self._found(text):
+            if start < position:
+                continue
+            parts.append(self._plain(page, text[position:start], index, terms))
+            parts.append(self._link(page, text[start:end], kind, value, index))
+            position = end
+        parts.append(self._plain(page, text[position:], index, terms))
+        return Markup("".join(parts))
+
+    def diff_html(
+        self, page: str, pieces: Iterable[tuple[int, str]], index: int, before: int | None = None
+    ) -> Markup:
+        """Render a word diff with <del>/<ins>, references linked in the release each side shows.
+
+        The new side is release `index`; the old one `before` (by default the release before).
+        """
+        before = index - 1 if before is None else before
+        parts = []
+        for op, text in pieces:
+            linked = self.html(page, text, before if op < 0 else index)
+            parts.append(
+                f"<del>{linked}</del>" if op < 0 else f"<ins>{linked}</ins>" if op > 0 else linked
+            )
+        return Markup("".join(parts))
+
+    def _found(self, text: str) -> list[tuple[int, int, str, str]]:
+        found = [(m.start(1), m.end(1), "rule", m.group(1)) for m in CITATION.finditer(text)]
+        found += [(m.start(1), m.end(1), "chapter", m.group(1)) for m in CHAPTER.finditer(text)]
+        return sorted(found)
+
+    def _link(self, page: str, shown: str, kind: str, value: str, index: int) -> str:
+        if kind == "rule":
+            target = self.rule_target(value, index)
+        else:
+            target = self.chapter_target(value, index)
+        if target is None:
+            title = f"no rule {escape(value)} in this release"
+            return f'<span class="dangling" title="{title}">{escape(shown)}</span>'
+        return f'<a href="{escape(paths.relative(page, target))}">{escape(shown)}</a>'
+
+    def _plain(self, page: str, text: str, index: int, terms: set[str] | None) -> str:
+        if terms is None or not text:
+            return str(escape(text))
+        pattern, keys = self._term_pattern(index)
+        if pattern is None:
+            return str(escape(text))
+        parts: list[str] = []
+        position = 0
+        for match in pattern.finditer(text):
+            key = _term_of(match.group(0), keys)
+            if key is None or key in terms:
+                continue
+            terms.add(key)
+            target = paths.relative(page, self.glossary_paths[key])
+            parts.append(str(escape(text[position : match.start()])))
+            parts.append(f'<a class="term" href="{escape(target)}">{escape(match.group(0))}</a>')
+            position = match.end()
+        parts.append(str(escape(text[position:])))
+        return "".join(parts)
+
+    def _term_pattern(self, index: int) -> tuple[re.Pattern[str] | None, dict[str, str]]:
+        if index not in self._terms:
+            keys = {}
+            for term in self.data.glossary:
+                if term.key not in self.glossary_paths:
+                    continue
+                for first, last, entry in term.stretches:
+                    if first <= index <= last and _TERM_SHAPE.fullmatch(entry.term):
+                        keys[entry.term.casefold()] = term.key
+            self._terms[index] = (_pattern(keys), keys)
+        return self._terms[index]
+
+
+def _pattern(keys: dict[str, str]) -> re.Pattern[str] | None:
+    latin = sorted((word for word in keys if word.isascii()), key=len, reverse=True)
+    other = sorted((word for word in keys if not word.isascii()), key=len, reverse=True)
+    # A Latin term stands as a word (and may take a plural); a CJK term stands anywhere.
+    alternatives = []
+    if latin:
+        words = "|".join(map(re.escape, latin))
+        alternatives.append(rf"(?<![\w-])(?:{words})(?:e?s)?(?![\w-])")
+    if other:
+        alternatives.append("|".join(map(re.escape, other)))
+    return re.compile("|".join(alternatives), re.IGNORECASE) if alternatives else None
+
+
+def _term_of(matched: str, keys: dict[str, str]) -> str | None:
+    folded = matched.casefold()
+    for candidate in (folded, folded[:-1], folded[:-2]):
+        if candidate in keys:
+            return keys[candidate]
+    return None

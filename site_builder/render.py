@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -32,6 +33,17 @@ def environment() -> Environment:
     return env
 
 
+@cache
+def messages(language: str) -> dict[str, str]:
+    """Return a language's interface strings (messages/<language>.json; English fills gaps)."""
+    folder = resources.files("rulesarchive.templates").joinpath("messages")
+    english = json.loads(folder.joinpath("en.json").read_text(encoding="utf-8"))
+    own = folder.joinpath(f"{language}.json")
+    if language == "en" or not own.is_file():
+        return english
+    return english | json.loads(own.read_text(encoding="utf-8"))
+
+
 def diff_html(pieces: Iterable[tuple[int, str]]) -> Markup:
     """Render a word diff as text with <del> and <ins> (escaped: rule text is only text)."""
     parts = []
@@ -49,6 +61,7 @@ def code_version() -> str:
     files = [path for root in roots for path in sorted(root.glob("*.py"))]
     templates = Path(str(resources.files("rulesarchive.templates")))
     files += sorted(templates.glob("*.html")) + sorted((templates / "static").glob("*"))
+    files += sorted((templates / "messages").glob("*.json"))
     for path in files:
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

@@ -15,9 +15,16 @@ class SearchIndexError(Exception):
 
 
 def searchable_language(path: str) -> str | None:
-    """Return the language whose search index holds a page (rule and glossary pages), or None."""
+    """Return the language whose search index holds a page, or None.
+
+    Indexed: the chapter pages (every current rule under a heading of its own), the page of
+    removed rules and the glossary: a few hundred pages instead of one per rule, so that the
+    index stays a few hundred files.
+    """
     parts = path.split("/")
-    if len(parts) > 2 and parts[1] in {"r", "glossary"} and path.endswith(".html"):
+    if len(parts) == 4 and parts[1] == "chapters" and parts[3] == "index.html":
+        return parts[0]
+    if path in {f"{parts[0]}/removed.html", f"{parts[0]}/glossary/index.html"}:
         return parts[0]
     return None
 
@@ -37,7 +44,7 @@ class Indexer:
     def start(self, language: str) -> None:
         """Start indexing one language (its pages must all be in place)."""
         shutil.rmtree(self.site / "pagefind" / language, ignore_errors=True)
-        pages = f"{language}/{{r,glossary}}/**/*.html"
+        pages = f"{language}/{{chapters/*/index.html,removed.html,glossary/index.html}}"
         output = f"pagefind/{language}"
         command = [sys.executable, "-m", "pagefind", "--site", str(self.site)]
         command += ["--glob", pages, "--output-subdir", output]

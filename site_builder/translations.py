@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from rulesarchive.corpus.model import Release, Rule
 from rulesarchive.differ.lineage import Line
 from rulesarchive.differ.translations import TranslationReport
-from rulesarchive.site_builder import paths
+from rulesarchive.site_builder.changelog import change_page
 from rulesarchive.site_builder.gather import Language
 
 
@@ -87,4 +87,4 @@ def _change_in(english: Language, line: Line, release: Release | None) -> str:
     index = english.releases.index(release)
     numbers = [s.rule.number for s in line.stretches if s.first <= index <= s.last]
     number = numbers[0] if numbers else line.stretches[-1].rule.number  # removed there
-    return f"{paths.release_page(release)}#rule-{number}"
+    return change_page(release, english.diffs[index], number)

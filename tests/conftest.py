@@ -37,3 +37,14 @@ def ingested(shared_archive: Path, tmp_path_factory: pytest.TempPathFactory):
     paths += sorted((shared_archive / "zh-Hans").glob("*.txt"))
     outcomes = ingest_paths(archive, paths)
     return archive, outcomes
+
+
+@pytest.fixture(scope="session")
+def real_site(ingested, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Build the site of the whole ingested archive once per session (no search index)."""
+    from rulesarchive.site_builder.build import build_site
+
+    archive, _ = ingested
+    out = tmp_path_factory.mktemp("real-site") / "site"
+    build_site(archive, out, index_search=False)
+    return out

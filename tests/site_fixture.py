@@ -27,6 +27,13 @@ CHINESE = {  # the sample's rules of 2014-02-01, translated
 CHINESE_DATE = dt.date(2014, 2, 1)
 HOSTILE = 'A card named "<script>alert(1)</script>" is only text; see rule 999.99 and rule 400.6.'
 EXTRA_DATE = dt.date(2019, 5, 3)
+# A sub-rule citing a rule, a chapter and a glossary term, in its text and in its example.
+BANDING_B = Rule(
+    "702.19b",
+    "A creature with banding that deals combat damage follows rule 702.19 and rules 400, "
+    "as does trample.",
+    ("Example: An attacking creature with banding and trample follows rule 702.20 and section 7.",),
+)
 
 
 def fixture_archive(folder: Path) -> Archive:
@@ -35,7 +42,13 @@ def fixture_archive(folder: Path) -> Archive:
     archive = Archive(folder)
     newest = archive.releases("en")[-1]
     document = archive.load(newest)
-    rules = (*document.rules, Rule("400.9", HOSTILE))
+    rules = tuple(
+        replace(rule, text=rule.text.replace("rule 702.19", "rule 702.19b"))
+        if rule.number == "400.8"
+        else rule
+        for rule in document.rules
+    )
+    rules = (*rules, Rule("400.9", HOSTILE), BANDING_B)
     document = replace(document, effective_date=EXTRA_DATE, rules=rules)
     _save(archive, document, "WAR", "War of the Spark")
     _save_translation(archive)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
@@ -12,11 +13,14 @@ import pytest
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
 from rulesarchive.site_builder import build as build_module
+from rulesarchive.site_builder import changelog, paths
 from rulesarchive.site_builder.build import build_site
+from rulesarchive.site_builder.gather import is_term
 
+from rulesarchive import cli
 from rulesarchive.cli import main
 from tests.linkcheck import broken_links
-from tests.site_fixture import fixture_archive
+from tests.site_fixture import HOSTILE, fixture_archive
 
 GOLDEN = Path(__file__).parent / "golden" / "site"
 GOLDEN_PAGES = [
@@ -27,6 +31,10 @@ GOLDEN_PAGES = [
     "en/n/702.19/index.html",
     "en/glossary/trample/index.html",
     "en/r/2010-02-01/400.8/index.html",
+    "en/chapters/702/index.html",
+    "zh-Hans/r/2014-02-01/400.6/index.html",
+    "zh-Hans/goto.html",
+    "404.html",
 ]
 
 
@@ -63,6 +71,8 @@ def test_no_broken_internal_link_or_anchor(site):
 def test_nothing_is_loaded_from_outside_the_site(site):
     for path, soup in _pages(site):
         for element in soup.find_all(["script", "link", "img", "iframe"]):
+            if element.name == "link" and {"canonical", "alternate"} & set(element["rel"]):
+                continue  # names the page, loads nothing
             address = element.get("src") or element.get("href") or ""
             scheme = urlsplit(address).scheme
             assert scheme in {"", "data"} and not address.startswith("//"), (path, address)
@@ -79,11 +89,19 @@ def test_rule_text_is_escaped_and_a_missing_citation_is_flagged(site):
     assert "400.6" in cites
 
 
-def test_every_old_number_resolves_to_the_rules_permanent_page(site):
+def test_a_number_resolves_to_the_rule_holding_it_in_the_newest_release(site):
     # 702.18 was Banding; Deathtouch took the number when it was inserted in 2011-09-30.
-    stub = BeautifulSoup((site / "en/n/702.19/index.html").read_text(), "html.parser")
-    refresh = stub.find("meta", attrs={"http-equiv": "refresh"})["content"]
-    assert refresh.endswith("../../r/2010-02-01/702.18/index.html")  # Banding, now 702.19
+    def target(number: str) -> str:
+        stub = BeautifulSoup((site / f"en/n/{number}/index.html").read_text(), "html.parser")
+        refresh = stub.find("meta", attrs={"http-equiv": "refresh"})["content"]
+        canonical = stub.find("link", rel="canonical")["href"]
+        assert canonical.endswith(refresh.split("url=")[1].replace("../", ""))
+        return refresh.split("url=")[1]
+
+    assert target("702.18") == "../../r/2011-09-30/702.18/index.html"  # Deathtouch, not Banding
+    assert target("702.19") == "../../r/2010-02-01/702.18/index.html"  # Banding, now 702.19
+    assert target("702") == "../../chapters/702/index.html"
+    assert target("7") == "../../chapters/index.html#s7"
     history = (site / "en/r/2010-02-01/702.18/index.html").read_text()
     assert "702.18 → 702.19" in history
 
@@ -104,10 +122,17 @@ def test_feed_sitemap_and_json_data(site):
     sitemap = (site / "sitemap.xml").read_text()
     assert "http://localhost:8000/en/r/2010-02-01/400.6/index.html" in sitemap
     assert "/n/" not in sitemap
-    release = json.loads((site / "data/en/2019-05-03.json").read_text())
-    assert release["effective_date"] == "2019-05-03"
-    assert ["400.9", release["rules"][-1][1], []] == release["rules"][-1]
-    history = json.loads((site / "data/en/r/2010-02-01/400.6.json").read_text())
+    assert not (site / "data/en/2019-05-03.json").exists()  # one format per release
+    script = (site / "data/en/2019-05-03.js").read_text().splitlines()
+    release = json.loads(script[1].rstrip(";"))  # a step from 2019-01-25
+    assert release["effective_date"] == "2019-05-03" and release["base"] == "2019-01-25"
+    assert release["changed"]["400.9"] == [HOSTILE, []]
+    first = json.loads((site / "data/en/2010-02-01.js").read_text().splitlines()[1].rstrip(";"))
+    assert first["base"] is None and first["rules"][0][0] == "100.1"  # the year's first: whole
+    step = json.loads((site / "data/en/2011-05-01.js").read_text().splitlines()[1].rstrip(";"))
+    assert step["base"] == "2011-04-01" and list(step["changed"]) == ["400.6"]
+    assert step["numbers"] == ["100.1", "400.6", "400.8", "702.18", "702.19"]
+    history = json.loads((site / "data/en/history/400.json").read_text())["2010-02-01/400.6"]
     assert history["numbers"] == ["400.6"] and len(history["versions"]) == 11
     assert history["page"] == "en/r/2010-02-01/400.6/index.html"
 
@@ -125,7 +150,8 @@ def test_rebuild_writes_only_what_changed(tmp_path):
     third = build_site(archive, out, index_search=False)
     assert first.written == first.pages and again.written == 0 and third.written == 0
     assert out.is_symlink() and (out / "index.html").exists()
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.a", ".site.b", "archive", "site"]
+    kept = sorted(p.name for p in tmp_path.iterdir())
+    assert kept in ([".site.a", "archive", "site"], [".site.b", "archive", "site"])  # one copy
 
 
 def test_a_failed_build_leaves_the_previous_site(tmp_path, monkeypatch):
@@ -190,7 +216,115 @@ def test_reference_check_pages_link_both_rules_and_rule_pages_mark_the_citation(
     ]
     for release in ("2010-02-01", "2019-05-03"):
         assert (site / f"en/releases/{release}/check.html").exists()
+    # 400.8 cites 702.19b since 2019-05-03: the changelog says it fixed the stale citation,
+    # and its page marks nothing any more
+    fixed = (site / "en/releases/2019-05-03/index.html").read_text()
+    assert "Fixes the citation of 702.19 (" in fixed
     rule = BeautifulSoup((site / "en/r/2010-02-01/400.8/index.html").read_text(), "html.parser")
-    mark = rule.select_one("dd.reference-problems")
-    assert mark.get_text() == "stale 702.19: meant 702.20 (since 2011-09-30)"
-    assert mark.select("a")[1]["href"] == "../702.19/index.html"  # 702.20 is Trample's page
+    assert rule.select_one("dd.reference-problems") is None
+    trample = BeautifulSoup((site / "en/r/2010-02-01/702.19/index.html").read_text(), "html.parser")
+    mark = trample.select_one("dd.reference-problems")
+    assert mark.get_text() == "dangling 510.1c-d (since 2010-02-01)"
+    assert mark.select_one("a")["href"] == "../../../releases/2019-05-03/check.html"
+
+
+def test_a_long_changelog_is_split_by_section_with_working_anchors(tmp_path, monkeypatch):
+    monkeypatch.setattr(changelog, "SPLIT_AT", 1)
+    out = tmp_path / "site"
+    build_site(fixture_archive(tmp_path / "archive"), out, index_search=False)
+    main = BeautifulSoup((out / "en/releases/2019-05-03/index.html").read_text(), "html.parser")
+    parts = [a["href"] for a in main.select("#parts a")]
+    assert parts == ["4/index.html", "7/index.html"]
+    part = (out / "en/releases/2019-05-03/4/index.html").read_text()
+    assert 'id="rule-400.8"' in part and 'id="rule-702.19b"' not in part
+    zh = (out / "zh-Hans/translation.html").read_text()
+    assert "../en/releases/2019-05-03/4/index.html#rule-400.8" in zh
+    assert broken_links(out) == []
+
+
+@pytest.mark.parametrize(
+    ("term", "shown"),
+    [
+        ("1. A player draws a card by putting the top card", False),  # a numbered definition
+        ("Ability1. Text on an object that explains", False),
+        ("?As Though?", False),  # quotes lost in decoding
+        ("Abilities, 402", False),  # an index line
+        ('"Ability" and "effect" are often confused. An', False),
+        ("As Though", True),
+        ("Remove from the Game, Removed, Removed-from-the-Game Zone (Obsolete)", True),
+        ("1996 World Champion", True),
+        ("Roll a d20", True),
+    ],
+)
+def test_the_glossary_shows_only_entries_that_read_as_terms(term, shown):
+    assert is_term(term) is shown
+
+
+def test_a_current_term_keeps_the_plain_slug_on_a_clash():
+    slugs = paths.glossary_slugs(["as though", "as-though"])  # current first
+    assert slugs == {"as though": "as-though", "as-though": "as-though-2"}
+
+
+def test_build_reports_its_progress_stage_by_stage(tmp_path):
+    seen: list[tuple[str, int, int]] = []
+    archive = fixture_archive(tmp_path / "archive")
+    build_site(archive, tmp_path / "site", index_search=False, progress=lambda *s: seen.append(s))
+    stages = list(dict.fromkeys(stage for stage, _, _ in seen))
+    assert stages == ["reading en", "reading zh-Hans", "rendering en", "rendering zh-Hans"]
+    last = {stage: (done, total) for stage, done, total in seen}
+    assert all(done == total > 0 for done, total in last.values())
+
+
+def test_cli_build_draws_a_progress_bar_on_a_terminal(tmp_path, monkeypatch):
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr(cli.sys, "stderr", terminal)
+    with cli._stages() as progress:
+        progress("rendering en", 50, 100)
+        progress("rendering en", 100, 100)
+    assert "rendering en" in terminal.getvalue() and "100%" in terminal.getvalue()
+
+
+def test_pages_follow_web_conventions(site):
+    rule = BeautifulSoup((site / "en/r/2010-02-01/400.6/index.html").read_text(), "html.parser")
+    url = "http://localhost:8000/en/r/2010-02-01/400.6/index.html"
+    assert rule.find("link", rel="canonical")["href"] == url
+    assert rule.find("meta", property="og:url")["content"] == url
+    assert rule.find("meta", property="og:type")["content"] == "article"
+    assert rule.find("meta", attrs={"name": "description"})["content"].startswith("If an object")
+    alternates = {link["hreflang"]: link["href"] for link in rule.select("link[hreflang]")}
+    assert alternates == {
+        "en": url,
+        "zh-Hans": "http://localhost:8000/zh-Hans/r/2014-02-01/400.6/index.html",
+    }
+    stub = BeautifulSoup((site / "en/n/702.19/index.html").read_text(), "html.parser")
+    assert stub.find("link", rel="canonical")["href"] == (
+        "http://localhost:8000/en/r/2010-02-01/702.18/index.html"
+    )
+    robots = (site / "robots.txt").read_text()
+    assert "Sitemap: http://localhost:8000/sitemap.xml" in robots
+    sitemap = (site / "sitemap.xml").read_text()
+    assert f"<loc>{url}</loc><lastmod>2019-01-25</lastmod>" in sitemap
+    assert (
+        "<loc>http://localhost:8000/en/releases/2011-05-01/index.html</loc>"
+        + ("<lastmod>2011-05-01</lastmod>")
+        in sitemap
+    )
+    assert "goto.html" not in sitemap
+
+
+def test_the_not_found_page_works_under_a_sub_path(tmp_path):
+    out = tmp_path / "site"
+    build_site(
+        fixture_archive(tmp_path / "archive"),
+        out,
+        base_url="https://example.org/rules/",
+        index_search=False,
+    )
+    soup = BeautifulSoup((out / "404.html").read_text(), "html.parser")
+    links = [tag.get("href") or tag.get("src") for tag in soup.find_all(["a", "link", "script"])]
+    internal = [link for link in links if link and not link.startswith(("http", "data:"))]
+    assert internal and all(link.startswith("/rules/") for link in internal), internal

@@ -1,31 +1,70 @@
 // Compare any two releases in the browser, from the per-release data files (plain scripts,
-// so that it works from file:// as well as over HTTP).
+// so that it works from file:// as well as over HTTP). Rules are paired as the changelogs pair
+// them: each release's alignment with the one before (renumbering, splits, merges; moves.js)
+// is followed step by step from one release to the other, so a renumbered rule is one rule.
 (function () {
   "use strict";
   var settings = window.RULESARCHIVE;
+  var messages = settings.messages;
+  function say(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
+  }
   var loaded = window.RULESARCHIVE_RELEASES = window.RULESARCHIVE_RELEASES || {};
+  var moves = (window.RULESARCHIVE_MOVES || {})[settings.language] || {};
   var form = document.getElementById("compare");
   var status = document.getElementById("compare-status");
   var result = document.getElementById("compare-result");
+  var dates = Array.prototype.map.call(form.elements.old.options, function (o) { return o.value; }).sort();
 
-  function load(date) {
+  function script(date) {
     return new Promise(function (resolve, reject) {
       if (loaded[date]) return resolve(loaded[date]);
-      var script = document.createElement("script");
-      script.src = settings.data + date + ".js";
-      script.onload = function () { resolve(loaded[date]); };
-      script.onerror = function () { reject(new Error("cannot load the release " + date)); };
-      document.head.appendChild(script);
+      var tag = document.createElement("script");
+      tag.src = settings.data + date + ".js";
+      tag.onload = function () { resolve(loaded[date]); };
+      tag.onerror = function () { reject(new Error(say(messages.cannotLoad, { date: date }))); };
+      document.head.appendChild(tag);
     });
   }
 
-  function byNumber(release) {
-    var map = new Map();
-    release.rules.forEach(function (rule) { map.set(rule[0], rule[1]); });
-    return map;
+  // A release's rules as a Map number -> text: a whole release as it is, a step from the
+  // release before applied to that release (loaded the same way, down to the year's first).
+  var whole = {};
+  function load(date) {
+    if (whole[date]) return Promise.resolve(whole[date]);
+    return script(date).then(function (data) {
+      if (data.base === null) {
+        var rules = new Map();
+        data.rules.forEach(function (rule) { rules.set(rule[0], rule[1]); });
+        return rules;
+      }
+      return load(data.base).then(function (base) {
+        var rules = new Map();
+        data.numbers.forEach(function (number) {
+          var changed = data.changed[number];
+          rules.set(number, changed ? changed[0] : base.get(number));
+        });
+        return rules;
+      });
+    }).then(function (rules) { whole[date] = rules; return rules; });
   }
 
-  function item(number, kind, oldText, newText) {
+  // Where each number of the earlier release is in the later one (null: removed on the way).
+  function follow(numbers, earlier, later) {
+    var where = new Map();
+    numbers.forEach(function (number) { where.set(number, number); });
+    var renumbered = 0;
+    for (var k = dates.indexOf(earlier) + 1; k <= dates.indexOf(later); k++) {
+      var goes = new Map(moves[dates[k]] || []);
+      where.forEach(function (now, origin) {
+        if (now !== null && goes.has(now)) where.set(origin, goes.get(now));
+      });
+    }
+    where.forEach(function (now, origin) { if (now !== null && now !== origin) renumbered++; });
+    return { where: where, renumbered: renumbered };
+  }
+
+  function item(number, was, kind, oldText, newText) {
     var li = document.createElement("li");
     li.className = "change " + kind;
     var h = document.createElement("h3");
@@ -33,7 +72,13 @@
     a.href = settings.rules + number + "/index.html";
     a.textContent = number;
     h.appendChild(a);
-    h.appendChild(document.createTextNode(" " + kind));
+    if (was && was !== number) {
+      var moved = document.createElement("span");
+      moved.className = "moved";
+      moved.textContent = " (" + messages.was + " " + was + ")";
+      h.appendChild(moved);
+    }
+    h.appendChild(document.createTextNode(" " + messages[kind]));
     li.appendChild(h);
     var p = document.createElement("p");
     p.className = "text diff";
@@ -43,19 +88,38 @@
   }
 
   function compare(oldDate, newDate) {
-    status.textContent = "Comparing " + oldDate + " with " + newDate + "…";
+    status.textContent = say(messages.comparing, { old: oldDate, "new": newDate });
     result.textContent = "";
     Promise.all([load(oldDate), load(newDate)]).then(function (releases) {
-      var before = byNumber(releases[0]), after = byNumber(releases[1]);
-      var count = 0;
-      after.forEach(function (text, number) {
-        if (!before.has(number)) { result.appendChild(item(number, "added", "", text)); count++; }
-        else if (before.get(number) !== text) { result.appendChild(item(number, "changed", before.get(number), text)); count++; }
+      var before = releases[0], after = releases[1];
+      var forward = oldDate <= newDate;
+      var followed = forward ? follow(Array.from(before.keys()), oldDate, newDate)
+        : follow(Array.from(after.keys()), newDate, oldDate);
+      var pairs = new Map();  // old number -> new number
+      followed.where.forEach(function (now, origin) {
+        if (now === null) return;
+        if (forward) pairs.set(origin, now); else pairs.set(now, origin);
       });
+      var counts = { changed: 0, added: 0, removed: 0 };
+      var reached = new Set();
       before.forEach(function (text, number) {
-        if (!after.has(number)) { result.appendChild(item(number, "removed", text, "")); count++; }
+        var now = pairs.get(number);
+        if (now === undefined || !after.has(now)) {
+          result.appendChild(item(number, "", "removed", text, "")); counts.removed++;
+          return;
+        }
+        reached.add(now);
+        if (after.get(now) !== text) {
+          result.appendChild(item(now, number, "changed", text, after.get(now))); counts.changed++;
+        }
       });
-      status.textContent = count + " rules differ between " + oldDate + " and " + newDate + " (by number).";
+      after.forEach(function (text, number) {
+        if (!reached.has(number)) { result.appendChild(item(number, "", "added", "", text)); counts.added++; }
+      });
+      status.textContent = say(messages.result, {
+        changed: counts.changed, added: counts.added, removed: counts.removed,
+        old: oldDate, "new": newDate, renumbered: followed.renumbered
+      });
     }).catch(function (error) { status.textContent = error.message; });
   }
 

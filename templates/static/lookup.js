@@ -1,36 +1,50 @@
-// Resolve a rule number (?n=702.19b, or the path of a page that does not exist) to its page,
-// or suggest the nearest numbers that do exist.
+// Resolve a rule number (?n=702.19b, or the path of a page that does not exist) to its number
+// page, or suggest the nearest numbers that do exist. A translated language falls back to
+// English for a number only English has, and says so.
 (function () {
   "use strict";
   var settings = window.RULESARCHIVE;
-  var numbers = window.RULESARCHIVE_NUMBERS || [];
+  var messages = settings.messages;
+  var all = window.RULESARCHIVE_NUMBERS || {};
   var status = document.getElementById("goto-status");
   var list = document.getElementById("goto-suggestions");
-  var wanted = new URLSearchParams(location.search).get("n");
-  if (!wanted && settings.notFound) {
-    var match = location.pathname.match(/\/n\/([0-9]{3}(?:\.[0-9]+[a-z]*)?)\/?/);
-    wanted = match ? match[1] : "";
+  var language = settings.language;
+  var typed = new URLSearchParams(location.search).get("n");
+  if (!typed && settings.notFound) {
+    var match = location.pathname.match(/\/([A-Za-z-]+)\/n\/([^/]+)\/?(?:index\.html)?$/);
+    if (match && all[match[1]]) { language = match[1]; typed = decodeURIComponent(match[2]); }
   }
-  wanted = (wanted || "").trim().replace(/\.$/, "");
-  if (!wanted) { status.textContent = "Give a rule number, such as 702.19b."; return; }
-  if (numbers.indexOf(wanted) >= 0) {
-    status.textContent = "Going to rule " + wanted + "…";
-    location.replace(settings.rules + wanted + "/index.html");
+  function say(template, number) { return template.replace("{number}", number); }
+  function link(lang, number, text) {
+    var li = document.createElement("li");
+    var a = document.createElement("a");
+    a.href = settings.root + lang + "/n/" + number + "/index.html";
+    a.textContent = text || number;
+    if (lang !== language) a.hreflang = lang;
+    li.appendChild(a);
+    list.appendChild(li);
+    return a;
+  }
+  if (!typed) { if (!settings.notFound) status.textContent = messages.ask; return; }
+  var wanted = window.ruleNumber.normalise(typed);
+  var numbers = all[language] || [];
+  if (wanted && numbers.indexOf(wanted) >= 0) {
+    status.textContent = say(messages.going, wanted);
+    location.replace(settings.root + language + "/n/" + wanted + "/index.html");
     return;
   }
-  var prefix = wanted;
+  if (wanted && language !== "en" && (all.en || []).indexOf(wanted) >= 0) {
+    status.textContent = say(messages.english, wanted);
+    link("en", wanted, say(messages.englishLink, wanted)).focus();
+    return;
+  }
+  var prefix = wanted || "";
   var near = [];
   while (prefix.length > 2 && near.length === 0) {
     near = numbers.filter(function (n) { return n.indexOf(prefix) === 0; });
     prefix = prefix.slice(0, -1);
   }
-  status.textContent = "There is no rule " + wanted + " in any release." + (near.length ? " Perhaps:" : "");
-  near.slice(0, 12).forEach(function (number) {
-    var li = document.createElement("li");
-    var a = document.createElement("a");
-    a.href = settings.rules + number + "/index.html";
-    a.textContent = number;
-    li.appendChild(a);
-    list.appendChild(li);
-  });
+  status.textContent = (wanted ? say(messages.missing, wanted) : say(messages.unreadable, typed)) +
+    (near.length ? " " + messages.perhaps : "");
+  near.slice(0, 12).forEach(function (number) { link(language, number); });
 })();

@@ -34,13 +34,32 @@ async function search(query) {
   results.textContent = "";
   if (!query.trim()) { status.textContent = ""; return; }
   status.textContent = "Searching…";
-  const number = query.trim().match(/^[0-9]{3}\.[0-9]+[a-z]*$/);
-  if (number) results.appendChild(entry(new URL(`${language.value}/n/${number[0]}/index.html`, root).href, `Rule ${number[0]}`, ""));
+  const number = window.ruleNumber.normalise(query);
+  if (number) {
+    const goto = new URL(`${language.value}/goto.html`, root);
+    goto.searchParams.set("n", number);
+    results.appendChild(entry(goto.href, `Rule ${number}`, ""));
+  }
   try {
-    const found = await (await engine(language.value)).search(query);
-    const data = await Promise.all(found.results.slice(0, 30).map((result) => result.data()));
-    for (const page of data) results.appendChild(entry(page.url, page.meta.title || page.url, page.excerpt));
-    status.textContent = `${found.results.length} pages match “${query}”.`;
+    // Current rules and terms first, then removed ones, each in Pagefind's order of relevance.
+    const pagefind = await engine(language.value);
+    const found = [];
+    for (const status of ["current", "removed"]) {
+      found.push(...(await pagefind.search(query, { filters: { status } })).results);
+    }
+    // A page is a chapter, the removed rules or the glossary: each rule or term in it is a
+    // sub-result (a heading with an anchor), listed by how often it matches.
+    const pages = await Promise.all(found.slice(0, 20).map((result) => result.data()));
+    let count = 0;
+    for (const page of pages) {
+      const parts = (page.sub_results || []).filter((sub) => sub.url.includes("#"));
+      parts.sort((a, b) => (b.weighted_locations || []).length - (a.weighted_locations || []).length);
+      for (const sub of parts.length ? parts : [page]) {
+        if (count < 50) results.appendChild(entry(sub.url, sub.title || page.meta.title, sub.excerpt));
+        count++;
+      }
+    }
+    status.textContent = `${count} ${count === 1 ? "rule or term matches" : "rules and terms match"} “${query}”.`;
   } catch (error) {
     status.textContent = "Search needs the site to be served over HTTP (rulesarchive serve).";
   }

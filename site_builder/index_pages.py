@@ -1,0 +1,174 @@
+"""The index pages of a language: chapters, removed rules and the glossary."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import partial
+from typing import TYPE_CHECKING
+
+from rulesarchive.corpus.numbers import parent_of, rule_sort_key
+from rulesarchive.differ.lineage import Line
+from rulesarchive.differ.words import diff_words
+from rulesarchive.site_builder import paths
+from rulesarchive.site_builder.gather import GlossaryLine
+from rulesarchive.site_builder.render import Job, Page
+
+if TYPE_CHECKING:
+    from rulesarchive.site_builder.pages import LanguagePages
+
+
+class IndexPages:
+    """The index pages of a language."""
+
+    def __init__(self, site: LanguagePages) -> None:
+        self.site = site
+
+    def jobs(self) -> Iterator[Job]:
+        """Yield the chapter index, each chapter, the removed rules and the glossary pages."""
+        site = self.site
+        everything = site.data.prefix[-1]  # pages that show the language as a whole
+        yield site._job(f"{site.language}/chapters/index.html", everything, self.chapters)
+        for heading in site.data.headings:
+            if len(heading.number) == 3:
+                yield site._job(
+                    paths.chapter_page(site.language, heading.number),
+                    everything,
+                    partial(self.chapter, heading.number, heading.title),
+                )
+        yield site._job(f"{site.language}/glossary/index.html", everything, self.glossary_index)
+        yield site._job(f"{site.language}/removed.html", everything, self.removed_rules)
+        for term in site.data.glossary:
+            inputs = (
+                site.glossary_slugs[term.key],
+                [(site._labels([first]), entry) for first, _, entry in term.stretches],
+                term.stretches[-1][1] == site.newest,
+                site.refs.html(
+                    self._glossary_path(term),
+                    term.stretches[-1][2].printed_text,
+                    term.stretches[-1][1],
+                ),
+            )
+            yield site._job(self._glossary_path(term), inputs, partial(self.glossary_term, term))
+
+    def chapters(self) -> Page:
+        """Sections and chapters of the newest release."""
+        page = f"{self.site.language}/chapters/index.html"
+        sections: list[dict] = []
+        for heading in self.site.data.headings:
+            if len(heading.number) == 1:
+                sections.append({"heading": heading, "chapters": []})
+            elif len(heading.number) == 3 and sections:
+                href = paths.relative(page, paths.chapter_page(self.site.language, heading.number))
+                sections[-1]["chapters"].append({"heading": heading, "href": href})
+        return self.site.render(
+            "chapters.html", page, title=self.site.t["chapters_title"], sections=sections
+        )
+
+    def chapter(self, chapter: str, title: str) -> Page:
+        """The rules of one chapter in the newest release, rules with their sub-rules nested."""
+        page = paths.chapter_page(self.site.language, chapter)
+        rules: list[dict] = []
+        for line in sorted(self.site.current_by_chapter.get(chapter, ()), key=_line_order):
+            item = {
+                "rule": line.rule,
+                "href": self.site.line_href(page, line),
+                "text_html": self.site.refs.html(page, line.rule.printed_text, self.site.newest),
+                "examples_html": [
+                    self.site.refs.html(page, example, self.site.newest)
+                    for example in line.rule.printed_examples
+                ],
+                "children": [],
+            }
+            parent = parent_of(line.rule.number)
+            if rules and parent is not None and rules[-1]["rule"].number == parent:
+                rules[-1]["children"].append(item)
+            else:
+                rules.append(item)
+        return self.site.render(
+            "chapter.html", page, title=f"{chapter}. {title}", chapter=chapter, rules=rules
+        )
+
+    def glossary_index(self) -> Page:
+        """The current glossary with its definitions (searchable), then the removed terms."""
+        page = f"{self.site.language}/glossary/index.html"
+        current, removed = [], []
+        for term in sorted(self.site.data.glossary, key=lambda term: term.key):
+            _first, last, entry = term.stretches[-1]
+            view = {
+                "entry": entry,
+                "slug": self.site.glossary_slugs[term.key],
+                "href": paths.relative(page, self._glossary_path(term)),
+            }
+            if last == self.site.newest:
+                current.append(
+                    view | {"text_html": self.site.refs.html(page, entry.printed_text, last)}
+                )
+            else:
+                removed.append(view)
+        return self.site.render(
+            "glossary_index.html",
+            page,
+            title=self.site.t["glossary_title"],
+            current=current,
+            removed=removed,
+        )
+
+    def removed_rules(self) -> Page:
+        """Every rule no longer printed, as it last read (searchable), in rule order."""
+        page = f"{self.site.language}/removed.html"
+        gone = sorted(
+            (line for line in self.site.data.lines if line.last < self.site.newest),
+            key=lambda line: (rule_sort_key(line.rule.number), line.last),
+        )
+        rules = [
+            {
+                "line": line,
+                "href": self.site.line_href(page, line),
+                "last": self.site.data.releases[line.last],
+                "text_html": self.site.refs.html(page, line.rule.printed_text, line.last),
+            }
+            for line in gone
+        ]
+        return self.site.render(
+            "removed.html", page, title=self.site.t["removed_rules_title"], rules=rules
+        )
+
+    def _glossary_path(self, term: GlossaryLine) -> str:
+        return paths.glossary_page(self.site.language, self.site.glossary_slugs[term.key])
+
+    def glossary_term(self, term: GlossaryLine) -> Page:
+        """One glossary term and its history, newest first, each change as a word diff."""
+        entry = term.stretches[-1][2]
+        page = self._glossary_path(term)
+        history = []
+        for position, (first, _last, version) in enumerate(term.stretches):
+            before = term.stretches[position - 1] if position else None
+            typography = before is not None and before[2].text == version.text
+            if before is not None and not typography:
+                diff = diff_words(before[2].text, version.text)
+                text = self.site.refs.diff_html(page, diff, first, before[1])
+            else:
+                text = self.site.refs.html(page, version.printed_text, first)
+            history.append(
+                {
+                    "release": self.site.data.releases[first],
+                    "entry": version,
+                    "text_html": text,
+                    "diff": before is not None and not typography,
+                    "first": before is None,
+                    "typography": typography,
+                }
+            )
+        return self.site.render(
+            "glossary_term.html",
+            page,
+            title=entry.term,
+            entry=entry,
+            text_html=self.site.refs.html(page, entry.printed_text, term.stretches[-1][1]),
+            current=term.stretches[-1][1] == self.site.newest,
+            history=list(reversed(history)),
+        )
+
+
+def _line_order(line: Line) -> tuple:
+    return rule_sort_key(line.rule.number)

@@ -1,0 +1,115 @@
+"""The number pages of a language: one static page per number, and the page that looks one up."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import partial
+from typing import TYPE_CHECKING
+
+from rulesarchive.differ.lineage import Line
+from rulesarchive.site_builder import paths
+from rulesarchive.site_builder.render import Job, Page
+
+if TYPE_CHECKING:
+    from rulesarchive.site_builder.pages import LanguagePages
+
+
+class NumberPages:
+    """The number pages of a language."""
+
+    def __init__(self, site: LanguagePages) -> None:
+        self.site = site
+
+    def jobs(self) -> Iterator[Job]:
+        """Yield a page per rule, chapter and section number, and the lookup page."""
+        site = self.site
+        for number in site.data.holders:
+            periods = [
+                (line.id, line.rule.number, first, last, last == site.newest)
+                for line, first, last in self.number_periods(number)
+            ]
+            yield site._job(
+                paths.number_page(site.language, number),
+                (number, periods, site._labels(i for p in periods for i in p[2:4])),
+                partial(self.number_stub, number),
+            )
+        for heading in site.data.headings:
+            if len(heading.number) in (1, 3) and heading.number not in site.data.holders:
+                yield site._job(
+                    paths.number_page(site.language, heading.number),
+                    heading.number,
+                    partial(self.chapter_stub, heading.number),
+                )
+        yield site._job(f"{site.language}/goto.html", site.data.prefix[-1], self.goto)
+
+    def number_periods(self, number: str) -> list[tuple[Line, int, int]]:
+        """Return who held a number, as (line, first, last) periods, the newest holder first."""
+        periods: list[tuple[Line, int, int]] = []
+        for line in self.site.data.holders[number]:
+            held = [s for s in line.stretches if s.rule.number == number]
+            first, last = held[0].first, held[0].last
+            for stretch in held[1:]:
+                if stretch.first == last + 1:
+                    last = stretch.last
+                else:
+                    periods.append((line, first, last))
+                    first, last = stretch.first, stretch.last
+            periods.append((line, first, last))
+        return sorted(periods, key=lambda period: (-period[2], -period[1]))
+
+    def number_stub(self, number: str) -> Page:
+        """The page of a rule number: redirects to the rule holding it in the newest release.
+
+        A number no rule holds now leads to the rule that held it last; every holder is listed.
+        """
+        page = paths.number_page(self.site.language, number)
+        rows = [
+            {
+                "line": line,
+                "href": self.site.line_href(page, line),
+                "since": self.site.data.releases[first],
+                "until": self.site.data.releases[last],
+                "current": last == self.site.newest,
+            }
+            for line, first, last in self.number_periods(number)
+        ]
+        held = self.number_periods(number)[0][0]
+        return self.site.render(
+            "number.html",
+            page,
+            canonical=self.site.base_url + paths.rule_page(self.site.language, held)
+            if self.site.base_url
+            else "",
+            title=self.site.t["rule_title"].format(number=number),
+            number=number,
+            rows=rows,
+            target=rows[0]["href"],
+        )
+
+    def chapter_stub(self, number: str) -> Page:
+        """The page of a section or chapter number: redirects to where it is listed."""
+        page = paths.number_page(self.site.language, number)
+        if len(number) == 3:
+            target, anchor = paths.chapter_page(self.site.language, number), ""
+        else:
+            target, anchor = f"{self.site.language}/chapters/index.html", f"#s{number}"
+        return self.site.render(
+            "number.html",
+            page,
+            canonical=self.site.base_url + target + anchor if self.site.base_url else "",
+            title=self.site.t["rule_title"].format(number=number),
+            number=number,
+            rows=[],
+            target=paths.relative(page, target) + anchor,
+        )
+
+    def goto(self) -> Page:
+        """The page that resolves a rule number typed in the header."""
+        fallback = ["en"] if self.site.language != "en" and "en" in self.site.languages else []
+        return self.site.render(
+            "goto.html",
+            f"{self.site.language}/goto.html",
+            title=self.site.t["goto_title"],
+            canonical="",
+            lookup_languages=[self.site.language, *fallback],
+        )

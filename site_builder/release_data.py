@@ -1,0 +1,53 @@
+"""Each release's rules as data for the compare page and for machines: one file per release.
+
+A release is written whole when it is the first of its year (a keyframe) and otherwise as
+what changed since the release before: the order of its numbers, the rules that differ from
+the previous release's rule of the same number, and the same for the glossary. Twenty-eight
+keyframes and small steps weigh a fifth of 150 whole copies. The file is a script (so the
+compare page loads it from file:// too) whose second line is the JSON.
+"""
+
+from __future__ import annotations
+
+import json
+
+from rulesarchive.corpus.model import Document, Release
+from rulesarchive.corpus.present import release_label
+
+PREFIX = "window.RULESARCHIVE_RELEASES=window.RULESARCHIVE_RELEASES||{};"
+
+
+def data_path(release: Release) -> str:
+    """Return the data file of a release."""
+    return f"data/{release.language}/{release.effective_date.isoformat()}.js"
+
+
+def is_keyframe(release: Release, previous: Release | None) -> bool:
+    """Tell whether a release is written whole (the first of its year, or of the archive)."""
+    return previous is None or previous.effective_date.year != release.effective_date.year
+
+
+def release_script(
+    release: Release, document: Document, previous: tuple[Release, Document] | None
+) -> str:
+    """Return a release's data file: whole, or as the steps from the release before."""
+    data: dict = {**release_label(release), "base": None}
+    rules = {rule.number: [rule.text, list(rule.examples)] for rule in document.rules}
+    glossary = {entry.term: entry.text for entry in document.glossary}
+    if previous is None or is_keyframe(release, previous[0]):
+        data["rules"] = [[number, *value] for number, value in rules.items()]
+        data["glossary"] = [[term, text] for term, text in glossary.items()]
+    else:
+        before_release, before = previous
+        old_rules = {rule.number: [rule.text, list(rule.examples)] for rule in before.rules}
+        old_glossary = {entry.term: entry.text for entry in before.glossary}
+        data["base"] = before_release.effective_date.isoformat()
+        data["numbers"] = list(rules)
+        data["changed"] = {n: value for n, value in rules.items() if old_rules.get(n) != value}
+        data["terms"] = list(glossary)
+        data["glossary_changed"] = {
+            term: text for term, text in glossary.items() if old_glossary.get(term) != text
+        }
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    key = json.dumps(release.effective_date.isoformat())
+    return f"{PREFIX}window.RULESARCHIVE_RELEASES[{key}]=\n{text};\n"

@@ -1,0 +1,212 @@
+"""The release pages of a language: its list of releases and each release's changelog."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from functools import partial
+from typing import TYPE_CHECKING
+
+from markupsafe import Markup
+from rulesarchive.differ.align import compact_ranges
+from rulesarchive.differ.classify import Change, ReleaseDiff
+from rulesarchive.differ.glossary import GlossaryChange, term_key
+from rulesarchive.site_builder import paths
+from rulesarchive.site_builder.changelog import FOLDED, change_page, is_split, part_of, part_page
+from rulesarchive.site_builder.condense import condense
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Page
+
+if TYPE_CHECKING:
+    from rulesarchive.site_builder.pages import LanguagePages
+
+SHOWN_FIRST = ("substantive", "added", "removed", "reference", "example")
+
+
+class ReleasePages:
+    """The release pages of a language."""
+
+    def __init__(self, site: LanguagePages) -> None:
+        self.site = site
+
+    def jobs(self) -> Iterator[Job]:
+        """Yield the list of releases and every changelog (split ones part by part)."""
+        site = self.site
+        yield site._job(
+            paths.language_home(site.language), site.data.prefix[-1], self.language_home
+        )
+        for index in range(len(site.data.releases)):
+            page = paths.release_page(site.data.releases[index])
+            inputs = (site.data.prefix[index], index == site.newest)
+            yield site._job(page, inputs, partial(self.release, index), index)
+            for part in self.release_parts(index):
+                yield site._job(
+                    part_page(site.data.releases[index], part),
+                    inputs,
+                    partial(self.release, index, part),
+                )
+
+    def release_rows(self) -> list[dict]:
+        rows = []
+        for index, release in enumerate(self.site.data.releases):
+            counts = _counts(self.site.data.diffs[index])
+            rows.append(
+                {
+                    "release": release,
+                    "href_from_root": paths.release_page(release),
+                    "substantive": counts["substantive"] + counts["sweep"],
+                    "added": counts["added"],
+                    "removed": counts["removed"],
+                }
+            )
+        return list(reversed(rows))
+
+    def language_home(self) -> Page:
+        """The language's releases, newest first."""
+        return self.site.render(
+            "releases.html",
+            paths.language_home(self.site.language),
+            title=self.site.t["releases_title"].format(
+                language=LANGUAGE_NAMES.get(self.site.language, self.site.language)
+            ),
+            rows=self.release_rows(),
+            translation_href="translation.html" if self.site.report is not None else "",
+        )
+
+    def release_parts(self, index: int) -> list[str]:
+        """The parts of a split changelog: sections with changes, renumbering, glossary."""
+        diff = self.site.data.diffs[index]
+        if diff is None or not is_split(diff):
+            return []
+        numbers = (c.new_number or c.old_number or "" for c in diff.changes if c.kind not in FOLDED)
+        parts = sorted({part_of(number) for number in numbers})
+        if diff.renumbering:
+            parts.append("renumbering")
+        if any(entry.kind not in FOLDED for entry in diff.glossary):
+            parts.append("glossary")
+        return parts
+
+    def release(self, index: int, part: str | None = None) -> Page:
+        """A release's changelog against the release before it (or one part of a long one)."""
+        release = self.site.data.releases[index]
+        diff = self.site.data.diffs[index]
+        split = is_split(diff)
+        page = part_page(release, part) if part else paths.release_page(release)
+        previous = self.site.data.releases[index - 1] if index else None
+        groups: dict[str, list[dict]] = {kind: [] for kind in (*SHOWN_FIRST, "sweep", *FOLDED)}
+        counts: dict[str, Counter[str]] = {}
+        for change in diff.changes if diff else ():
+            number = change.new_number or change.old_number or ""
+            if split and change.kind not in FOLDED:
+                counts.setdefault(part_of(number), Counter())[change.kind] += 1
+                if part != part_of(number):
+                    continue
+            elif part is not None:
+                continue
+            groups.setdefault(change.kind, []).append(self._change_view(page, index, change))
+        whole = part is None and not split  # one page holds everything
+        parts = (
+            [
+                {
+                    "part": name,
+                    "href": paths.relative(page, part_page(release, name)),
+                    "summary": ", ".join(
+                        f"{counts[name][kind]} {self.site.t['kinds'][kind]}"  # type: ignore[index]
+                        for kind in (*SHOWN_FIRST, "sweep")
+                        if counts.get(name, Counter())[kind]
+                    ),
+                }
+                for name in self.release_parts(index)
+            ]
+            if part is None
+            else []
+        )
+        glossary = [
+            self._glossary_view(page, index, entry)
+            for entry in (diff.glossary if diff else ())
+            if entry.kind not in FOLDED
+        ]
+        return self.site.render(
+            "release.html",
+            page,
+            title=f"{release.effective_date} {release.set_name}".strip(),
+            release=release,
+            part=part,
+            parts=parts,
+            main_href=paths.relative(page, paths.release_page(release)),
+            previous=previous,
+            previous_href=paths.relative(page, paths.release_page(previous)) if previous else "",
+            groups=groups,
+            shown_first=SHOWN_FIRST,
+            sweeps=diff.sweeps if diff and part is None else (),
+            renumbering=compact_ranges(diff.renumbering)
+            if diff and (whole or part == "renumbering")
+            else [],
+            splits=diff.splits if diff and part is None else (),
+            merges=diff.merges if diff and part is None else (),
+            glossary=glossary if whole or part == "glossary" else [],
+            unchanged=diff.unchanged if diff else release.rule_count,
+            ref=lambda text, old=False: self.site.refs.html(
+                page, text, index - 1 if old else index
+            ),
+            anchor=lambda number: paths.relative(page, change_page(release, diff, number)),
+            compare_href=paths.relative(page, f"{self.site.language}/compare.html"),
+            json_href=paths.relative(
+                page, f"data/{self.site.language}/{release.effective_date}.js"
+            ),
+            check_href=paths.relative(
+                page, f"{self.site.language}/releases/{release.effective_date}/check.html"
+            ),
+            fixes=self.site.citation_fixes.get(index, {}),
+        )
+
+    def _change_view(self, page: str, index: int, change: Change) -> dict:
+        if change.new_number:
+            line = self.site.data.holder(change.new_number, index)
+        else:
+            line = self.site.data.holder(change.old_number or "", index - 1)
+        refs = self.site.refs
+        whole = ""
+        if change.kind == "added":
+            text = Markup("<ins>%s</ins>") % refs.html(page, change.new_text, index)
+        elif change.kind == "removed":
+            text = Markup("<del>%s</del>") % refs.html(page, change.old_text, index - 1)
+        elif change.diff:
+            text = refs.diff_html(page, change.diff, index)
+            short = condense(change.diff)
+            if short is not None:
+                text, whole = refs.diff_html(page, short, index), text
+        else:
+            text = refs.html(page, change.new_text, index)
+        if change.kind == "example":
+            examples = [refs.diff_html(page, pieces, index) for pieces in change.example_diffs]
+        elif change.kind == "added":
+            examples = [refs.diff_html(page, ((1, ex),), index) for ex in change.new_examples]
+        elif change.kind == "removed":
+            examples = [refs.diff_html(page, ((-1, ex),), index) for ex in change.old_examples]
+        else:
+            examples = []
+        return {
+            "change": change,
+            "href": self.site.line_href(page, line),
+            "text_html": text,
+            "whole_html": whole,
+            "examples_html": examples,
+        }
+
+    def _glossary_view(self, page: str, index: int, change: GlossaryChange) -> dict:
+        refs = self.site.refs
+        if change.diff:
+            text = refs.diff_html(page, change.diff, index)
+        elif change.kind == "added":
+            text = Markup("<ins>%s</ins>") % refs.html(page, change.new_text, index)
+        elif change.kind == "removed":
+            text = Markup("<del>%s</del>") % refs.html(page, change.old_text, index - 1)
+        else:
+            text = Markup("")
+        slug = self.site.glossary_slugs.get(term_key(change.new_term or change.old_term or ""))
+        href = paths.relative(page, paths.glossary_page(self.site.language, slug)) if slug else ""
+        return {"change": change, "text_html": text, "href": href}
+
+
+def _counts(diff: ReleaseDiff | None) -> Counter[str]:
+    return Counter(change.kind for change in diff.changes) if diff else Counter()

@@ -1,0 +1,345 @@
+"""The rule pages of a language: a permanent page per line of descent, and the histories."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from functools import partial
+from typing import TYPE_CHECKING
+
+from rulesarchive.corpus.model import Release
+from rulesarchive.corpus.numbers import cited_numbers, parent_of, rule_sort_key
+from rulesarchive.differ.history import History, Version
+from rulesarchive.differ.lineage import Line
+from rulesarchive.differ.report import history_data
+from rulesarchive.site_builder import paths
+from rulesarchive.site_builder.changelog import FOLDED
+from rulesarchive.site_builder.history_view import example_diffs, renumbered_positions
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Page
+from rulesarchive.site_builder.translations import Counterpart
+
+if TYPE_CHECKING:
+    from rulesarchive.site_builder.pages import LanguagePages
+
+
+class RulePages:
+    """The rule pages of a language."""
+
+    def __init__(self, site: LanguagePages) -> None:
+        self.site = site
+        self.cited_by = self._cited_by()
+        self._linked: dict[str, tuple[str, list[str]]] = {}
+
+    def jobs(self) -> Iterator[Job]:
+        """Yield every rule's page and the history files, a chapter each."""
+        site = self.site
+        for line in site.data.lines:
+            current = line.last == site.newest
+            yield site._job(
+                paths.rule_page(site.language, line),
+                self._rule_inputs(line),
+                partial(self.rule, line),
+                line.stretches[-1].first if current else line.last + 1,
+            )
+        for chapter, lines in self.history_bundles().items():
+            yield site._job(
+                paths.history_data(site.language, chapter),
+                [self._version_inputs(line) for line in lines],
+                partial(self.history_json, lines),
+            )
+
+    def _rule_inputs(self, line: Line) -> tuple:
+        cites, cited_by = self._citations(line)
+        translations = [self._shown(c) for c in self._counterparts(line)]
+        translated = self._translated(line)
+        current = line.last == self.site.newest
+        page = paths.rule_page(self.site.language, line)
+        return (
+            self._version_inputs(line),
+            self._linked_rule(page, line),
+            self._neighbours(page, line),
+            current,
+            None if current else self.site._labels([line.last]),  # shown only for a removed rule
+            cites,
+            cited_by,
+            translations,
+            translated and self._shown(translated),
+            self.site.reference_marks.get(line.id, ()),
+        )
+
+    def _shown(self, c: Counterpart) -> tuple:
+        """What a page shows of a counterpart (not its base: the status page has that)."""
+        since = c.stale_since and self._label(c.stale_since)
+        return (
+            c.language,
+            c.line_id,
+            c.rule,
+            self._label(c.release),
+            c.english,
+            c.status,
+            since,
+            c.problems,
+            c.english_line_id,
+            c.change,
+        )
+
+    @staticmethod
+    def _label(release: Release) -> tuple:
+        return (release.language, release.effective_date, release.set_code, release.set_name)
+
+    def _version_inputs(self, line: Line) -> tuple:
+        return (
+            line.id,
+            [(self.site._labels([s.first]), s.rule) for s in line.stretches],
+            line.first > 0,
+        )
+
+    def _citations(self, line: Line) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+        rule = line.rule
+        cites = []
+        for number in cited_numbers(rule.text + " " + " ".join(rule.examples)):
+            target = self.site.data.holder(number, line.last)
+            cites.append((number, target.id if target else ""))
+        cited_by = sorted(
+            ((other.rule.number, other.id) for other in self.cited_by.get(line.id, ())),
+            key=lambda pair: rule_sort_key(pair[0]),
+        )
+        return cites, cited_by
+
+    def _english_view(self, page: str, line: Line) -> dict | None:
+        """On a translated rule's page: the English it translates, and whether it moved on."""
+        translated = self._translated(line)
+        if translated is None:
+            return None
+        return {
+            "counterpart": translated,
+            "href": paths.relative(page, f"en/r/{translated.english_line_id}/index.html"),
+            "since_href": _relative_change(page, translated),
+        }
+
+    def _counterparts(self, line: Line) -> list:
+        return self.site.pairing.by_english.get(line.id, []) if self.site.language == "en" else []
+
+    def _translated(self, line: Line) -> Counterpart | None:
+        """For a translated rule: its English counterpart and status."""
+        return self.site.pairing.by_translation.get((self.site.language, line.id))
+
+    def _alternates(self, switches: list[dict]) -> list[dict]:
+        """The same page in every language, as absolute links (hreflang alternates)."""
+        if not self.site.base_url:
+            return []
+        return [
+            {"language": s["language"], "href": self.site.base_url + s["path"]} for s in switches
+        ]
+
+    def _switches(self, page: str, line: Line) -> list[dict]:
+        """Links to the same rule in the other languages (the language switch)."""
+        if self.site.language == "en":
+            others = [(c.language, c.line_id) for c in self._counterparts(line)]
+            if not others:
+                return []
+            return [_switch("en", "", True, page)] + [
+                _switch(
+                    lang,
+                    paths.relative(page, f"{lang}/r/{line_id}/index.html"),
+                    False,
+                    f"{lang}/r/{line_id}/index.html",
+                )
+                for lang, line_id in others
+            ]
+        translated = self._translated(line)
+        if translated is None:
+            return []
+        english = translated.english_line_id
+        return [
+            _switch(
+                "en",
+                paths.relative(page, f"en/r/{english}/index.html"),
+                False,
+                f"en/r/{english}/index.html",
+            ),
+            _switch(self.site.language, "", True, page),
+        ]
+
+    def history_bundles(self) -> dict[str, list[Line]]:
+        """Group the lines by the chapter of their last number (one history file per chapter)."""
+        bundles: dict[str, list[Line]] = {}
+        for line in self.site.data.lines:
+            bundles.setdefault(line.rule.number[:3], []).append(line)
+        return bundles
+
+    def history_json(self, lines: list[Line]) -> str:
+        """A chapter's rule histories as JSON: line id -> the keys of `history --format json`."""
+        body = {}
+        for line in lines:
+            history = History(line.rule.number, line.numbers, self.site.versions(line))
+            body[line.id] = {
+                "id": line.id,
+                "page": paths.rule_page(self.site.language, line),
+                **history_data(history),
+            }
+        return json.dumps(body, ensure_ascii=False)
+
+    def rule(self, line: Line) -> Page:
+        """A rule's page: its current text, then its whole history, newest first."""
+        page = paths.rule_page(self.site.language, line)
+        releases = self.site.data.releases
+        versions = self.site.versions(line)
+        current = line.rule
+        settled = next((v for v in reversed(versions) if v.kind not in FOLDED), versions[0])
+        cite_pairs, cited_pairs = self._citations(line)
+        lines = {
+            other.id: other
+            for other in self.site.data.lines_by_id(
+                [i for _, i in cite_pairs if i] + [i for _, i in cited_pairs]
+            )
+        }
+        cites = [
+            {"number": n, "href": self.site.line_href(page, lines.get(i))} for n, i in cite_pairs
+        ]
+        switches = self._switches(page, line)
+        text_html, examples_html = self._linked_rule(page, line)
+        return self.site.render(
+            "rule.html",
+            page,
+            title=f"{current.number} {_short(current.printed_text)}",
+            line=line,
+            rule=current,
+            text_html=text_html,
+            examples_html=examples_html,
+            neighbours=self._neighbours(page, line),
+            current=line.last == self.site.newest,
+            last_release=releases[line.last],
+            first_release=releases[line.first],
+            settled=settled,
+            versions=self._version_views(page, versions),
+            folded=FOLDED,
+            cites=cites,
+            cited_by=[
+                {"number": n, "href": self.site.line_href(page, lines[i])} for n, i in cited_pairs
+            ],
+            data_href=paths.relative(
+                page, paths.history_data(self.site.language, line.rule.number[:3])
+            ),
+            translations=[
+                {
+                    "counterpart": counterpart,
+                    "name": LANGUAGE_NAMES.get(counterpart.language, counterpart.language),
+                    "href": paths.relative(
+                        page, f"{counterpart.language}/r/{counterpart.line_id}/index.html"
+                    ),
+                    "since_href": _relative_change(page, counterpart),
+                }
+                for counterpart in self._counterparts(line)
+            ],
+            english=self._english_view(page, line),
+            switches=switches,
+            reference_marks=self.site.reference_marks.get(line.id, ()),
+            alternates=self._alternates(switches),
+            description=_short(current.printed_text, 155),
+            og_type="article",
+        )
+
+    def _linked_rule(self, page: str, line: Line) -> tuple[str, list[str]]:
+        """A rule's text and examples as HTML: references linked, glossary terms once each.
+
+        Worked out once per build: the fingerprint and the page both hold it.
+        """
+        if line.id not in self._linked:
+            self._linked[line.id] = self._link_rule(page, line)
+        return self._linked[line.id]
+
+    def _link_rule(self, page: str, line: Line) -> tuple[str, list[str]]:
+        seen: set[str] = set()
+        rule = line.rule
+        text = self.site.refs.html(page, rule.printed_text, line.last, seen)
+        examples: list[str] = [
+            self.site.refs.html(page, ex, line.last, seen) for ex in rule.printed_examples
+        ]
+        return text, examples
+
+    def _neighbours(self, page: str, line: Line) -> list[dict]:
+        """Links to the rule's parent and to the rules before and after it in its release."""
+        number = line.rule.number
+        order = self.site.data.numbers[line.last]
+        position = order.index(number) if number in order else -1
+        wanted = [("parent", parent_of(number) or "")]
+        if position >= 0:
+            wanted.append(("previous", order[position - 1] if position > 0 else ""))
+            wanted.append(("next", order[position + 1] if position + 1 < len(order) else ""))
+        found = []
+        for role, other in wanted:
+            if not other:
+                continue
+            if "." in other:
+                target = self.site.refs.rule_target(other, line.last)
+            else:
+                target = self.site.refs.chapter_target(other, line.last)
+            if target:
+                found.append({"role": role, "number": other, "href": paths.relative(page, target)})
+        return found
+
+    def _version_views(self, page: str, versions: tuple[Version, ...]) -> list[dict]:
+        """A rule's versions, newest first, as HTML with references linked in their release."""
+        views = []
+        changed_examples = example_diffs(versions)
+        renumbered = renumbered_positions(versions)
+        for position, version in enumerate(reversed(versions)):
+            assert version.effective_date is not None  # a release's version has its date
+            index = self.site.index_of[version.effective_date]
+            before = self.site.index_of.get(version.compared_with, index - 1)  # type: ignore[arg-type]
+            shown = version.kind not in FOLDED
+            if version.diff and shown:
+                text = self.site.refs.diff_html(page, version.diff, index, before)
+            else:
+                text = self.site.refs.html(page, version.text, index)
+            if position in changed_examples and shown:
+                examples = [
+                    self.site.refs.diff_html(page, pieces, index, before)
+                    for pieces in changed_examples[position]
+                ]
+            else:
+                examples = [
+                    self.site.refs.html(page, example, index) for example in version.examples
+                ]
+            views.append(
+                {
+                    "version": version,
+                    "anchor": f"v{version.effective_date.isoformat()}",
+                    "text_html": text,
+                    "examples_html": examples,
+                    "renumbered": position in renumbered,
+                }
+            )
+        return views
+
+    def _cited_by(self) -> dict[str, list[Line]]:
+        cited: dict[str, list[Line]] = {}
+        for line in self.site.data.lines:
+            rule = line.rule
+            for number in cited_numbers(rule.text + " " + " ".join(rule.examples)):
+                target = self.site.data.holder(number, line.last)
+                if target is not None and target is not line and target.last == line.last:
+                    cited.setdefault(target.id, []).append(line)
+        return cited
+
+
+def _relative_change(page: str, counterpart: Counterpart) -> str:
+    if not counterpart.change:
+        return ""
+    target, anchor = counterpart.change.split("#")
+    return f"{paths.relative(page, target)}#{anchor}"
+
+
+def _switch(language: str, href: str, current: bool, path: str) -> dict:
+    return {
+        "language": language,
+        "name": LANGUAGE_NAMES.get(language, language),
+        "href": href,
+        "current": current,
+        "path": path,  # from the site root, for the absolute alternates in <head>
+    }
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
