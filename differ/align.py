@@ -28,7 +28,9 @@ KEPT_WORDS = 5  # a shorter text needs this many words for its share to count
 _CANDIDATES = 12  # the rules sharing the most weight with a rule, scored in full
 _COMMON_SHARE = 0.2  # a word in more than this share of the rules finds no candidates
 _SAME_NUMBER, _SAME_PARENT, _SAME_CHAPTER = 0.05, 0.03, 0.02  # place bonuses, break near-ties
-_FOLLOWS_PARENT = 0.1  # a sub-rule found under the rule its parent became (502.80a -> 702.77a)
+# A sub-rule found under the rule its parent became (502.80a -> 702.77a), or a rule whose
+# sub-rules went to the candidate's (601.3, whose 601.3a-d stayed, is 601.3, not 601.4).
+_FOLLOWS_PARENT = 0.1
 _SAME_OPENING, _OPENING_WORDS = 0.2, 6  # credit for the same first words
 
 
@@ -60,7 +62,7 @@ def align_rules(
     _match_in_order(old, new, matched)
     if len(matched) < len(old) and len(matched) < len(new):
         evidence = _Evidence(*(whole or (old, new)))
-        evidence.parents = {old[o].number: new[n].number for o, n in matched.items()}
+        evidence.follow(old, new, matched, whole)
         _match_by_evidence(old, new, matched, evidence)
         _match_rewritten_in_place(old, new, matched, evidence)
     return _pairs_in_order(old, new, matched)
@@ -119,6 +121,7 @@ class _Evidence:
         self._weights: dict[str, float] = {}
         self._masses: dict[str, float] = {}
         self.parents: dict[str, str] = {}  # old number -> new number of the rules paired so far
+        self.kept_children: set[tuple[str, str]] = set()  # (old, new) whose sub-rules paired
 
     def weight(self, word: str) -> float:
         """Return a word's weight: log(1 + rules / rules holding it)."""
@@ -169,13 +172,37 @@ class _Evidence:
             return likeness
         kept = (likeness + self.kept(old.text, new.text)) / 2
         parent = parent_of(old.number)
-        follows = parent is not None and self.parents.get(parent) == parent_of(new.number)
+        follows = (parent is not None and self.parents.get(parent) == parent_of(new.number)) or (
+            (old.number, new.number) in self.kept_children
+        )
         return (
             max(likeness, kept)
             + _opening_bonus(old.text, new.text)
             + _place_bonus(old.number, new.number)
             + (_FOLLOWS_PARENT if follows else 0.0)
         )
+
+    def follow(
+        self,
+        old: Sequence[Rule],
+        new: Sequence[Rule],
+        matched: dict[int, int],
+        whole: tuple[Sequence[Rule], Sequence[Rule]] | None,
+    ) -> None:
+        """Learn from the certain pairs where parents went and whose sub-rules stayed together.
+
+        The rules identical in both releases (set aside before aligning) stayed where they were.
+        """
+        self.parents = {old[o].number: new[n].number for o, n in matched.items()}
+        if whole is not None:
+            texts = {rule.number: rule.text for rule in whole[1]}
+            for rule in whole[0]:
+                if texts.get(rule.number) == rule.text:
+                    self.parents.setdefault(rule.number, rule.number)
+        for old_number, new_number in self.parents.items():
+            old_parent, new_parent = parent_of(old_number), parent_of(new_number)
+            if old_parent is not None and new_parent is not None:
+                self.kept_children.add((old_parent, new_parent))
 
     def kept(self, one: str, other: str) -> float:
         """Return the weighted share of the shorter text's words found in the longer one.
