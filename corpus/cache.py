@@ -7,6 +7,7 @@ never found, only left behind. Writes are atomic; an unreadable entry is compute
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
@@ -53,11 +54,12 @@ def _read(path: Path):
 
 
 def _write(path: Path, value: object) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.incoming")
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         with temporary.open("wb") as handle:
             pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
         temporary.replace(path)
     except OSError:
-        temporary.unlink(missing_ok=True)  # a cache that cannot be written is only slower
+        with contextlib.suppress(OSError):  # a cache that cannot be written is only slower
+            temporary.unlink(missing_ok=True)

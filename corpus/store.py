@@ -29,6 +29,7 @@ from dataclasses import asdict
 from pathlib import Path
 from sys import intern
 
+from rulesarchive.corpus.cache import cache_folder, cached
 from rulesarchive.corpus.model import (
     LANGUAGES,
     Document,
@@ -48,6 +49,8 @@ _SNAPSHOT = re.compile(r"\.snapshot-(\d+)-.*")
 _HEADING_NUMBER = re.compile(r"\d{1,3}")
 _LOCK = ".lock"
 _SETS = Path(".cache") / "sets.json"
+# Bump when pack_document's tuple changes: entries of another format are then never found.
+_DOCUMENT_CACHE_FORMAT = 1
 
 
 class ArchiveError(Exception):
@@ -89,13 +92,28 @@ class Archive:
         return _read_release(folder, language, effective_date) if folder else None
 
     def load(self, release: Release) -> Document:
-        """Read the document of a release."""
+        """Read the document of a release (from its compact cached form when there is one)."""
         folder = self._readable(release.language, release.effective_date)
         path = (folder or self._folder(release.language, release.effective_date)) / "document.json"
         try:
-            return document_from_json(json.loads(path.read_text(encoding="utf-8")))
+            stat = path.stat()
+            # The file's size and time join the key: a document.json rewritten in place (by
+            # hand, by a restore) is read afresh, never answered from an older cache entry.
+            key = (
+                f"document:{_DOCUMENT_CACHE_FORMAT}:{release.key}:{release.content_sha256}:"
+                f"{release.source.sha256}:{stat.st_size}:{stat.st_mtime_ns}"
+            )
+            packed = cached(
+                cache_folder(self.root, "documents"),
+                key,
+                lambda: pack_document(
+                    document_from_json(json.loads(path.read_text(encoding="utf-8")))
+                ),
+                f"document {release.key}",
+            )
         except (OSError, ValueError, KeyError) as error:
             raise ArchiveError(f"{path}: unreadable document ({error})") from None
+        return unpack_document(packed)
 
     def save(self, release: Release, document: Document, raw: bytes) -> None:
         """Write a release, replacing any with the same key; all or nothing, durable."""
@@ -526,4 +544,56 @@ def document_from_json(data: dict) -> Document:
         normalisation=tuple(data["normalisation"].items()),
         set_name=data.get("set_name", ""),
         excerpt=data.get("excerpt", False),
+    )
+
+
+def pack_document(document: Document) -> tuple:
+    """Return a document as nested tuples of strings: what pickle stores and reads fastest."""
+    return (
+        document.language,
+        document.effective_date,
+        document.title,
+        document.introduction,
+        document.contents,
+        tuple((heading.number, heading.title) for heading in document.headings),
+        tuple(
+            (rule.number, rule.text, rule.examples, rule.original, rule.original_examples)
+            for rule in document.rules
+        ),
+        tuple((entry.term, entry.text, entry.original) for entry in document.glossary),
+        document.credits,
+        document.notes,
+        document.normalisation,
+        document.set_name,
+        document.excerpt,
+    )
+
+
+def unpack_document(packed: tuple) -> Document:
+    """Rebuild the Document that pack_document packed (texts interned as on reading JSON)."""
+    (language, date, title, introduction, contents, headings, rules, glossary) = packed[:8]
+    credits, notes, normalisation, set_name, excerpt = packed[8:]
+    return Document(
+        language=language,
+        effective_date=date,
+        title=title,
+        introduction=introduction,
+        contents=contents,
+        headings=tuple(Heading(number, title) for number, title in headings),
+        rules=tuple(
+            Rule(
+                intern(number),
+                intern(text),
+                tuple(map(intern, examples)) if examples else (),
+                intern(original) if original else "",
+                tuple(map(intern, original_examples)) if original_examples else (),
+            )
+            for number, text, examples, original, original_examples in rules
+        ),
+        glossary=tuple(GlossaryEntry(*entry) for entry in glossary),
+        credits=credits,
+        notes=notes,
+        normalisation=normalisation,
+        set_name=set_name,
+        excerpt=excerpt,
     )
