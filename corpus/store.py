@@ -29,7 +29,7 @@ from dataclasses import asdict
 from pathlib import Path
 from sys import intern
 
-from rulesarchive.corpus.cache import cache_folder, cached
+from rulesarchive.corpus.cache import cache_folder, cached, collection_paused
 from rulesarchive.corpus.model import (
     LANGUAGES,
     Document,
@@ -113,7 +113,8 @@ class Archive:
             )
         except (OSError, ValueError, KeyError) as error:
             raise ArchiveError(f"{path}: unreadable document ({error})") from None
-        return unpack_document(packed)
+        with collection_paused():
+            return unpack_document(packed)
 
     def save(self, release: Release, document: Document, raw: bytes) -> None:
         """Write a release, replacing any with the same key; all or nothing, durable."""
