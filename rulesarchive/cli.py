@@ -293,7 +293,7 @@ def diff(archive: Archive, old: str, new: str, lang: str, output: str) -> None:
     """Show what changed, rule by rule, between any two releases."""
     from rulesarchive.corpus.lookup import find_release
     from rulesarchive.corpus.store import ArchiveError
-    from rulesarchive.differ.classify import diff_documents
+    from rulesarchive.differ.cache import cached_diff, diff_folder
     from rulesarchive.differ.report import diff_data
 
     try:
@@ -301,7 +301,8 @@ def diff(archive: Archive, old: str, new: str, lang: str, output: str) -> None:
             find_release(archive, old, lang),
             find_release(archive, new, lang),
         )
-        result = diff_documents(archive.load(old_release), archive.load(new_release))
+        before, after = archive.load(old_release), archive.load(new_release)
+        result = cached_diff(diff_folder(archive.root), old_release, new_release, before, after)
     except ArchiveError as error:
         raise click.ClickException(str(error)) from None
     _print_diff(diff_data(old_release, new_release, result), output)
@@ -316,7 +317,7 @@ def changelog(archive: Archive, reference: str | None, lang: str, output: str) -
     """Show a release's changes against the release before it (default: the newest)."""
     from rulesarchive.corpus.lookup import find_release, previous_release
     from rulesarchive.corpus.store import ArchiveError
-    from rulesarchive.differ.classify import diff_documents
+    from rulesarchive.differ.cache import cached_diff, diff_folder
     from rulesarchive.differ.report import diff_data
 
     try:
@@ -324,7 +325,8 @@ def changelog(archive: Archive, reference: str | None, lang: str, output: str) -
         before = previous_release(archive, release)
         if before is None:
             raise ArchiveError(f"{release.key} is the oldest {lang} release: nothing to compare")
-        result = diff_documents(archive.load(before), archive.load(release))
+        documents = archive.load(before), archive.load(release)
+        result = cached_diff(diff_folder(archive.root), before, release, *documents)
     except ArchiveError as error:
         raise click.ClickException(str(error)) from None
     _print_diff(diff_data(before, release, result), output)
