@@ -18,6 +18,7 @@ import ctypes
 import datetime as dt
 import errno
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -81,10 +82,35 @@ class Archive:
 
     def releases(self, language: str | None = None) -> list[Release]:
         """Return the stored releases, oldest first (of one language, or all)."""
-        found = [
-            _read_release(folder, lang, date) for lang, date, folder in self._folders(language)
-        ]
+        found = []
+        for lang in [check_language(language)] if language else LANGUAGES:
+            found += self._language_releases(lang)
         return sorted(found, key=lambda release: (release.language, release.effective_date))
+
+    def _language_releases(self, language: str) -> list[Release]:
+        """Read a language's release.json files, or their cached list while none has changed.
+
+        A release is replaced by new files in a new folder, so each file's inode, size and
+        time name its content well enough; stat-ing them costs far less than parsing them.
+        """
+        folders = sorted(self._folders(language))
+        if not folders:
+            return []
+        stamps = []
+        for _language, date, folder in folders:
+            path = folder / "release.json"
+            try:
+                stat = path.stat()
+            except OSError as error:
+                raise ArchiveError(f"{path}: unreadable release metadata ({error})") from None
+            stamps.append(f"{date}/{folder.name}:{stat.st_ino}:{stat.st_size}:{stat.st_mtime_ns}")
+        digest = hashlib.sha256("\n".join(stamps).encode()).hexdigest()
+        return cached(
+            cache_folder(self.root, "releases"),
+            f"releases:{language}:{digest}",
+            lambda: [_read_release(folder, lang, date) for lang, date, folder in folders],
+            f"releases {language}",
+        )
 
     def get(self, language: str, effective_date: dt.date) -> Release | None:
         """Return the release of this language and date, or None."""

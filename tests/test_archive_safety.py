@@ -4,6 +4,7 @@ import datetime as dt
 import io
 import json
 import os
+import shutil
 import threading
 import zipfile
 
@@ -212,6 +213,18 @@ def test_a_document_is_read_where_its_cache_cannot_be_written(tmp_path):
     (archive.root / ".cache").write_text("not a folder")
     (release,) = archive.releases()
     assert archive.load(release).rule("400.6") is not None
+
+
+def test_the_cached_release_list_follows_replaces_and_removals(tmp_path):
+    archive = _stored(tmp_path)
+    (first,) = archive.releases()
+    assert archive.releases() == [first]  # now from the cache
+    changed = modern_text(who="its owner").encode()
+    assert ingest_bytes(archive, changed, "b.txt", Overrides(force=True)).status == "replaced"
+    (replaced,) = archive.releases()
+    assert replaced.content_sha256 != first.content_sha256
+    shutil.rmtree(archive.root / "en" / "2024-11-08")
+    assert archive.releases() == []
 
 
 def test_an_archive_that_cannot_be_written_is_read_as_it_is(tmp_path, monkeypatch):
