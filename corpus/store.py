@@ -9,7 +9,7 @@ Layout (git-friendly):  ARCHIVE/<language>/<effective date>/
 Hidden entries are never releases: .lock (the writer lock), <language>/.incoming-* (a release
 being written), <language>/.retired-<date>-<pid> (the old copy during a replace, where folders
 cannot be exchanged in one step), .snapshot-<pid>-* (a build's view), .cache/ (HTTP responses,
-diffs, the set list).
+diffs, documents and release lists in compact form, lines of descent, the set list).
 """
 
 from __future__ import annotations
