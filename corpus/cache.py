@@ -97,10 +97,11 @@ class _Pickler(pickle.Pickler):
     """
 
     def reducer_override(self, obj: object):
-        names = _field_names(type(obj))
+        cls: type = type(obj)
+        names = _field_names(cls)
         if names is None:
             return NotImplemented
-        return type(obj), tuple(getattr(obj, name) for name in names)
+        return cls, tuple(getattr(obj, name) for name in names)
 
 
 @functools.cache
