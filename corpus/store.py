@@ -73,8 +73,9 @@ class Archive:
     removed by the next writer (`recover`). Writers take an exclusive lock on ARCHIVE/.lock.
     """
 
-    def __init__(self, root: Path | str, *, pinned: Path | None = None) -> None:
+    def __init__(self, root: Path | str, *, pinned: Path | None = None, cache: bool = True) -> None:
         self.root = Path(root)
+        self._cache = cache  # False: never write ARCHIVE/.cache (the sample shipped in the package)
         self._data = pinned or self.root  # where releases are read: a snapshot's copy, or root
         self._pinned = pinned is not None
         self._lock_depth = 0
@@ -106,7 +107,7 @@ class Archive:
             stamps.append(f"{date}/{folder.name}:{stat.st_ino}:{stat.st_size}:{stat.st_mtime_ns}")
         digest = hashlib.sha256("\n".join(stamps).encode()).hexdigest()
         return cached(
-            cache_folder(self.root, "releases"),
+            self._cache_folder("releases"),
             f"releases:{language}:{digest}",
             lambda: [_read_release(folder, lang, date) for lang, date, folder in folders],
             f"releases {language}",
@@ -130,7 +131,7 @@ class Archive:
                 f"{release.source.sha256}:{stat.st_size}:{stat.st_mtime_ns}"
             )
             packed = cached(
-                cache_folder(self.root, "documents"),
+                self._cache_folder("documents"),
                 key,
                 lambda: pack_document(
                     document_from_json(json.loads(path.read_text(encoding="utf-8")))
@@ -225,7 +226,7 @@ class Archive:
             yield self
             return
         try:
-            yield Archive(self.root, pinned=folder)
+            yield Archive(self.root, pinned=folder, cache=self._cache)
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
@@ -281,6 +282,9 @@ class Archive:
                     f"removed {path.relative_to(self.root)} (left by an interrupted run)"
                 )
         return messages
+
+    def _cache_folder(self, kind: str) -> Path | None:
+        return cache_folder(self.root, kind) if self._cache else None
 
     def _folder(self, language: str, effective_date: dt.date) -> Path:
         return self._data / check_language(language) / effective_date.isoformat()

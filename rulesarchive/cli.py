@@ -170,7 +170,7 @@ def build(archive: Archive, out: Path, base_url: str, sample: bool) -> None:
     from rulesarchive.site_builder.build import BuildError, build_site, sample_archive
     from rulesarchive.site_builder.search import SearchIndexError
 
-    source = Archive(sample_archive()) if sample else archive
+    source = Archive(sample_archive(), cache=False) if sample else archive
     _note_leftovers(source)
     if not base_url.endswith("/"):
         base_url += "/"

@@ -227,6 +227,14 @@ def test_the_cached_release_list_follows_replaces_and_removals(tmp_path):
     assert archive.releases() == []
 
 
+def test_an_archive_opened_without_cache_writes_none(tmp_path):
+    shutil.rmtree(_stored(tmp_path).root / ".cache", ignore_errors=True)
+    archive = Archive(tmp_path / "archive", cache=False)
+    (release,) = archive.releases()
+    assert archive.load(release).rule("400.6") is not None
+    assert not (archive.root / ".cache").exists()
+
+
 def test_an_archive_that_cannot_be_written_is_read_as_it_is(tmp_path, monkeypatch):
     archive = _stored(tmp_path)
 
