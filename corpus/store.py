@@ -9,7 +9,7 @@ Layout (git-friendly):  ARCHIVE/<language>/<effective date>/
 Hidden entries are never releases: .lock (the writer lock), <language>/.incoming-* (a release
 being written), <language>/.retired-<date>-<pid> (the old copy during a replace, where folders
 cannot be exchanged in one step), .snapshot-<pid>-* (a build's view), .cache/ (HTTP responses,
-diffs, the set list).
+diffs, documents and release lists in compact form, lines of descent, the set list).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import ctypes
 import datetime as dt
 import errno
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -29,6 +30,7 @@ from dataclasses import asdict
 from pathlib import Path
 from sys import intern
 
+from rulesarchive.corpus.cache import cache_folder, cached, collection_paused
 from rulesarchive.corpus.model import (
     LANGUAGES,
     Document,
@@ -48,6 +50,8 @@ _SNAPSHOT = re.compile(r"\.snapshot-(\d+)-.*")
 _HEADING_NUMBER = re.compile(r"\d{1,3}")
 _LOCK = ".lock"
 _SETS = Path(".cache") / "sets.json"
+# Bump when pack_document's tuple changes: entries of another format are then never found.
+_DOCUMENT_CACHE_FORMAT = 1
 
 
 class ArchiveError(Exception):
@@ -69,8 +73,9 @@ class Archive:
     removed by the next writer (`recover`). Writers take an exclusive lock on ARCHIVE/.lock.
     """
 
-    def __init__(self, root: Path | str, *, pinned: Path | None = None) -> None:
+    def __init__(self, root: Path | str, *, pinned: Path | None = None, cache: bool = True) -> None:
         self.root = Path(root)
+        self._cache = cache  # False: never write ARCHIVE/.cache (the sample shipped in the package)
         self._data = pinned or self.root  # where releases are read: a snapshot's copy, or root
         self._pinned = pinned is not None
         self._lock_depth = 0
@@ -78,10 +83,35 @@ class Archive:
 
     def releases(self, language: str | None = None) -> list[Release]:
         """Return the stored releases, oldest first (of one language, or all)."""
-        found = [
-            _read_release(folder, lang, date) for lang, date, folder in self._folders(language)
-        ]
+        found = []
+        for lang in [check_language(language)] if language else LANGUAGES:
+            found += self._language_releases(lang)
         return sorted(found, key=lambda release: (release.language, release.effective_date))
+
+    def _language_releases(self, language: str) -> list[Release]:
+        """Read a language's release.json files, or their cached list while none has changed.
+
+        A release is replaced by new files in a new folder, so each file's inode, size and
+        time name its content well enough; stat-ing them costs far less than parsing them.
+        """
+        folders = sorted(self._folders(language))
+        if not folders:
+            return []
+        stamps = []
+        for _language, date, folder in folders:
+            path = folder / "release.json"
+            try:
+                stat = path.stat()
+            except OSError as error:
+                raise ArchiveError(f"{path}: unreadable release metadata ({error})") from None
+            stamps.append(f"{date}/{folder.name}:{stat.st_ino}:{stat.st_size}:{stat.st_mtime_ns}")
+        digest = hashlib.sha256("\n".join(stamps).encode()).hexdigest()
+        return cached(
+            self._cache_folder("releases"),
+            f"releases:{language}:{digest}",
+            lambda: [_read_release(folder, lang, date) for lang, date, folder in folders],
+            f"releases {language}",
+        )
 
     def get(self, language: str, effective_date: dt.date) -> Release | None:
         """Return the release of this language and date, or None."""
@@ -89,13 +119,29 @@ class Archive:
         return _read_release(folder, language, effective_date) if folder else None
 
     def load(self, release: Release) -> Document:
-        """Read the document of a release."""
+        """Read the document of a release (from its compact cached form when there is one)."""
         folder = self._readable(release.language, release.effective_date)
         path = (folder or self._folder(release.language, release.effective_date)) / "document.json"
         try:
-            return document_from_json(json.loads(path.read_text(encoding="utf-8")))
+            stat = path.stat()
+            # The file's size and time join the key: a document.json rewritten in place (by
+            # hand, by a restore) is read afresh, never answered from an older cache entry.
+            key = (
+                f"document:{_DOCUMENT_CACHE_FORMAT}:{release.key}:{release.content_sha256}:"
+                f"{release.source.sha256}:{stat.st_size}:{stat.st_mtime_ns}"
+            )
+            packed = cached(
+                self._cache_folder("documents"),
+                key,
+                lambda: pack_document(
+                    document_from_json(json.loads(path.read_text(encoding="utf-8")))
+                ),
+                f"document {release.key}",
+            )
         except (OSError, ValueError, KeyError) as error:
             raise ArchiveError(f"{path}: unreadable document ({error})") from None
+        with collection_paused():
+            return unpack_document(packed)
 
     def save(self, release: Release, document: Document, raw: bytes) -> None:
         """Write a release, replacing any with the same key; all or nothing, durable."""
@@ -180,7 +226,7 @@ class Archive:
             yield self
             return
         try:
-            yield Archive(self.root, pinned=folder)
+            yield Archive(self.root, pinned=folder, cache=self._cache)
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
@@ -236,6 +282,9 @@ class Archive:
                     f"removed {path.relative_to(self.root)} (left by an interrupted run)"
                 )
         return messages
+
+    def _cache_folder(self, kind: str) -> Path | None:
+        return cache_folder(self.root, kind) if self._cache else None
 
     def _folder(self, language: str, effective_date: dt.date) -> Path:
         return self._data / check_language(language) / effective_date.isoformat()
@@ -526,4 +575,56 @@ def document_from_json(data: dict) -> Document:
         normalisation=tuple(data["normalisation"].items()),
         set_name=data.get("set_name", ""),
         excerpt=data.get("excerpt", False),
+    )
+
+
+def pack_document(document: Document) -> tuple:
+    """Return a document as nested tuples of strings: what pickle stores and reads fastest."""
+    return (
+        document.language,
+        document.effective_date,
+        document.title,
+        document.introduction,
+        document.contents,
+        tuple((heading.number, heading.title) for heading in document.headings),
+        tuple(
+            (rule.number, rule.text, rule.examples, rule.original, rule.original_examples)
+            for rule in document.rules
+        ),
+        tuple((entry.term, entry.text, entry.original) for entry in document.glossary),
+        document.credits,
+        document.notes,
+        document.normalisation,
+        document.set_name,
+        document.excerpt,
+    )
+
+
+def unpack_document(packed: tuple) -> Document:
+    """Rebuild the Document that pack_document packed (texts interned as on reading JSON)."""
+    (language, date, title, introduction, contents, headings, rules, glossary) = packed[:8]
+    credits, notes, normalisation, set_name, excerpt = packed[8:]
+    return Document(
+        language=language,
+        effective_date=date,
+        title=title,
+        introduction=introduction,
+        contents=contents,
+        headings=tuple(Heading(number, title) for number, title in headings),
+        rules=tuple(
+            Rule(
+                intern(number),
+                intern(text),
+                tuple(map(intern, examples)) if examples else (),
+                intern(original) if original else "",
+                tuple(map(intern, original_examples)) if original_examples else (),
+            )
+            for number, text, examples, original, original_examples in rules
+        ),
+        glossary=tuple(GlossaryEntry(*entry) for entry in glossary),
+        credits=credits,
+        notes=notes,
+        normalisation=normalisation,
+        set_name=set_name,
+        excerpt=excerpt,
     )

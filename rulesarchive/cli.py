@@ -9,38 +9,19 @@ import logging
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from rulesarchive.corpus.lookup import find_release, previous_release
 from rulesarchive.corpus.model import LANGUAGES
-from rulesarchive.corpus.present import release_label, release_summary, rule_view
-from rulesarchive.corpus.store import Archive, ArchiveError
-from rulesarchive.differ.classify import diff_documents
-from rulesarchive.differ.history import read_scraped_history
-from rulesarchive.differ.lineage import rule_history
-from rulesarchive.differ.references import check_language, check_release, mark_fixes
-from rulesarchive.differ.report import (
-    check_all_data,
-    check_all_text,
-    check_data,
-    check_text,
-    diff_data,
-    diff_text,
-    history_data,
-    history_text,
-    translation_data,
-    translation_text,
-)
-from rulesarchive.differ.translations import translated_languages, translation_report
-from rulesarchive.scraper.extract import MAX_BYTES
-from rulesarchive.scraper.http import Fetcher, HttpSettings
-from rulesarchive.scraper.ingest import Outcome, Overrides, ingest_paths
-from rulesarchive.scraper.scrape import scrape as run_scrape
-from rulesarchive.site_builder.build import BuildError, build_site, sample_archive
-from rulesarchive.site_builder.search import SearchIndexError
-from rulesarchive.site_builder.serve import make_server
+from rulesarchive.scraper.settings import MAX_BYTES, HttpSettings
+
+if TYPE_CHECKING:
+    from rulesarchive.corpus.store import Archive
+    from rulesarchive.scraper.ingest import Outcome
+
+# Each command imports what it uses when it runs: `--help` and the reading commands never pay
+# for requests, bs4, jinja2 or pdfminer.
 
 FORMAT = click.Choice(["text", "json"])
 LANGUAGE = click.Choice(LANGUAGES)
@@ -68,6 +49,8 @@ DIFF_FORMAT = click.Choice(["text", "markdown", "json"])
 @click.pass_context
 def main(ctx: click.Context, archive_path: Path, verbose: int, quiet: bool) -> None:
     """Keep, normalise and diff every Comprehensive Rules release."""
+    from rulesarchive.corpus.store import Archive
+
     _configure_logging(verbose, quiet)
     ctx.obj = Archive(archive_path)
 
@@ -97,6 +80,8 @@ def ingest(
     archive: Archive, paths: tuple[Path, ...], lang, effective_date, set_name, force, max_size
 ) -> None:
     """Store documents (.txt .docx .pdf .rtf, Italian wiki pages) as releases in the archive."""
+    from rulesarchive.scraper.ingest import Overrides, ingest_paths
+
     date = effective_date.date() if isinstance(effective_date, dt.datetime) else None
     overrides = Overrides(lang, date, set_name, force, max_size * 2**20)
     with _progress(len(paths), "Ingesting") as advance:
@@ -135,6 +120,9 @@ def scrape(
     archive: Archive, since, languages, dry_run: bool, mirror, deadline, document_deadline
 ) -> None:
     """Fetch the releases the archive lacks from Wizards and the translations, and ingest them."""
+    from rulesarchive.scraper.http import Fetcher
+    from rulesarchive.scraper.scrape import scrape as run_scrape
+
     settings = HttpSettings(document_deadline=document_deadline, run_deadline=deadline)
     fetcher = Fetcher(archive.root / ".cache" / "http", settings, mirror=mirror)
     day = since.date() if isinstance(since, dt.datetime) else None
@@ -178,7 +166,11 @@ def scrape(
 @click.pass_obj
 def build(archive: Archive, out: Path, base_url: str, sample: bool) -> None:
     """Render the archive as a static site (histories, changelogs, search, feed, data)."""
-    source = Archive(sample_archive()) if sample else archive
+    from rulesarchive.corpus.store import Archive, ArchiveError
+    from rulesarchive.site_builder.build import BuildError, build_site, sample_archive
+    from rulesarchive.site_builder.search import SearchIndexError
+
+    source = Archive(sample_archive(), cache=False) if sample else archive
     _note_leftovers(source)
     if not base_url.endswith("/"):
         base_url += "/"
@@ -206,6 +198,8 @@ def build(archive: Archive, out: Path, base_url: str, sample: bool) -> None:
 @click.option("--host", default="127.0.0.1", show_default=True)
 def serve(site: Path, port: int, host: str) -> None:
     """Preview the built site at http://HOST:PORT/ (Ctrl-C stops)."""
+    from rulesarchive.site_builder.serve import make_server
+
     try:
         server = make_server(site, port, host)
     except OSError as error:
@@ -227,6 +221,9 @@ def serve(site: Path, port: int, host: str) -> None:
 @click.pass_obj
 def releases(archive: Archive, lang: str | None, output: str) -> None:
     """List the releases in the archive, oldest first."""
+    from rulesarchive.corpus.present import release_summary
+    from rulesarchive.corpus.store import ArchiveError
+
     if not archive.root.is_dir():
         raise click.ClickException(
             f"no archive at {archive.root} (fill one with 'rulesarchive ingest FILES' or "
@@ -265,6 +262,10 @@ def releases(archive: Archive, lang: str | None, output: str) -> None:
 @click.pass_obj
 def rule(archive: Archive, number: str, reference: str | None, lang: str, output: str) -> None:
     """Print one rule with its examples."""
+    from rulesarchive.corpus.lookup import find_release
+    from rulesarchive.corpus.present import rule_view
+    from rulesarchive.corpus.store import ArchiveError
+
     try:
         release = find_release(archive, reference, lang)
         found = archive.load(release).rule(number.rstrip("."))
@@ -290,12 +291,18 @@ def rule(archive: Archive, number: str, reference: str | None, lang: str, output
 @click.pass_obj
 def diff(archive: Archive, old: str, new: str, lang: str, output: str) -> None:
     """Show what changed, rule by rule, between any two releases."""
+    from rulesarchive.corpus.lookup import find_release
+    from rulesarchive.corpus.store import ArchiveError
+    from rulesarchive.differ.cache import cached_diff, diff_folder
+    from rulesarchive.differ.report import diff_data
+
     try:
         old_release, new_release = (
             find_release(archive, old, lang),
             find_release(archive, new, lang),
         )
-        result = diff_documents(archive.load(old_release), archive.load(new_release))
+        before, after = archive.load(old_release), archive.load(new_release)
+        result = cached_diff(diff_folder(archive.root), old_release, new_release, before, after)
     except ArchiveError as error:
         raise click.ClickException(str(error)) from None
     _print_diff(diff_data(old_release, new_release, result), output)
@@ -308,13 +315,21 @@ def diff(archive: Archive, old: str, new: str, lang: str, output: str) -> None:
 @click.pass_obj
 def changelog(archive: Archive, reference: str | None, lang: str, output: str) -> None:
     """Show a release's changes against the release before it (default: the newest)."""
+    from rulesarchive.corpus.lookup import find_release, previous_release
+    from rulesarchive.corpus.store import ArchiveError
+    from rulesarchive.differ.cache import cached_diff, diff_folder
+    from rulesarchive.differ.references import check_language, mark_fixes
+    from rulesarchive.differ.report import diff_data
+
     try:
         release = find_release(archive, reference, lang)
         before = previous_release(archive, release)
         if before is None:
             raise ArchiveError(f"{release.key} is the oldest {lang} release: nothing to compare")
+        documents = archive.load(before), archive.load(release)
         fixes = check_language(archive, lang, until=release).fixes[-1]
-        result = mark_fixes(diff_documents(archive.load(before), archive.load(release)), fixes)
+        diff = cached_diff(diff_folder(archive.root), before, release, *documents)
+        result = mark_fixes(diff, fixes)
     except (ArchiveError, LookupError) as error:
         raise click.ClickException(str(error)) from None
     _print_diff(diff_data(before, release, result, fixes), output)
@@ -328,6 +343,11 @@ def changelog(archive: Archive, reference: str | None, lang: str, output: str) -
 @click.pass_obj
 def translations(archive: Archive, language, reference, only_stale: bool, output: str) -> None:
     """Compare translations with the English they came from: current, stale, missing, extra."""
+    from rulesarchive.corpus.lookup import find_release
+    from rulesarchive.corpus.store import ArchiveError
+    from rulesarchive.differ.report import translation_data, translation_text
+    from rulesarchive.differ.translations import translated_languages, translation_report
+
     languages = [language] if language else translated_languages(archive)
     if not languages:
         raise click.ClickException("no translated releases in the archive")
@@ -359,6 +379,13 @@ def translations(archive: Archive, language, reference, only_stale: bool, output
 @click.pass_obj
 def history(archive: Archive, number, lang, reference, from_file, every_release, output) -> None:
     """Show every version of a rule, following it through renumbering."""
+    from rulesarchive.corpus.lookup import find_release
+    from rulesarchive.corpus.present import release_label
+    from rulesarchive.corpus.store import ArchiveError
+    from rulesarchive.differ.history import read_scraped_history
+    from rulesarchive.differ.lineage import rule_history
+    from rulesarchive.differ.report import history_data, history_text
+
     releases = None
     try:
         if from_file:
@@ -391,6 +418,7 @@ def history(archive: Archive, number, lang, reference, from_file, every_release,
 @click.pass_obj
 def export(archive: Archive, fmt: str, dest: Path, languages: tuple[str, ...]) -> None:
     """Export the archive as a SQLite database, JSON files or a git repository."""
+    from rulesarchive.corpus.store import ArchiveError
     from rulesarchive.site_builder.exports import ExportError
     from rulesarchive.site_builder.exports.export import export_archive
 
@@ -427,6 +455,11 @@ def _note_leftovers(archive: Archive) -> None:
 @click.pass_obj
 def check(archive: Archive, reference, lang: str, every: bool, output: str, strict: bool) -> None:
     """Check every citation of a release (default: newest): dangling, stale, self."""
+    from rulesarchive.corpus.lookup import find_release
+    from rulesarchive.corpus.store import ArchiveError
+    from rulesarchive.differ.references import check_language, check_release
+    from rulesarchive.differ.report import check_all_data, check_all_text, check_data, check_text
+
     try:
         release = find_release(archive, reference, lang)
         checked = check_language(archive, lang, until=release)
@@ -445,6 +478,8 @@ def check(archive: Archive, reference, lang: str, every: bool, output: str, stri
 
 
 def _print_diff(data: dict, output: str) -> None:
+    from rulesarchive.differ.report import diff_text
+
     if output == "json":
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
     else:

@@ -10,10 +10,7 @@ from pathlib import PurePath
 from rulesarchive.scraper.decode import check_not_garbled, decode_bytes
 from rulesarchive.scraper.errors import InputError
 from rulesarchive.scraper.pdf import pdf_text
-
-# Ceiling on a file's bytes and on its extracted text: the largest real document (2022-11-18
-# TXT) is 1.7 MB, and a 200 MB text already costs 2.7 GB of memory to parse.
-MAX_BYTES = 32 * 2**20
+from rulesarchive.scraper.settings import MAX_BYTES
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,31 +17,16 @@ from urllib.parse import urlsplit
 import requests
 import urllib3
 from rulesarchive.corpus.store import write_file_atomically
+from rulesarchive.scraper.settings import HttpSettings
 
 log = logging.getLogger(__name__)
 
-USER_AGENT = "rulesarchive/0.1 (+https://github.com/rulesarchive; Comprehensive Rules archive)"
 _RETRY_STATUSES = {429, 500, 502, 503, 504}
+_DEFAULTS = HttpSettings()
 
 
 class FetchError(Exception):
     """A URL could not be fetched; the message names the URL and the problem in one line."""
-
-
-@dataclass(frozen=True, slots=True)
-class HttpSettings:
-    """Timeouts, retries and limits of one fetcher."""
-
-    connect_timeout: float = 10.0
-    read_timeout: float = 60.0
-    retries: int = 4
-    backoff: float = 1.0  # first wait; doubled each retry, with jitter
-    max_wait: float = 120.0  # longest wait between tries, Retry-After included
-    max_bytes: int = 64 * 1024 * 1024
-    per_host_interval: float = 1.0  # at least this long between two requests to one host
-    user_agent: str = USER_AGENT
-    document_deadline: float = 300.0  # one URL: every try, wait and byte of the body
-    run_deadline: float = 3 * 3600.0  # everything one Fetcher does, from its creation
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +62,7 @@ class Fetcher:
     def __init__(
         self,
         cache_dir: Path | None = None,
-        settings: HttpSettings = HttpSettings(),
+        settings: HttpSettings = _DEFAULTS,
         mirror: str | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:

@@ -4,11 +4,12 @@ import datetime as dt
 import io
 import json
 import os
+import shutil
 import threading
 import zipfile
 
 import pytest
-from rulesarchive.corpus.store import Archive, ArchiveError
+from rulesarchive.corpus.store import Archive, ArchiveError, document_from_json
 from rulesarchive.scraper.ingest import Overrides, ingest_bytes, ingest_paths
 
 from tests.samples import modern_text
@@ -185,6 +186,53 @@ def test_a_tampered_rule_number_cannot_name_a_path(tmp_path):
     (release,) = archive.releases()
     with pytest.raises(ArchiveError, match=r"'\.\./\.\./\.\./x' is not a rule number"):
         archive.load(release)
+
+
+def test_a_loaded_document_is_kept_compactly_and_read_back_equal(tmp_path):
+    archive = _stored(tmp_path)
+    (release,) = archive.releases()
+    path = archive.root / "en" / "2024-11-08" / "document.json"
+    expected = document_from_json(json.loads(path.read_text(encoding="utf-8")))
+    assert archive.load(release) == expected
+    assert len(list((archive.root / ".cache" / "documents").glob("*.pickle"))) == 1
+    assert archive.load(release) == expected  # now from the cache
+
+
+def test_a_document_rewritten_after_caching_is_read_afresh(tmp_path):
+    archive = _stored(tmp_path)
+    (release,) = archive.releases()
+    archive.load(release)
+    path = archive.root / "en" / "2024-11-08" / "document.json"
+    path.write_text(path.read_text().replace('"number": "400.6"', '"number": "../../../x"'))
+    with pytest.raises(ArchiveError, match=r"'\.\./\.\./\.\./x' is not a rule number"):
+        archive.load(release)
+
+
+def test_a_document_is_read_where_its_cache_cannot_be_written(tmp_path):
+    archive = _stored(tmp_path)
+    (archive.root / ".cache").write_text("not a folder")
+    (release,) = archive.releases()
+    assert archive.load(release).rule("400.6") is not None
+
+
+def test_the_cached_release_list_follows_replaces_and_removals(tmp_path):
+    archive = _stored(tmp_path)
+    (first,) = archive.releases()
+    assert archive.releases() == [first]  # now from the cache
+    changed = modern_text(who="its owner").encode()
+    assert ingest_bytes(archive, changed, "b.txt", Overrides(force=True)).status == "replaced"
+    (replaced,) = archive.releases()
+    assert replaced.content_sha256 != first.content_sha256
+    shutil.rmtree(archive.root / "en" / "2024-11-08")
+    assert archive.releases() == []
+
+
+def test_an_archive_opened_without_cache_writes_none(tmp_path):
+    shutil.rmtree(_stored(tmp_path).root / ".cache", ignore_errors=True)
+    archive = Archive(tmp_path / "archive", cache=False)
+    (release,) = archive.releases()
+    assert archive.load(release).rule("400.6") is not None
+    assert not (archive.root / ".cache").exists()
 
 
 def test_an_archive_that_cannot_be_written_is_read_as_it_is(tmp_path, monkeypatch):

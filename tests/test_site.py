@@ -14,7 +14,7 @@ from bs4 import BeautifulSoup
 from click.testing import CliRunner
 from rulesarchive.site_builder import build as build_module
 from rulesarchive.site_builder import changelog, paths
-from rulesarchive.site_builder.build import build_site
+from rulesarchive.site_builder.build import build_site, sample_archive
 from rulesarchive.site_builder.gather import is_term
 
 from rulesarchive import cli
@@ -184,6 +184,7 @@ def test_cli_build_sample(tmp_path):
     assert result.exit_code == 0, result.output
     assert (tmp_path / "demo" / "en" / "n" / "400.6" / "index.html").exists()
     assert "built" in result.output
+    assert not (sample_archive() / ".cache").exists()  # nothing written into the package
 
 
 def test_releases_coming_and_going_never_leave_a_file_missing(tmp_path):
