@@ -284,6 +284,13 @@ def _match_by_evidence(
             floor = SAME_NUMBER_PAIRED if rule.number == other.number else PAIRED
             if score >= floor:
                 scored.append((score, index, candidate))
+    _take_best_first(scored, matched, taken)
+
+
+def _take_best_first(
+    scored: list[tuple[float, int, int]], matched: dict[int, int], taken: set[int]
+) -> None:
+    """Pair (score, old index, new index) candidates best first, each rule once."""
     scored.sort(key=lambda item: (-item[0], item[1], item[2]))
     for _score, index, candidate in scored:
         if index not in matched and candidate not in taken:
@@ -338,11 +345,7 @@ def _match_rewritten_in_place(
                 enough = likeness >= REWRITTEN_MOVED
             if enough:
                 scored.append((evidence.score(rule, new[candidate]), index, candidate))
-    scored.sort(key=lambda item: (-item[0], item[1], item[2]))
-    for _score, index, candidate in scored:
-        if index not in matched and candidate not in taken:
-            matched[index] = candidate
-            taken.add(candidate)
+    _take_best_first(scored, matched, taken)
 
 
 def _pairs_in_order(

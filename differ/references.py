@@ -29,11 +29,11 @@ from pathlib import Path
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
 from rulesarchive.corpus.numbers import Citation, parent_of, parse_citations, rule_sort_key
 from rulesarchive.corpus.store import Archive
-from rulesarchive.differ.cache import cached_diff, cached_value, diff_folder
+from rulesarchive.differ.cache import cached_value, diff_folder
 from rulesarchive.differ.changes import Change, Kind
 from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.glossary import term_key
-from rulesarchive.differ.lineage import Line, trace_lines
+from rulesarchive.differ.lineage import Line, trace_lines, walk
 from rulesarchive.differ.translations import base_release, citation_differences
 
 from rulesarchive import corpus
@@ -594,16 +594,10 @@ def _check_english(archive: Archive, releases: list[Release], cache: bool) -> La
     shared: dict[GlossaryEntry, GlossaryEntry] = {}
 
     def steps() -> Iterator[tuple[Document, ReleaseDiff | None]]:
-        previous: Document | None = None
-        for index, release in enumerate(releases):
-            document = archive.load(release)
-            diff = None
-            if previous is not None:
-                diff = cached_diff(folder, releases[index - 1], release, previous, document)
+        for document, diff in walk(archive, releases, folder):
             glossaries.append(tuple(shared.setdefault(e, e) for e in document.glossary))
             headings.append(document.headings)
             yield document, diff
-            previous = document
 
     with _collector_paused():
         lines = trace_lines(releases, steps())

@@ -11,10 +11,9 @@ from pathlib import Path
 from rulesarchive.corpus.cache import cache_folder, cached
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release
 from rulesarchive.corpus.store import Archive
-from rulesarchive.differ.cache import cached_diff
 from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.glossary import term_key
-from rulesarchive.differ.lineage import Line, lines_key, trace_lines
+from rulesarchive.differ.lineage import Line, lines_key, trace_lines, walk
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,20 +83,14 @@ def gather(
 
     def steps() -> Iterator[tuple[Document, ReleaseDiff | None]]:
         nonlocal headings
-        previous: Document | None = None
-        for index, release in enumerate(releases):
-            document = archive.load(release)
-            diff = None
-            if previous is not None:
-                diff = cached_diff(cache, releases[index - 1], release, previous, document)
+        for index, (document, diff) in enumerate(walk(archive, releases, cache)):
             diffs.append(diff)
             _grow_glossary(glossary, index, document)
             numbers.append(tuple(rule.number for rule in document.rules))
             if on_document:
-                on_document(index, release, document)
+                on_document(index, releases[index], document)
             headings = document.headings
             yield document, diff
-            previous = document
 
     lines = trace_lines(releases, steps())
     if cache is not None:  # the lines `rulesarchive history` reads, traced the same way
