@@ -194,15 +194,18 @@ class _Evidence:
         The rules identical in both releases (set aside before aligning) stayed where they were.
         """
         self.parents = {old[o].number: new[n].number for o, n in matched.items()}
-        if whole is not None:
-            texts = {rule.number: rule.text for rule in whole[1]}
-            for rule in whole[0]:
-                if texts.get(rule.number) == rule.text:
-                    self.parents.setdefault(rule.number, rule.number)
         for old_number, new_number in self.parents.items():
-            old_parent, new_parent = parent_of(old_number), parent_of(new_number)
+            old_parent, new_parent = _parent(old_number), _parent(new_number)
             if old_parent is not None and new_parent is not None:
                 self.kept_children.add((old_parent, new_parent))
+        if whole is not None:  # what was set aside as identical is under the same number
+            aligned = {rule.number for rule in old}
+            stayed = {rule.number for rule in whole[0]} & {rule.number for rule in whole[1]}
+            for number in stayed - aligned:
+                self.parents.setdefault(number, number)
+                parent = _parent(number)
+                if parent is not None:
+                    self.kept_children.add((parent, parent))
 
     def kept(self, one: str, other: str) -> float:
         """Return the weighted share of the shorter text's words found in the longer one.
@@ -229,6 +232,15 @@ def _document_frequency(rules: tuple[Rule, ...]) -> Counter[str]:
     for rule in rules:
         frequency.update(_bag(rule.text).keys())
     return frequency
+
+
+def _parent(number: str) -> str | None:
+    """parent_of for a well-formed number, with string operations (it runs for every rule)."""
+    stripped = number.rstrip("abcdefghijklmnopqrstuvwxyz")
+    if stripped != number:
+        return stripped
+    head, dot, _ = number.rpartition(".")
+    return head if dot else None
 
 
 def _opening_bonus(old: str, new: str) -> float:
