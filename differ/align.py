@@ -115,8 +115,8 @@ class _Evidence:
     """Word weights of two releases (rarer words weigh more) and weighted likeness of texts."""
 
     def __init__(self, old: Sequence[Rule], new: Sequence[Rule]) -> None:
-        self.old_frequency = _document_frequency(tuple(old))
-        self.new_frequency = _document_frequency(tuple(new))
+        self.old_frequency = _document_frequency(old)
+        self.new_frequency = _document_frequency(new)
         self.total = len(old) + len(new)
         self._weights: dict[str, float] = {}
         self._masses: dict[str, float] = {}
@@ -225,12 +225,23 @@ class _Evidence:
 _bag = lru_cache(maxsize=1 << 15)(word_bag)
 
 
-@lru_cache(maxsize=8)  # each release of a chain is diffed twice, with either neighbour
-def _document_frequency(rules: tuple[Rule, ...]) -> Counter[str]:
+# Each release of a chain is diffed twice, with either neighbour: its word counts are kept for
+# the last few releases, by identity (hashing 2,000 rules would cost as much as counting).
+_FREQUENCIES: dict[int, tuple[Sequence[Rule], Counter[str]]] = {}
+_KEPT_FREQUENCIES = 8
+
+
+def _document_frequency(rules: Sequence[Rule]) -> Counter[str]:
     """Count the rules each word appears in."""
+    kept = _FREQUENCIES.get(id(rules))
+    if kept is not None and kept[0] is rules:
+        return kept[1]
     frequency: Counter[str] = Counter()
     for rule in rules:
         frequency.update(_bag(rule.text).keys())
+    if len(_FREQUENCIES) >= _KEPT_FREQUENCIES:
+        del _FREQUENCIES[next(iter(_FREQUENCIES))]
+    _FREQUENCIES[id(rules)] = (rules, frequency)  # the rules are kept: their id stays theirs
     return frequency
 
 
