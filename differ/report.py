@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.model import Release
 from rulesarchive.corpus.present import release_label
@@ -13,10 +14,12 @@ from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.glossary import GlossaryChange
 from rulesarchive.differ.headings import heading_moves
 from rulesarchive.differ.history import History
-from rulesarchive.differ.references import GLOSSARY, LanguageCheck, Problem, ReleaseCheck
 from rulesarchive.differ.texts import wording_phrases
-from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.differ.words import Phrase
+
+if TYPE_CHECKING:  # the reference check is imported only by the commands that run it
+    from rulesarchive.differ.references import LanguageCheck, Problem, ReleaseCheck
+    from rulesarchive.differ.translations import TranslationReport
 
 _ORDER = {kind: index for index, kind in enumerate(Kind)}
 _GROUPED = {"typography", "truncation"}  # one line each, with their rule lists
@@ -59,7 +62,7 @@ def _glossary_data(change: GlossaryChange, fixes: dict[str, tuple[str, ...]]) ->
         "old_text": change.old_text,
         "new_text": change.new_text,
         "phrases": _phrases(change.phrases),
-        "fixes": list(fixes.get(GLOSSARY + (change.new_term or ""), ())),
+        "fixes": list(fixes.get(f"Glossary: {change.new_term or ''}", ())),  # references.GLOSSARY
     }
 
 
