@@ -16,16 +16,15 @@ whose words the citing text shares most.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from pathlib import Path
 
+from rulesarchive.corpus.cache import collection_paused
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
 from rulesarchive.corpus.numbers import Citation, parent_of, parse_citations, rule_sort_key
 from rulesarchive.corpus.store import Archive
@@ -142,22 +141,6 @@ def snapshots(
     ]
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while the check runs.
-
-    The check makes hundreds of thousands of small objects, none in a cycle; with a whole
-    archive loaded, the collector's passes over every live object cost as much as the check.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def check_snapshots(
     language: str, releases: Sequence[Release], shots: Iterable[Snapshot]
 ) -> LanguageCheck:
@@ -177,7 +160,7 @@ def check_snapshots(
             yield found, count, numbers.number_of | terms
             previous = lines
 
-    with _collector_paused():
+    with collection_paused():
         return follow_problems(language, releases, checked())
 
 
@@ -599,7 +582,7 @@ def _check_english(archive: Archive, releases: list[Release], cache: bool) -> La
             headings.append(document.headings)
             yield document, diff
 
-    with _collector_paused():
+    with collection_paused():
         lines = trace_lines(releases, steps())
         return check_snapshots("en", releases, snapshots(lines, glossaries, headings))
 
@@ -704,7 +687,7 @@ def check_translated_releases(
             base_rules = english_rules(base) if base else None
             yield check_translated(release, document, base_rules, memo)
 
-    with _collector_paused():
+    with collection_paused():
         return follow_problems(language, releases, checked())
 
 
