@@ -195,7 +195,7 @@ class _Evidence:
         """
         self.parents = {old[o].number: new[n].number for o, n in matched.items()}
         for old_number, new_number in self.parents.items():
-            old_parent, new_parent = _parent(old_number), _parent(new_number)
+            old_parent, new_parent = parent_of(old_number), parent_of(new_number)
             if old_parent is not None and new_parent is not None:
                 self.kept_children.add((old_parent, new_parent))
         if whole is not None:  # what was set aside as identical is under the same number
@@ -203,7 +203,7 @@ class _Evidence:
             stayed = {rule.number for rule in whole[0]} & {rule.number for rule in whole[1]}
             for number in stayed - aligned:
                 self.parents.setdefault(number, number)
-                parent = _parent(number)
+                parent = parent_of(number)
                 if parent is not None:
                     self.kept_children.add((parent, parent))
 
@@ -243,15 +243,6 @@ def _document_frequency(rules: Sequence[Rule]) -> Counter[str]:
         del _FREQUENCIES[next(iter(_FREQUENCIES))]
     _FREQUENCIES[id(rules)] = (rules, frequency)  # the rules are kept: their id stays theirs
     return frequency
-
-
-def _parent(number: str) -> str | None:
-    """parent_of for a well-formed number, with string operations (it runs for every rule)."""
-    stripped = number.rstrip("abcdefghijklmnopqrstuvwxyz")
-    if stripped != number:
-        return stripped
-    head, dot, _ = number.rpartition(".")
-    return head if dot else None
 
 
 def _opening_bonus(old: str, new: str) -> float:

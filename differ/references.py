@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from pathlib import Path
 
-from rulesarchive.corpus.cache import collection_paused
+from rulesarchive.corpus.cache import cache_folder, collection_paused
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
 from rulesarchive.corpus.numbers import Citation, parent_of, parse_citations, rule_sort_key
 from rulesarchive.corpus.store import Archive
@@ -556,7 +556,7 @@ def check_language(
             return check_translations(archive, language, until)
         return _check_english(archive, releases, cache)
 
-    folder = archive.root / ".cache" / "checks" if cache else None
+    folder = cache_folder(archive.root, "checks") if cache else None
     return cached_value(folder, hashlib.sha256(inputs.encode()).hexdigest(), check)
 
 
