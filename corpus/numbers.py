@@ -6,10 +6,19 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-RULE_NUMBER = re.compile(r"(\d{3})(?:\.(\d+)([a-z]{0,2}))?")
+# What a rule number is, in pieces: every pattern that matches rule numbers is built from
+# these. No release so far has a two-letter sub-rule, but 704.5 reached 704.5z on 2025-02-07
+# and a sub-rule after it would be 704.5aa, so every pattern reads up to two letters.
+SECTION = r"\d"  # a section: '7'
+CHAPTER = r"\d{3}"  # a chapter: '702'
+RULE = rf"{CHAPTER}\.\d+"  # a rule: '702.19'
+LETTERS = r"[a-z]{1,2}"  # a sub-rule's letters: 'b' in '702.19b'
+NUMBER = rf"{RULE}(?:{LETTERS})?"  # a rule or a sub-rule: '702.19', '702.19b'
+
+RULE_NUMBER = re.compile(rf"({CHAPTER})(?:\.(\d+)((?:{LETTERS})?))?")
 # A citation in running text: '614.15', '601.2b' (and the first rule of a range such as
 # '601.2f–h'); a chapter alone ('rule 702') is not a rule.
-CITATION = re.compile(r"(?<![\d.])(\d{3}\.\d+[a-z]?)(?![\d])")
+CITATION = re.compile(rf"(?<![\d.])({NUMBER})(?![\d])")
 
 
 def rule_sort_key(number: str) -> tuple[int, int, int, str]:
@@ -41,10 +50,9 @@ def cited_numbers(text: str) -> list[str]:
 # '119.7–8', '903.6–903.11'), and, after "rule", "section" or "chapter", a chapter ('704'),
 # a range of chapters ('306–311') or a section ('section 5'). A bare three-digit number
 # elsewhere is a quantity, not a citation.
-_RULE = r"\d{3}\.\d+[a-z]{0,2}"
-_END = rf"(?:{_RULE}|\d{{1,3}}[a-z]{{0,2}}|[a-z]{{1,2}})"
+_END = rf"(?:{NUMBER}|\d{{1,3}}(?:{LETTERS})?|{LETTERS})"
 _TAIL = r"(?![\d]|\.\d|[a-z])"  # not 702.190 read as 702.19, nor section 3.4 as 3
-_ITEM = rf"(?<![\d.])(?:{_RULE}|\d{{3}})(?:\s?[–-]\s?{_END})?{_TAIL}"
+_ITEM = rf"(?<![\d.])(?:{NUMBER}|{CHAPTER})(?:\s?[–-]\s?{_END})?{_TAIL}"
 # Chinese: 规则704 (rule 704), 规则111和707 (rules 111 and 707), 第8章 (section 8).
 _SEPARATOR = (
     r"(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|through)\s+|\s*[、和或及与]\s*)"
@@ -53,8 +61,10 @@ _SEPARATOR = (
 _LED_LIST = re.compile(
     rf"(?:\b(?:[Rr]ules?|[Cc]hapters?)\s+|规则\s*){_ITEM}(?:{_SEPARATOR}{_ITEM})*"
 )
-_PARTS = re.compile(rf"(?<![\d.])(?P<first>{_RULE}|\d{{3}})(?:\s?[–-]\s?(?P<last>{_END}))?{_TAIL}")
-_SECTION = re.compile(rf"(?:\b[Ss]ections?\s+|第)(?P<first>\d){_TAIL}(?P<last>)")
+_PARTS = re.compile(
+    rf"(?<![\d.])(?P<first>{NUMBER}|{CHAPTER})(?:\s?[–-]\s?(?P<last>{_END}))?{_TAIL}"
+)
+_SECTION = re.compile(rf"(?:\b[Ss]ections?\s+|第)(?P<first>{SECTION}){_TAIL}(?P<last>)")
 # The title a chapter or section citation gives: rule 704, “State-Based Actions.”
 _TITLE = re.compile(r"\s*,?\s*[“\"]([^”\"]+?)[,.;]?[”\"]")
 

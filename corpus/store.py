@@ -40,14 +40,14 @@ from rulesarchive.corpus.model import (
     Rule,
     Source,
 )
-from rulesarchive.corpus.numbers import RULE_NUMBER
+from rulesarchive.corpus.numbers import CHAPTER, RULE_NUMBER, SECTION
 from rulesarchive.corpus.sets import MagicSet
 
 _DATE = r"\d{4}-\d{2}-\d{2}"
 # A release folder, or the old copy a replace set aside (kept readable until the new is in place).
 _RELEASE_FOLDER = re.compile(rf"(?P<date>{_DATE})|\.retired-(?P<retired>{_DATE})-\d+")
 _SNAPSHOT = re.compile(r"\.snapshot-(\d+)-.*")
-_HEADING_NUMBER = re.compile(r"\d{1,3}")
+_HEADING_NUMBER = re.compile(rf"{SECTION}|{CHAPTER}")
 _LOCK = ".lock"
 _SETS = Path(".cache") / "sets.json"
 # Bump when pack_document's tuple changes: entries of another format are then never found.

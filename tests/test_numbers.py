@@ -1,6 +1,19 @@
-"""Rule numbers sort in rule order and know their parents."""
+"""Rule numbers: one spelling of their shape, rule order, parents, and what uses the shape."""
 
-from rulesarchive.corpus.numbers import parent_of, rule_sort_key
+import re
+
+from rulesarchive.corpus.numbers import (
+    CHAPTER,
+    NUMBER,
+    RULE,
+    RULE_NUMBER,
+    SECTION,
+    cited_numbers,
+    parent_of,
+    rule_sort_key,
+)
+
+SAMPLES = ["7", "70", "702", "7020", "702.19", "702.19b", "704.5aa", "702.19abc", "702.b", "1.5"]
 
 
 def test_numbers_sort_in_rule_order_not_string_order():
@@ -32,3 +45,28 @@ def test_parents():
     assert parent_of("702.19b") == "702.19"
     assert parent_of("702.19") == "702"
     assert parent_of("702") is None
+
+
+def test_pieces_spell_sections_chapters_rules_and_sub_rules():
+    def shapes(piece: str) -> list[str]:
+        return [number for number in SAMPLES if re.fullmatch(piece, number)]
+
+    assert shapes(SECTION) == ["7"]
+    assert shapes(CHAPTER) == ["702"]
+    assert shapes(RULE) == ["702.19"]
+    assert shapes(NUMBER) == ["702.19", "702.19b", "704.5aa"]
+    assert shapes(RULE_NUMBER.pattern) == ["702", "702.19", "702.19b", "704.5aa"]
+    assert RULE_NUMBER.fullmatch("704.5aa").groups() == ("704", "5", "aa")  # type: ignore[union-attr]
+
+
+def test_parent_of_agrees_with_the_pattern():
+    # parent_of uses string operations for speed; it must accept exactly what NUMBER does.
+    assert [n for n in SAMPLES if parent_of(n) is not None] == [
+        n for n in SAMPLES if re.fullmatch(NUMBER, n)
+    ]
+
+
+# Two-letter sub-rules: no release has one yet, but 704.5 reached 'z' in 2025, so the next
+# would be 704.5aa. A citation read it as one letter before the shared pattern.
+def test_a_citation_of_a_two_letter_sub_rule_is_the_whole_number():
+    assert cited_numbers("See rule 704.5aa and 704.5z.") == ["704.5aa", "704.5z"]
