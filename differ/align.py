@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -11,7 +10,7 @@ from math import log
 from typing import NamedTuple
 
 from rulesarchive.corpus.model import Rule
-from rulesarchive.corpus.numbers import parent_of, rule_sort_key
+from rulesarchive.corpus.numbers import RULE_NUMBER, parent_of, rule_sort_key
 from rulesarchive.differ.texts import typography_key, words_key
 from rulesarchive.differ.words import word_bag, words_of
 
@@ -410,19 +409,17 @@ def compact_ranges(moves: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     ]
 
 
-_PARTS = re.compile(r"(\d{3})\.(\d+)([a-z]?)")
-
-
 def _position(number: str) -> tuple[str, int] | None:
     """Return (parent, ordinal): ('903.11', 5) for 903.11e, ('702', 140) for 702.140."""
     if len(number) == 3 and number.isdigit():  # a chapter: '725' -> '726' runs like rules
         return "", int(number)
-    match = _PARTS.fullmatch(number)
+    match = RULE_NUMBER.fullmatch(number)
     if match is None:
         return None
-    chapter, rule, letter = match.groups()
-    if letter:
-        return f"{chapter}.{rule}", ord(letter)
+    chapter, rule, letters = match.groups()
+    if letters:  # 'a' is 1, 'z' 26, 'aa' 27: a run of sub-rules goes on past 'z'
+        ordinal = sum(26**i * (ord(letter) - 96) for i, letter in enumerate(reversed(letters)))
+        return f"{chapter}.{rule}", ordinal
     return chapter, int(rule)
 
 

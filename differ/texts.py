@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from rulesarchive.corpus.numbers import CHAPTER, LETTERS, NUMBER
 from rulesarchive.differ.words import Diff, Phrase, phrases_of, words_of
 
 # str.replace runs at memchr speed; str.translate with a table is 20x slower on rule texts.
@@ -14,7 +15,7 @@ _TEXT_MARKS = re.compile(r"\((?:tm|r)\)", re.IGNORECASE)
 # A cited rule, chapter or range: '702.19b', '613', '608.2c-k' (ranges are hyphens once
 # normalised); not a part of a longer number, nor '1/1'.
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
-_CITED = re.compile(r"(?<![0-9A-Za-z./])(\d{3}(?:\.\d+[a-z]{0,2})?)(?:[-–]([a-z])\b)?(?!\.?\d|/)")
+_CITED = re.compile(rf"(?<![0-9A-Za-z./])({NUMBER}|{CHAPTER})(?:[-–]({LETTERS})\b)?(?!\.?\d|/)")
 _PLACEHOLDER_APOSTROPHE = re.compile(r"(?<=\w)\?(?=\w)")
 _CUT_AFTER = 24  # characters a cut copy has at least
 _COMPLETE = re.compile(r"""[.:;!?)\]"'”’。）」]$""")

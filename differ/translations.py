@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rulesarchive.corpus.model import Document, Release, Rule
-from rulesarchive.corpus.numbers import parse_citations, rule_sort_key
+from rulesarchive.corpus.numbers import CHAPTER, NUMBER, parse_citations, rule_sort_key
 from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.cache import cached_diff, diff_folder
 from rulesarchive.differ.changes import WORDING
@@ -30,7 +30,7 @@ from rulesarchive.differ.translation_align import (
 )
 
 # 702.19b, 702.19 and the chapter 702, as "see rule 702" cites it; not a part of 2024
-_REFERENCE = re.compile(r"(?<![\d.])\d{3}(?:\.\d+[a-z]?)?(?!\d)")
+_REFERENCE = re.compile(rf"(?<![\d.])(?:{NUMBER}|{CHAPTER})(?!\d)")
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,8 @@ Diff = tuple[tuple[int, str], ...]
 # One token per word, per run of spaces, per punctuation mark, and per CJK character (Chinese
 # has no spaces: a changed character must not replace the whole sentence).
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
-# A rule number ('614.12b') is one token, so that a changed reference is one phrase.
+# A dotted number is one token, so that a changed reference is one phrase: not built from
+# corpus.numbers, as sizes ('2.5 inches', '(6.3 cm') must stay one token too.
 _TOKEN = re.compile(rf"\d+\.\d+[a-z]*|[{_CJK}]|[^\W{_CJK}]+|\s+|[^\w\s]")
 _WORD = re.compile(rf"\d+\.\d+[a-z]*|[{_CJK}]|[^\W_{_CJK}]+")
 _CJK_CHAR = re.compile(f"[{_CJK}]")

@@ -12,6 +12,8 @@ from rulesarchive.corpus.numbers import (
     parent_of,
     rule_sort_key,
 )
+from rulesarchive.differ.align import compact_ranges
+from rulesarchive.differ.texts import only_references
 
 SAMPLES = ["7", "70", "702", "7020", "702.19", "702.19b", "704.5aa", "702.19abc", "702.b", "1.5"]
 
@@ -67,6 +69,16 @@ def test_parent_of_agrees_with_the_pattern():
 
 
 # Two-letter sub-rules: no release has one yet, but 704.5 reached 'z' in 2025, so the next
-# would be 704.5aa. A citation read it as one letter before the shared pattern.
+# would be 704.5aa. These read it as one letter, or not at all, before the shared pattern.
 def test_a_citation_of_a_two_letter_sub_rule_is_the_whole_number():
     assert cited_numbers("See rule 704.5aa and 704.5z.") == ["704.5aa", "704.5z"]
+
+
+def test_a_run_of_moved_sub_rules_goes_on_past_z():
+    moves = [("704.5x", "704.5y"), ("704.5y", "704.5z"), ("704.5z", "704.5aa")]
+    assert compact_ranges(moves) == [("704.5x–704.5z", "704.5y–704.5aa")]
+
+
+def test_a_range_ending_in_two_letters_is_renumbered_as_a_whole():
+    moved = {"704.5y": "704.5z", "704.5z": "704.5aa", "704.5aa": "704.5ab"}
+    assert only_references("See rules 704.5y-aa.", "See rules 704.5z-ab.", moved)
