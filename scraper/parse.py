@@ -8,19 +8,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Rule
-from rulesarchive.corpus.numbers import rule_sort_key
+from rulesarchive.corpus.numbers import CHAPTER, LETTERS, RULE, SECTION, rule_sort_key
 from rulesarchive.scraper.errors import InputError
 
 _RULE = re.compile(
-    r"(?P<chapter>\d{3})\.(?P<rule>\d+)(?P<letters>[a-z]{0,2})(?P<dot>\.)?"
+    rf"(?P<chapter>{CHAPTER})\.(?P<rule>\d+)(?P<letters>(?:{LETTERS})?)(?P<dot>\.)?"
     r"(?P<space>\s+|$|(?<=\.)(?=[A-Z]))(?P<text>.*)"
 )
 # '702. 37a Text' in 2011-2012 originals: a space slipped in after the chapter's period.
 _SPLIT_RULE = re.compile(
-    r"(?P<chapter>\d{3})\.\s+(?P<rule>\d+)(?P<letters>[a-z]{0,2})\.?\s+(?P<text>.*)"
+    rf"(?P<chapter>{CHAPTER})\.\s+(?P<rule>\d+)(?P<letters>(?:{LETTERS})?)\.?\s+(?P<text>.*)"
 )
-_SECTION = re.compile(r"(?P<number>\d)\.\s+(?P<title>\D.*)")
-_CHAPTER = re.compile(r"(?P<number>\d{3})\.\s+(?P<title>\D.*)")
+_SECTION = re.compile(rf"(?P<number>{SECTION})\.\s+(?P<title>\D.*)")
+_CHAPTER = re.compile(rf"(?P<number>{CHAPTER})\.\s+(?P<title>\D.*)")
 _EXAMPLE = re.compile(r"(?:Example|EXAMPLE|Examples|Esempio|例如)\s*[:：]\s*")
 _DECORATION = re.compile(r"[-=_*]{4,}")
 _SENTENCE_END = re.compile(r"""[.:;!?)"”’'。）」]\s*$""")
@@ -288,8 +288,8 @@ def _fits(rules: list[Rule], at: int, number: str) -> bool:
 
 def _successors(previous: str, rule: str) -> list[str]:
     """Numbers the rule after `previous` was probably meant to have."""
-    previous_match = re.fullmatch(r"(\d{3}\.\d+)([a-z]*)", previous)
-    rule_match = re.fullmatch(r"\d{3}\.\d+([a-z]*)", rule)
+    previous_match = re.fullmatch(rf"({RULE})((?:{LETTERS})?)", previous)
+    rule_match = re.fullmatch(rf"{RULE}((?:{LETTERS})?)", rule)
     assert previous_match and rule_match  # both are rule numbers, checked by the caller
     prev_base, prev_letters = previous_match.groups()
     letters = rule_match.group(1)
@@ -308,7 +308,7 @@ def _misprints(number: str) -> list[str]:
     candidates = [
         chapter[:i] + chapter[i + 1] + chapter[i] + chapter[i + 2 :] + rest for i in range(2)
     ]
-    base_match = re.match(r"\d{3}\.\d+", number)
+    base_match = re.match(RULE, number)
     assert base_match  # a rule number
     base = base_match.group()
     if base == number and len(base) > 5:

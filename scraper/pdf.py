@@ -11,10 +11,11 @@ from __future__ import annotations
 import io
 import re
 
+from rulesarchive.corpus.numbers import NUMBER
 from rulesarchive.scraper.errors import InputError
 
 # What may start a paragraph after a gap: a rule, a section or chapter heading.
-_NUMBERED = re.compile(r"\d{3}\.\d+[a-z]?\.?\s|\d{1,3}\.\s\S")
+_NUMBERED = re.compile(rf"{NUMBER}\.?\s|\d{{1,3}}\.\s\S")
 _ENDS_SENTENCE = re.compile(r"""[.:;!?)”"’]$""")
 # Spaces the PDF's glyph spacing adds: before a mark or a closing parenthesis ("Unglued ™",
 # "combat );" in 2002-10-07), after a range's en dash and inside a loyalty cost ("601.2f– h",

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from bs4 import BeautifulSoup, NavigableString, Tag
 from rulesarchive.corpus.model import Document, Heading, Rule
-from rulesarchive.corpus.numbers import parent_of
+from rulesarchive.corpus.numbers import CHAPTER, NUMBER, parent_of
 from rulesarchive.scraper.errors import InputError
 
 MARKER = "Tratto dal Regolamento"
@@ -40,8 +40,8 @@ _MONTHS = [
     "novembre",
     "dicembre",
 ]
-_HEADING = re.compile(r"(?P<number>\d{3})\.\s+(?P<title>\S.*)")
-_RULE = re.compile(r"(?P<number>\d{3}\.\d+[a-z]*)\.?\s+(?P<text>\S.*)")
+_HEADING = re.compile(rf"(?P<number>{CHAPTER})\.\s+(?P<title>\S.*)")
+_RULE = re.compile(rf"(?P<number>{NUMBER})\.?\s+(?P<text>\S.*)")
 _EXAMPLE = re.compile(r"Esempio\s*:", re.IGNORECASE)
 
 

@@ -10,13 +10,15 @@ import re
 from collections.abc import Iterable
 
 from markupsafe import Markup, escape
+from rulesarchive.corpus import numbers
 from rulesarchive.corpus.numbers import CITATION
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.gather import Language
 
 # 'rule 704', 'rules 613', 'section 7', '规则704'; not the start of '704.5'.
 CHAPTER = re.compile(
-    r"(?:\b(?:[Rr]ules?|[Ss]ections?|[Cc]hapters?)\s+|规则\s*)(\d{3}|\d)(?![\d.]?\d)"
+    r"(?:\b(?:[Rr]ules?|[Ss]ections?|[Cc]hapters?)\s+|规则\s*)"
+    rf"({numbers.CHAPTER}|{numbers.SECTION})(?![\d.]?\d)"
 )
 # A term is linked only where it looks like a term (junk entries of a bad parse never are).
 _TERM_SHAPE = re.compile(r"[^\d.:;!?“”\"]{3,40}")
