@@ -53,10 +53,6 @@ class ReleaseDiff:
     glossary: tuple[GlossaryChange, ...] = ()
     headings: tuple[Change, ...] = ()  # sections and chapters added, removed, renamed, moved
 
-    def of_kind(self, *kinds: str) -> list[Change]:
-        """Return the changes of these kinds, in rule order."""
-        return [change for change in self.changes if change.kind in kinds]
-
 
 def diff_documents(old: Document, new: Document) -> ReleaseDiff:
     """Align two documents and classify every rule; sweeps are found across the whole release."""

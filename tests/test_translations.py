@@ -49,7 +49,7 @@ def test_staleness_around_english_changes(ingested):
     newest = find_release(archive, "2026-04-17", "en")
     changed = [
         change.old_number
-        for change in _diff(archive, "2026-02-27", "2026-04-17").of_kind("substantive")
+        for change in _of_kind(_diff(archive, "2026-02-27", "2026-04-17"), "substantive")
         if change.old_number == change.new_number
     ]
     assert changed
@@ -80,6 +80,11 @@ def _diff(archive, old, new):
         archive.load(find_release(archive, old, "en")),
         archive.load(find_release(archive, new, "en")),
     )
+
+
+def _of_kind(diff, kind):
+    """The diff's changes of one kind."""
+    return [change for change in diff.changes if change.kind == kind]
 
 
 def test_the_base_follows_when_the_missing_english_release_arrives(shared_archive, tmp_path):
