@@ -20,6 +20,7 @@ import errno
 import fcntl
 import hashlib
 import json
+import json.encoder
 import os
 import re
 import shutil
@@ -49,6 +50,8 @@ _RELEASE_FOLDER = re.compile(rf"(?P<date>{_DATE})|\.retired-(?P<retired>{_DATE})
 _SNAPSHOT = re.compile(r"\.snapshot-(\d+)-.*")
 _HEADING_NUMBER = re.compile(r"\d{1,3}")
 _LOCK = ".lock"
+# What json.dumps(text, ensure_ascii=False) calls for a string (the C version where there is one).
+_encode_string = json.encoder.encode_basestring
 _SETS = Path(".cache") / "sets.json"
 # Bump when pack_document's tuple changes: entries of another format are then never found.
 _DOCUMENT_CACHE_FORMAT = 1
@@ -118,6 +121,21 @@ class Archive:
         folder = self._readable(language, effective_date)
         return _read_release(folder, language, effective_date) if folder else None
 
+    def neighbours(self, language: str, effective_date: dt.date) -> list[Release]:
+        """Return the stored releases just before and just after a date, oldest first.
+
+        Only those two release.json files are read: ingesting a whole archive asks this for
+        every file, and reading every release each time made that quadratic.
+        """
+        folders = {date: folder for _language, date, folder in self._folders(language)}
+        before = max((date for date in folders if date < effective_date), default=None)
+        after = min((date for date in folders if date > effective_date), default=None)
+        return [
+            _read_release(folders[date], language, date)
+            for date in (before, after)
+            if date is not None
+        ]
+
     def load(self, release: Release) -> Document:
         """Read the document of a release (from its compact cached form when there is one)."""
         folder = self._readable(release.language, release.effective_date)
@@ -143,8 +161,13 @@ class Archive:
         with collection_paused():
             return unpack_document(packed)
 
-    def save(self, release: Release, document: Document, raw: bytes) -> None:
-        """Write a release, replacing any with the same key; all or nothing, durable."""
+    def save(
+        self, release: Release, document: Document, raw: bytes, rules_text: str | None = None
+    ) -> None:
+        """Write a release, replacing any with the same key; all or nothing, durable.
+
+        `rules_text` is render_rules_text(document) when the caller has it already.
+        """
         if self._pinned:
             raise ArchiveError(f"{self._data}: a snapshot is read-only")
         target = self._folder(release.language, release.effective_date)
@@ -153,10 +176,15 @@ class Archive:
             staging = Path(tempfile.mkdtemp(prefix=".incoming-", dir=target.parent))
             try:
                 os.chmod(staging, 0o777 & ~_UMASK)
-                _write(staging / "release.json", json.dumps(release_to_json(release), indent=1))
-                _write(staging / "document.json", render_document_json(document))
-                _write(staging / "rules.txt", render_rules_text(document))
-                _write(staging / f"original.{release.source.format}", raw)
+                if rules_text is None:
+                    rules_text = render_rules_text(document)
+                files: dict[str, str | bytes] = {
+                    "release.json": json.dumps(release_to_json(release), indent=1),
+                    "document.json": render_document_json(document),
+                    "rules.txt": rules_text,
+                    f"original.{release.source.format}": raw,
+                }
+                _write_files(staging, files)
                 _fsync_folder(staging)
                 _swap_into_place(staging, target)
             finally:
@@ -350,6 +378,17 @@ def _make_folder(path: Path) -> None:
     _fsync_folder(path.parent)
 
 
+def _write_files(folder: Path, files: dict[str, str | bytes]) -> None:
+    """Write and fsync files side by side: their fsyncs then wait for the disk together."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=len(files)) as writers:
+        for written in [
+            writers.submit(_write, folder / name, content) for name, content in files.items()
+        ]:
+            written.result()
+
+
 def _write(path: Path, content: str | bytes) -> None:
     data = content.encode("utf-8") if isinstance(content, str) else content
     with path.open("wb") as handle:
@@ -485,9 +524,10 @@ def _read_release(folder: Path, language: str, effective_date: dt.date) -> Relea
 def render_document_json(document: Document) -> str:
     """Render a document as JSON for `git diff`: one key per line, one rule or entry per line."""
     lines = []
-    for key, value in document_to_json(document).items():
+    for key, value in _document_fields(document, _rule_line, _entry_line).items():
         if isinstance(value, list) and value:
-            items = ",\n".join(f"  {_compact(item)}" for item in value)
+            compact = map(_compact, value) if key not in _RENDERED_ITEMS else value
+            items = ",\n".join(f"  {item}" for item in compact)
             lines.append(f" {json.dumps(key)}: [\n{items}\n ]")
         else:
             lines.append(f" {json.dumps(key)}: {_compact(value)}")
@@ -495,11 +535,44 @@ def render_document_json(document: Document) -> str:
 
 
 def _compact(value: object) -> str:
+    """Return json.dumps(value, ensure_ascii=False), quicker for the strings, lists and dicts here.
+
+    json.dumps builds a new encoder for every call with a non-default option; called once per
+    rule, that was most of the cost of writing a release.
+    """
+    if isinstance(value, str):
+        return _encode_string(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_compact, value)) + "]"
+    if isinstance(value, dict):
+        return (
+            "{"
+            + ", ".join(
+                [
+                    f"{_encode_string(key)}: "
+                    + (_encode_string(item) if type(item) is str else _compact(item))
+                    for key, item in value.items()
+                ]
+            )
+            + "}"
+        )
     return json.dumps(value, ensure_ascii=False)
 
 
 def document_to_json(document: Document) -> dict:
     """Return the JSON form of a document, leaving out printed text equal to the normalised."""
+    return _document_fields(document, _rule_to_json, _entry_to_json)
+
+
+# The document keys whose items render_document_json renders itself, one line each.
+_RENDERED_ITEMS = ("rules", "glossary")
+
+
+def _document_fields(
+    document: Document,
+    rule_form: Callable[[Rule], object],
+    entry_form: Callable[[GlossaryEntry], object],
+) -> dict:
     return {
         "language": document.language,
         "effective_date": document.effective_date.isoformat() if document.effective_date else None,
@@ -507,8 +580,8 @@ def document_to_json(document: Document) -> dict:
         "introduction": document.introduction,
         "contents": list(document.contents),
         "headings": [[heading.number, heading.title] for heading in document.headings],
-        "rules": [_rule_to_json(rule) for rule in document.rules],
-        "glossary": [_entry_to_json(entry) for entry in document.glossary],
+        "rules": [rule_form(rule) for rule in document.rules],
+        "glossary": [entry_form(entry) for entry in document.glossary],
         "credits": document.credits,
         "notes": list(document.notes),
         "normalisation": dict(document.normalisation),
@@ -533,6 +606,27 @@ def _entry_to_json(entry: GlossaryEntry) -> dict:
     if entry.original:
         data["original"] = entry.original
     return data
+
+
+# _compact(_rule_to_json(rule)) and _compact(_entry_to_json(entry)), written out: 300,000 rules
+# in a full ingest, and building each dict to encode it cost more than encoding the texts.
+def _rule_line(rule: Rule) -> str:
+    line = f'{{"number": {_encode_string(rule.number)}, "text": {_encode_string(rule.text)}'
+    if rule.examples:
+        line += f', "examples": [{", ".join(map(_encode_string, rule.examples))}]'
+    if rule.original:
+        line += f', "original": {_encode_string(rule.original)}'
+    if rule.original_examples:
+        originals = ", ".join(map(_encode_string, rule.original_examples))
+        line += f', "original_examples": [{originals}]'
+    return line + "}"
+
+
+def _entry_line(entry: GlossaryEntry) -> str:
+    line = f'{{"term": {_encode_string(entry.term)}, "text": {_encode_string(entry.text)}'
+    if entry.original:
+        line += f', "original": {_encode_string(entry.original)}'
+    return line + "}"
 
 
 def document_from_json(data: dict) -> Document:

@@ -8,6 +8,7 @@ the `?` stood for. The printed text keeps its `?`; only the normalised text is r
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -78,6 +79,9 @@ def _texts(document: Document) -> Iterable[str]:
         yield from entry.text.split("\n")
 
 
+# Consecutive releases share most of their texts: a batch ingest looks at each text of a
+# neighbour again and again.
+@functools.lru_cache(maxsize=32768)
 def _words(text: str) -> tuple[str, ...]:
     return tuple(_WORD.findall(text.casefold()))
 

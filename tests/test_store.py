@@ -1,0 +1,105 @@
+"""The archive's files: document.json rendered as json.dumps would, neighbours found by date."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule, Source
+from rulesarchive.corpus.store import Archive, document_to_json, render_document_json
+
+
+def _document(date: dt.date = dt.date(2024, 11, 8)) -> Document:
+    return Document(
+        language="en",
+        effective_date=date,
+        title='Magic: The Gathering "Comprehensive" Rules',
+        introduction="Intro\nwith a line break",
+        contents=("1. Game Concepts", "Glossary"),
+        headings=(Heading("1", "Game Concepts"), Heading("100", "General")),
+        rules=(
+            Rule("100.1", 'Say "hi"\\ — tab\there, NUL \x00 and ™'),
+            Rule("100.1a", "A rule with examples.", ("First.", 'Second "quoted".')),
+            Rule("100.2", "Normalised 'text'.", (), "Printed ‘text’.", ()),
+            Rule("100.3", "Both.", ("Example.",), "Both printed.", ("Example printed.",)),
+        ),
+        glossary=(
+            GlossaryEntry("Ability", "1. One sense.\n2. Another."),
+            GlossaryEntry("Card", "Normalised.", "Printed."),
+        ),
+        credits="Credits",
+        notes=("typo: one",),
+        normalisation=(("dashes", 2), ("quotes", 3)),
+        set_name="Foundations",
+    )
+
+
+def _reference_rendering(document: Document) -> str:
+    """The rendering as it was first written: json.dumps of each item of document_to_json."""
+    lines = []
+    for key, value in document_to_json(document).items():
+        if isinstance(value, list) and value:
+            items = ",\n".join(f"  {json.dumps(item, ensure_ascii=False)}" for item in value)
+            lines.append(f" {json.dumps(key)}: [\n{items}\n ]")
+        else:
+            lines.append(f" {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def test_document_json_is_byte_identical_to_json_dumps_of_each_item():
+    document = _document()
+    assert render_document_json(document) == _reference_rendering(document)
+
+
+def test_document_json_of_an_empty_document_is_byte_identical():
+    document = Document(language="zh-Hans", effective_date=None, excerpt=True)
+    assert render_document_json(document) == _reference_rendering(document)
+
+
+def test_document_json_reads_back_as_the_json_form():
+    document = _document()
+    assert json.loads(render_document_json(document)) == document_to_json(document)
+
+
+def _save(archive: Archive, date: dt.date, flags: tuple[str, ...] = ()) -> Release:
+    document = _document(date)
+    release = Release(
+        "en",
+        date,
+        "",
+        "",
+        len(document.rules),
+        2,
+        "cd" * 32,
+        Source("cr.txt", "ab" * 32, "txt", "utf-8"),
+        flags,
+    )
+    archive.save(release, document, b"raw")
+    return release
+
+
+def test_neighbours_are_the_releases_just_before_and_after(tmp_path):
+    archive = Archive(tmp_path)
+    dates = [dt.date(2020, 1, 1), dt.date(2021, 1, 1), dt.date(2022, 1, 1), dt.date(2023, 1, 1)]
+    saved = {date: _save(archive, date) for date in dates}
+    assert archive.neighbours("en", dt.date(2021, 6, 1)) == [
+        saved[dt.date(2021, 1, 1)],
+        saved[dt.date(2022, 1, 1)],
+    ]
+    # A stored date is not its own neighbour.
+    assert archive.neighbours("en", dt.date(2022, 1, 1)) == [
+        saved[dt.date(2021, 1, 1)],
+        saved[dt.date(2023, 1, 1)],
+    ]
+    assert archive.neighbours("en", dt.date(2019, 1, 1)) == [saved[dt.date(2020, 1, 1)]]
+    assert archive.neighbours("en", dt.date(2024, 1, 1)) == [saved[dt.date(2023, 1, 1)]]
+    assert archive.neighbours("zh-Hans", dt.date(2024, 1, 1)) == []
+
+
+def test_saving_with_the_rules_text_given_writes_it(tmp_path):
+    archive = Archive(tmp_path)
+    release = _save(archive, dt.date(2020, 1, 1))
+    document = _document(release.effective_date)
+    archive.save(release, document, b"raw", "given\n")
+    assert (tmp_path / "en" / "2020-01-01" / "rules.txt").read_text() == "given\n"
+    assert archive.load(release) == document
