@@ -37,9 +37,9 @@ from rulesarchive.corpus.model import (
     Document,
     GlossaryEntry,
     Heading,
+    Provenance,
     Release,
     Rule,
-    Source,
 )
 from rulesarchive.corpus.numbers import RULE_NUMBER
 from rulesarchive.corpus.sets import MagicSet
@@ -506,7 +506,7 @@ def _read_release(folder: Path, language: str, effective_date: dt.date) -> Relea
             rule_count=data["rule_count"],
             glossary_count=data["glossary_count"],
             content_sha256=data["content_sha256"],
-            source=Source(**data["source"]),
+            source=Provenance(**data["source"]),
             flags=tuple(data["flags"]),
             notes=tuple(data["notes"]),
             normalisation=tuple(data["normalisation"].items()),

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from rulesarchive.corpus.catalogue import entry_for
 from rulesarchive.corpus.children import watch_parent
-from rulesarchive.corpus.model import Document, Release, Source
+from rulesarchive.corpus.model import Document, Provenance, Release
 from rulesarchive.corpus.sets import LOOKAHEAD, choose_set
 from rulesarchive.corpus.store import Archive, ArchiveError, check_language, render_rules_text
 from rulesarchive.scraper.errors import InputError
@@ -48,17 +48,6 @@ class Outcome:
     status: str
     message: str
     release: Release | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Provenance:
-    """Where bytes came from when they were fetched rather than read from a local file."""
-
-    url: str = ""
-    final_url: str = ""
-    fetched_at: str = ""
-    etag: str = ""
-    last_modified: str = ""
 
 
 def read_document(
@@ -138,7 +127,7 @@ def ingest_paths(
                 outcome = Outcome(str(path), "failed", f"{path}: {reading}")
             else:
                 outcome = _store_reading(
-                    archive, str(path), *reading, overrides, Provenance(), stored
+                    archive, str(path), *reading, overrides, _LOCAL_FILE, stored
                 )
             outcomes.append(outcome)
             if progress:
@@ -150,6 +139,8 @@ def ingest_paths(
 
 
 _PARALLEL_FROM = 4
+# Bytes read from a local file: no URL; ingest fills in the name, digest, format and encoding.
+_LOCAL_FILE = Provenance()
 
 
 class _Stored:
@@ -217,7 +208,7 @@ def ingest_bytes(
     data: bytes,
     name: str,
     overrides: Overrides = Overrides(),
-    provenance: Provenance = Provenance(),
+    provenance: Provenance = _LOCAL_FILE,
 ) -> Outcome:
     """Ingest one document's bytes into the archive; never raises for bad input."""
     try:
@@ -307,16 +298,12 @@ def _describe_release(
     assert document.effective_date is not None
     set_code, set_name, set_note = found_set
     typos = tuple(note for note in document.notes if note.startswith("typo"))
-    source = Source(
+    source = replace(
+        provenance,
         name=Path(name).name,
         sha256=hashlib.sha256(data).hexdigest(),
         format=extracted.format,
         encoding=extracted.encoding,
-        url=provenance.url,
-        final_url=provenance.final_url,
-        fetched_at=provenance.fetched_at,
-        etag=provenance.etag,
-        last_modified=provenance.last_modified,
     )
     flags = ("typos-repaired",) if typos else ()
     if document.excerpt:

@@ -5,8 +5,20 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule, Source
-from rulesarchive.corpus.store import Archive, document_to_json, render_document_json
+from rulesarchive.corpus.model import (
+    Document,
+    GlossaryEntry,
+    Heading,
+    Provenance,
+    Release,
+    Rule,
+)
+from rulesarchive.corpus.store import (
+    Archive,
+    document_to_json,
+    release_to_json,
+    render_document_json,
+)
 
 
 def _document(date: dt.date = dt.date(2024, 11, 8)) -> Document:
@@ -71,7 +83,7 @@ def _save(archive: Archive, date: dt.date, flags: tuple[str, ...] = ()) -> Relea
         len(document.rules),
         2,
         "cd" * 32,
-        Source("cr.txt", "ab" * 32, "txt", "utf-8"),
+        Provenance("cr.txt", "ab" * 32, "txt", "utf-8"),
         flags,
     )
     archive.save(release, document, b"raw")
@@ -103,3 +115,40 @@ def test_saving_with_the_rules_text_given_writes_it(tmp_path):
     archive.save(release, document, b"raw", "given\n")
     assert (tmp_path / "en" / "2020-01-01" / "rules.txt").read_text() == "given\n"
     assert archive.load(release) == document
+
+
+# release.json as written before Provenance was one type (the field list of the old `Source`).
+_OLD_RELEASE_JSON = """{
+ "language": "en",
+ "effective_date": "2025-02-07",
+ "set_code": "DFT",
+ "set_name": "Aetherdrift",
+ "rule_count": 3022,
+ "glossary_count": 703,
+ "content_sha256": "d833499ac9269b49b8b74d75d95dad825800f9b960dfcae3007d9ca21f349ed5",
+ "source": {
+  "name": "MagicCompRules 20250207.txt",
+  "sha256": "c33f2e3b6e45b4a576e9d1c5ee482c00f5e7c2ab577658b688bc593311b4e128",
+  "format": "txt",
+  "encoding": "utf-8 (BOM)",
+  "url": "https://media.wizards.com/2025/downloads/MagicCompRules%2020250207.txt",
+  "final_url": "https://media.wizards.com/2025/downloads/MagicCompRules%2020250207.txt",
+  "fetched_at": "2026-11-29T13:00:00+00:00",
+  "etag": "\\"v1\\"",
+  "last_modified": "Fri, 07 Feb 2025 10:00:00 GMT"
+ },
+ "flags": [],
+ "notes": [],
+ "normalisation": {"quotes": 7994},
+ "decode_repairs": []
+}"""
+
+
+def test_an_old_release_json_reads_as_provenance_and_writes_back_the_same(tmp_path):
+    folder = tmp_path / "en" / "2025-02-07"
+    folder.mkdir(parents=True)
+    (folder / "release.json").write_text(_OLD_RELEASE_JSON)
+    release = Archive(tmp_path).get("en", dt.date(2025, 2, 7))
+    assert isinstance(release.source, Provenance)
+    assert release.source.etag == '"v1"' and release.source.name == "MagicCompRules 20250207.txt"
+    assert json.loads(json.dumps(release_to_json(release))) == json.loads(_OLD_RELEASE_JSON)
