@@ -15,21 +15,27 @@ diffs, documents and release lists in compact form, lines of descent, the set li
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import datetime as dt
 import errno
 import fcntl
 import hashlib
 import json
 import json.encoder
+import marshal
 import os
 import re
 import shutil
+import sys
 import tempfile
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
+from itertools import repeat
 from pathlib import Path
 from sys import intern
+from typing import TypeVar
 
 from rulesarchive.corpus.cache import cache_folder, cached, collection_paused
 from rulesarchive.corpus.model import (
@@ -44,6 +50,7 @@ from rulesarchive.corpus.model import (
 from rulesarchive.corpus.numbers import RULE_NUMBER
 from rulesarchive.corpus.sets import MagicSet
 
+T = TypeVar("T")
 _DATE = r"\d{4}-\d{2}-\d{2}"
 # A release folder, or the old copy a replace set aside (kept readable until the new is in place).
 _RELEASE_FOLDER = re.compile(rf"(?P<date>{_DATE})|\.retired-(?P<retired>{_DATE})-\d+")
@@ -53,8 +60,10 @@ _LOCK = ".lock"
 # What json.dumps(text, ensure_ascii=False) calls for a string (the C version where there is one).
 _encode_string = json.encoder.encode_basestring
 _SETS = Path(".cache") / "sets.json"
-# Bump when pack_document's tuple changes: entries of another format are then never found.
-_DOCUMENT_CACHE_FORMAT = 1
+# Bump when pack_document's form changes: entries of another format are then never found.
+# (marshal's own format is part of it: it may change between Python versions.)
+_DOCUMENT_CACHE_FORMAT = 2
+_PYTHON = f"{sys.implementation.name}-{sys.version_info.major}.{sys.version_info.minor}"
 
 
 class ArchiveError(Exception):
@@ -145,7 +154,7 @@ class Archive:
             # The file's size and time join the key: a document.json rewritten in place (by
             # hand, by a restore) is read afresh, never answered from an older cache entry.
             key = (
-                f"document:{_DOCUMENT_CACHE_FORMAT}:{release.key}:{release.content_sha256}:"
+                f"document:{_DOCUMENT_CACHE_FORMAT}:{_PYTHON}:{release.key}:{release.content_sha256}:"
                 f"{release.source.sha256}:{stat.st_size}:{stat.st_mtime_ns}"
             )
             packed = cached(
@@ -672,50 +681,78 @@ def document_from_json(data: dict) -> Document:
     )
 
 
-def pack_document(document: Document) -> tuple:
-    """Return a document as nested tuples of strings: what pickle stores and reads fastest."""
-    return (
-        document.language,
-        document.effective_date,
-        document.title,
-        document.introduction,
-        document.contents,
-        tuple((heading.number, heading.title) for heading in document.headings),
-        tuple(
-            (rule.number, rule.text, rule.examples, rule.original, rule.original_examples)
-            for rule in document.rules
-        ),
-        tuple((entry.term, entry.text, entry.original) for entry in document.glossary),
-        document.credits,
-        document.notes,
-        document.normalisation,
-        document.set_name,
-        document.excerpt,
+def pack_document(document: Document) -> bytes:
+    """Return a document in its compact cached form: marshal of flat tuples, one per field.
+
+    The rules' strings are interned first, and marshal reads interned strings back interned:
+    the interning that lets the differ compare loaded releases by pointer then costs no Python
+    call per string. A column per field builds the Rule objects with one map each.
+    """
+    rules, glossary, headings = document.rules, document.glossary, document.headings
+    date = document.effective_date
+    return marshal.dumps(
+        (
+            document.language,
+            date.toordinal() if date else 0,
+            document.title,
+            document.introduction,
+            document.contents,
+            tuple(heading.number for heading in headings),
+            tuple(heading.title for heading in headings),
+            tuple(intern(rule.number) for rule in rules),
+            tuple(intern(rule.text) for rule in rules),
+            tuple(tuple(map(intern, rule.examples)) for rule in rules),
+            tuple(intern(rule.original) for rule in rules),
+            tuple(tuple(map(intern, rule.original_examples)) for rule in rules),
+            tuple(entry.term for entry in glossary),
+            tuple(entry.text for entry in glossary),
+            tuple(entry.original for entry in glossary),
+            document.credits,
+            document.notes,
+            document.normalisation,
+            document.set_name,
+            document.excerpt,
+        )
     )
 
 
-def unpack_document(packed: tuple) -> Document:
-    """Rebuild the Document that pack_document packed (texts interned as on reading JSON)."""
-    (language, date, title, introduction, contents, headings, rules, glossary) = packed[:8]
-    credits, notes, normalisation, set_name, excerpt = packed[8:]
+def _build(cls: type[T], *columns: tuple) -> tuple[T, ...]:
+    """Return objects of a slotted dataclass made from one column of values per field, in order.
+
+    A frozen dataclass's __init__ sets each field through object.__setattr__: for the 3,000
+    rules of a release that was most of the time of loading it. Here each field's slot is
+    filled for all objects at once (one map over its descriptor), with no Python call per object.
+    """
+    objects = list(map(_new_object, repeat(cls, len(columns[0]))))
+    for setter, column in zip(_SLOT_SETTERS[cls], columns, strict=True):
+        deque(map(setter, objects, column), maxlen=0)
+    return tuple(objects)
+
+
+_new_object = object.__new__
+# Each field's slot descriptor setter, in field order, of the classes a document is made of.
+_SLOT_SETTERS: dict[type, tuple[Callable[[object, object], None], ...]] = {
+    cls: tuple(getattr(cls, field.name).__set__ for field in dataclasses.fields(cls))
+    for cls in (Heading, Rule, GlossaryEntry)
+}
+
+
+def unpack_document(packed: bytes) -> Document:
+    """Rebuild the Document that pack_document packed (rule texts interned as on reading JSON)."""
+    (language, ordinal, title, introduction, contents, heading_numbers, heading_titles) = (
+        columns := marshal.loads(packed)
+    )[:7]
+    numbers, texts, examples, originals, original_examples = columns[7:12]
+    terms, definitions, printed, credits, notes, normalisation, set_name, excerpt = columns[12:]
     return Document(
         language=language,
-        effective_date=date,
+        effective_date=dt.date.fromordinal(ordinal) if ordinal else None,
         title=title,
         introduction=introduction,
         contents=contents,
-        headings=tuple(Heading(number, title) for number, title in headings),
-        rules=tuple(
-            Rule(
-                intern(number),
-                intern(text),
-                tuple(map(intern, examples)) if examples else (),
-                intern(original) if original else "",
-                tuple(map(intern, original_examples)) if original_examples else (),
-            )
-            for number, text, examples, original, original_examples in rules
-        ),
-        glossary=tuple(GlossaryEntry(*entry) for entry in glossary),
+        headings=_build(Heading, heading_numbers, heading_titles),
+        rules=_build(Rule, numbers, texts, examples, originals, original_examples),
+        glossary=_build(GlossaryEntry, terms, definitions, printed),
         credits=credits,
         notes=notes,
         normalisation=normalisation,

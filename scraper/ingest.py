@@ -16,7 +16,14 @@ from rulesarchive.corpus.catalogue import entry_for
 from rulesarchive.corpus.children import watch_parent
 from rulesarchive.corpus.model import Document, Provenance, Release
 from rulesarchive.corpus.sets import LOOKAHEAD, choose_set
-from rulesarchive.corpus.store import Archive, ArchiveError, check_language, render_rules_text
+from rulesarchive.corpus.store import (
+    Archive,
+    ArchiveError,
+    check_language,
+    pack_document,
+    render_rules_text,
+    unpack_document,
+)
 from rulesarchive.scraper.errors import InputError
 from rulesarchive.scraper.extract import MAX_BYTES, Extracted, extract_text
 from rulesarchive.scraper.integrity import compare_with_neighbours, find_damage
@@ -126,8 +133,10 @@ def ingest_paths(
             if isinstance(reading, str):
                 outcome = Outcome(str(path), "failed", f"{path}: {reading}")
             else:
+                data, packed, extracted = reading
+                document = unpack_document(packed)
                 outcome = _store_reading(
-                    archive, str(path), *reading, overrides, _LOCAL_FILE, stored
+                    archive, str(path), data, document, extracted, overrides, _LOCAL_FILE, stored
                 )
             outcomes.append(outcome)
             if progress:
@@ -176,8 +185,12 @@ def recover_leftovers(archive: Archive) -> list[Outcome]:
     return [Outcome(str(archive.root), "recovered", note) for note in notes]
 
 
-def _read_path(path: Path, overrides: Overrides) -> tuple[bytes, Document, Extracted] | str:
-    """Read one file in a worker; return the reason as a string when it cannot be read.
+def _read_path(path: Path, overrides: Overrides) -> tuple[bytes, bytes, Extracted] | str:
+    """Read one file in a worker: its bytes, its document packed, how it was read.
+
+    The document travels back packed (corpus.store.pack_document): pickling the Document
+    itself (a slotted dataclass per rule) cost both sides several times as much. The reason
+    comes back as a string when the file cannot be read.
 
     Whatever a library raises becomes that string: exceptions do not all survive the trip
     back from a worker process (lxml's cannot be pickled), and one file must not end the batch.
@@ -187,7 +200,8 @@ def _read_path(path: Path, overrides: Overrides) -> tuple[bytes, Document, Extra
             data = handle.read(overrides.max_bytes + 1)  # bounded: /dev/zero, a huge file
         if len(data) > overrides.max_bytes:
             return _too_big(max(len(data), path.stat().st_size), overrides.max_bytes)
-        return (data, *read_document(data, str(path), overrides))
+        document, extracted = read_document(data, str(path), overrides)
+        return data, pack_document(document), extracted
     except OSError as error:
         return f"cannot read ({error.strerror or error})"
     except InputError as error:

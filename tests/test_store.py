@@ -16,8 +16,10 @@ from rulesarchive.corpus.model import (
 from rulesarchive.corpus.store import (
     Archive,
     document_to_json,
+    pack_document,
     release_to_json,
     render_document_json,
+    unpack_document,
 )
 
 
@@ -152,3 +154,16 @@ def test_an_old_release_json_reads_as_provenance_and_writes_back_the_same(tmp_pa
     assert isinstance(release.source, Provenance)
     assert release.source.etag == '"v1"' and release.source.name == "MagicCompRules 20250207.txt"
     assert json.loads(json.dumps(release_to_json(release))) == json.loads(_OLD_RELEASE_JSON)
+
+
+def test_the_packed_form_unpacks_to_the_same_document_with_rule_texts_interned():
+    document = _document()
+    first, second = (
+        unpack_document(pack_document(document)),
+        unpack_document(pack_document(document)),
+    )
+    assert first == document
+    # Two loads share their rule texts (the differ compares them by pointer first).
+    assert all(a.text is b.text for a, b in zip(first.rules, second.rules, strict=True))
+    assert first.rules[2].original is second.rules[2].original
+    assert Document("en", None) == unpack_document(pack_document(Document("en", None)))
