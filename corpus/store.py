@@ -681,14 +681,16 @@ def document_from_json(data: dict) -> Document:
     )
 
 
-def pack_document(document: Document) -> bytes:
+def pack_document(document: Document, interned: bool = True) -> bytes:
     """Return a document in its compact cached form: marshal of flat tuples, one per field.
 
     The rules' strings are interned first, and marshal reads interned strings back interned:
     the interning that lets the differ compare loaded releases by pointer then costs no Python
-    call per string. A column per field builds the Rule objects with one map each.
+    call per string. A column per field builds the Rule objects with one map each. Documents
+    sent between processes for storing only need no interning (`interned=False`).
     """
     rules, glossary, headings = document.rules, document.glossary, document.headings
+    keep = intern if interned else str  # str() of a str is that same str
     date = document.effective_date
     return marshal.dumps(
         (
@@ -699,11 +701,11 @@ def pack_document(document: Document) -> bytes:
             document.contents,
             tuple(heading.number for heading in headings),
             tuple(heading.title for heading in headings),
-            tuple(intern(rule.number) for rule in rules),
-            tuple(intern(rule.text) for rule in rules),
-            tuple(tuple(map(intern, rule.examples)) for rule in rules),
-            tuple(intern(rule.original) for rule in rules),
-            tuple(tuple(map(intern, rule.original_examples)) for rule in rules),
+            tuple(keep(rule.number) for rule in rules),
+            tuple(keep(rule.text) for rule in rules),
+            tuple(tuple(map(keep, rule.examples)) for rule in rules),
+            tuple(keep(rule.original) for rule in rules),
+            tuple(tuple(map(keep, rule.original_examples)) for rule in rules),
             tuple(entry.term for entry in glossary),
             tuple(entry.text for entry in glossary),
             tuple(entry.original for entry in glossary),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rulesarchive.scraper.errors import InputError
@@ -46,12 +47,17 @@ def _spellings() -> set[bytes]:
     return found
 
 
-# A known word's spelling as a whole word (no letter or high byte either side): only such words
-# can be repaired, and looking for them spares a look at every word with a high byte.
+# A known word's spelling ending a word (no letter or high byte after it); it must also start
+# one, which _card_name_spellings checks (a look-behind first would make the pattern try every
+# byte). Only such words can be repaired: looking for them spares a look at every word with a
+# high byte.
 _CARD_NAME_SPELLING = re.compile(
-    rb"(?<![A-Za-z\x80-\xff])(?:"
+    rb"(?:"
     + b"|".join(re.escape(spelling) for spelling in sorted(_spellings()))
     + rb")(?![A-Za-z\x80-\xff])"
+)
+_WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") | frozenset(
+    range(0x80, 0x100)
 )
 
 # Bytes that only typography explains in each single-byte code page (quotes, dashes, marks).
@@ -148,7 +154,7 @@ def _decode_single_byte(data: bytes) -> tuple[str, str, list[str]]:
     pieces: list[str] = []
     repairs: list[str] = []
     done = 0
-    for match in _CARD_NAME_SPELLING.finditer(data):
+    for match in _card_name_spellings(data):
         word = text[match.start() : match.end()]
         repaired = None if word in KNOWN_WORDS else _card_name(match.group())
         if repaired:
@@ -157,6 +163,13 @@ def _decode_single_byte(data: bytes) -> tuple[str, str, list[str]]:
             done = match.end()
     label = "mac-roman" if base == "mac_roman" else "cp1252"
     return "".join([*pieces, text[done:]]), label, repairs
+
+
+def _card_name_spellings(data: bytes) -> Iterator[re.Match[bytes]]:
+    """Yield the known words' spellings that are whole words of the bytes."""
+    for match in _CARD_NAME_SPELLING.finditer(data):
+        if match.start() == 0 or data[match.start() - 1] not in _WORD_BYTES:
+            yield match
 
 
 def _card_name(word: bytes) -> tuple[str, str] | None:

@@ -201,7 +201,7 @@ def _read_path(path: Path, overrides: Overrides) -> tuple[bytes, bytes, Extracte
         if len(data) > overrides.max_bytes:
             return _too_big(max(len(data), path.stat().st_size), overrides.max_bytes)
         document, extracted = read_document(data, str(path), overrides)
-        return data, pack_document(document), extracted
+        return data, pack_document(document, interned=False), extracted
     except OSError as error:
         return f"cannot read ({error.strerror or error})"
     except InputError as error:

@@ -256,8 +256,9 @@ def _repair_order(rules: list[Rule], notes: list[str]) -> list[Rule]:
     '505.54.' for 505.5 (2010-06-18), '432.2b' for 423.2b (2006-10-01).
     """
     repaired = list(rules)
+    keys = [rule_sort_key(rule.number) for rule in repaired]  # each number's key worked out once
     for index in range(1, len(repaired)):
-        if _key(repaired, index) > _key(repaired, index - 1):
+        if keys[index] > keys[index - 1]:
             continue
         for at, candidates in (
             (index - 1, _misprints(repaired[index - 1].number)),
@@ -269,6 +270,7 @@ def _repair_order(rules: list[Rule], notes: list[str]) -> list[Rule]:
                 old = repaired[at]
                 notes.append(f"typo: '{old.number}' out of sequence, read as {fitting[0]}")
                 repaired[at] = Rule(fitting[0], old.text, old.examples)
+                keys[at] = rule_sort_key(fitting[0])
                 break
     return repaired
 
