@@ -724,6 +724,7 @@ def _build(cls: type[T], *columns: tuple) -> tuple[T, ...]:
     A frozen dataclass's __init__ sets each field through object.__setattr__: for the 3,000
     rules of a release that was most of the time of loading it. Here each field's slot is
     filled for all objects at once (one map over its descriptor), with no Python call per object.
+    No __post_init__ runs: these classes have none, and the values come from such objects.
     """
     objects = list(map(_new_object, repeat(cls, len(columns[0]))))
     for setter, column in zip(_SLOT_SETTERS[cls], columns, strict=True):
