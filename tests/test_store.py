@@ -167,3 +167,9 @@ def test_the_packed_form_unpacks_to_the_same_document_with_rule_texts_interned()
     assert all(a.text is b.text for a, b in zip(first.rules, second.rules, strict=True))
     assert first.rules[2].original is second.rules[2].original
     assert Document("en", None) == unpack_document(pack_document(Document("en", None)))
+
+
+def test_the_classes_loading_builds_without_init_have_no_post_init():
+    # unpack_document fills their slots directly: a __post_init__ added later would not run.
+    for cls in (Heading, Rule, GlossaryEntry):
+        assert not hasattr(cls, "__post_init__"), cls
