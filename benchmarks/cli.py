@@ -174,28 +174,50 @@ def print_history_memory(root: Path) -> None:
 
 
 def print_loading(root: Path) -> None:
-    """Print the time to load one release from its cached form and from document.json."""
+    """Print the time to load one release from its cached form and from document.json.
+
+    Then a consecutive pair's diff_documents on documents loaded each way: the cached form
+    must not make the differ slower (it compares and hashes the rules' texts, interned by both).
+    """
     from rulesarchive.corpus.store import Archive, document_from_json
+    from rulesarchive.differ.classify import diff_documents
 
     archive = Archive(root)
-    release = next(r for r in archive.releases("en") if r.effective_date.isoformat() == PAIR[1])
-    path = root / release.key / "document.json"
-    archive.load(release)  # the cached form exists from here on
+    releases = {r.effective_date.isoformat(): r for r in archive.releases("en")}
+    old, new = releases[PAIR[0]], releases[PAIR[1]]
+    path = root / new.key / "document.json"
+    archive.load(old), archive.load(new)  # the cached forms exist from here on
 
-    def best(action) -> float:
-        runs = []
-        for _ in range(20):
-            start = time.perf_counter()
-            action()
-            runs.append(time.perf_counter() - start)
-        return min(runs)
+    def best(action, runs: int = 20) -> float:
+        return min(_timed(action) for _ in range(runs))
 
-    cached = best(lambda: archive.load(release))
+    def from_json(release):
+        text = (root / release.key / "document.json").read_text(encoding="utf-8")
+        return document_from_json(json.loads(text))
+
+    cached = best(lambda: archive.load(new))
     parsed = best(lambda: document_from_json(json.loads(path.read_text(encoding="utf-8"))))
     print(
-        f"load {release.key}: cached {cached * 1000:.1f} ms, document.json "
+        f"load {new.key}: cached {cached * 1000:.1f} ms, document.json "
         f"{parsed * 1000:.1f} ms ({parsed / cached:.1f}x faster), best of 20"
     )
+    pairs = {
+        "cached": (archive.load(old), archive.load(new)),
+        "json": (from_json(old), from_json(new)),
+    }
+    differ = {
+        kind: best(lambda pair=pair: diff_documents(*pair), 10) for kind, pair in pairs.items()
+    }
+    print(
+        f"diff_documents {PAIR[0]} -> {PAIR[1]}: loaded cached {differ['cached'] * 1000:.1f} ms, "
+        f"from document.json {differ['json'] * 1000:.1f} ms, best of 10"
+    )
+
+
+def _timed(action) -> float:
+    start = time.perf_counter()
+    action()
+    return time.perf_counter() - start
 
 
 if __name__ == "__main__":

@@ -80,18 +80,27 @@ class Document:
 
 
 @dataclass(frozen=True, slots=True)
-class Source:
-    """Where the bytes of a release came from."""
+class Provenance:
+    """Where the bytes of a release came from: the file and, when they were fetched, the URL.
 
-    name: str
-    sha256: str
-    format: str
-    encoding: str
+    The one record of it: the fetcher fills the URL, the times and the validators, ingest the
+    file name, digest, format and encoding; release.json stores it under "source". A local
+    file has no URL.
+    """
+
+    name: str = ""
+    sha256: str = ""
+    format: str = ""
+    encoding: str = ""
     url: str = ""
     final_url: str = ""
     fetched_at: str = ""
     etag: str = ""
     last_modified: str = ""
+
+
+# The name Release.source and release.json's "source" key give it, kept for code that uses it.
+Source = Provenance
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +114,7 @@ class Release:
     rule_count: int
     glossary_count: int
     content_sha256: str
-    source: Source
+    source: Provenance
     flags: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     normalisation: tuple[tuple[str, int], ...] = ()

@@ -15,20 +15,27 @@ diffs, documents and release lists in compact form, lines of descent, the set li
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import datetime as dt
 import errno
 import fcntl
 import hashlib
 import json
+import json.encoder
+import marshal
 import os
 import re
 import shutil
+import sys
 import tempfile
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
+from itertools import repeat
 from pathlib import Path
 from sys import intern
+from typing import TypeVar
 
 from rulesarchive.corpus.cache import cache_folder, cached, collection_paused
 from rulesarchive.corpus.model import (
@@ -36,22 +43,27 @@ from rulesarchive.corpus.model import (
     Document,
     GlossaryEntry,
     Heading,
+    Provenance,
     Release,
     Rule,
-    Source,
 )
 from rulesarchive.corpus.numbers import CHAPTER, RULE_NUMBER, SECTION
 from rulesarchive.corpus.sets import MagicSet
 
+T = TypeVar("T")
 _DATE = r"\d{4}-\d{2}-\d{2}"
 # A release folder, or the old copy a replace set aside (kept readable until the new is in place).
 _RELEASE_FOLDER = re.compile(rf"(?P<date>{_DATE})|\.retired-(?P<retired>{_DATE})-\d+")
 _SNAPSHOT = re.compile(r"\.snapshot-(\d+)-.*")
 _HEADING_NUMBER = re.compile(rf"{SECTION}|{CHAPTER}")
 _LOCK = ".lock"
+# What json.dumps(text, ensure_ascii=False) calls for a string (the C version where there is one).
+_encode_string = json.encoder.encode_basestring
 _SETS = Path(".cache") / "sets.json"
-# Bump when pack_document's tuple changes: entries of another format are then never found.
-_DOCUMENT_CACHE_FORMAT = 1
+# Bump when pack_document's form changes: entries of another format are then never found.
+# (marshal's own format is part of it: it may change between Python versions.)
+_DOCUMENT_CACHE_FORMAT = 2
+_PYTHON = f"{sys.implementation.name}-{sys.version_info.major}.{sys.version_info.minor}"
 
 
 class ArchiveError(Exception):
@@ -118,6 +130,21 @@ class Archive:
         folder = self._readable(language, effective_date)
         return _read_release(folder, language, effective_date) if folder else None
 
+    def neighbours(self, language: str, effective_date: dt.date) -> list[Release]:
+        """Return the stored releases just before and just after a date, oldest first.
+
+        Only those two release.json files are read: ingesting a whole archive asks this for
+        every file, and reading every release each time made that quadratic.
+        """
+        folders = {date: folder for _language, date, folder in self._folders(language)}
+        before = max((date for date in folders if date < effective_date), default=None)
+        after = min((date for date in folders if date > effective_date), default=None)
+        return [
+            _read_release(folders[date], language, date)
+            for date in (before, after)
+            if date is not None
+        ]
+
     def load(self, release: Release) -> Document:
         """Read the document of a release (from its compact cached form when there is one)."""
         folder = self._readable(release.language, release.effective_date)
@@ -127,7 +154,7 @@ class Archive:
             # The file's size and time join the key: a document.json rewritten in place (by
             # hand, by a restore) is read afresh, never answered from an older cache entry.
             key = (
-                f"document:{_DOCUMENT_CACHE_FORMAT}:{release.key}:{release.content_sha256}:"
+                f"document:{_DOCUMENT_CACHE_FORMAT}:{_PYTHON}:{release.key}:{release.content_sha256}:"
                 f"{release.source.sha256}:{stat.st_size}:{stat.st_mtime_ns}"
             )
             packed = cached(
@@ -143,8 +170,13 @@ class Archive:
         with collection_paused():
             return unpack_document(packed)
 
-    def save(self, release: Release, document: Document, raw: bytes) -> None:
-        """Write a release, replacing any with the same key; all or nothing, durable."""
+    def save(
+        self, release: Release, document: Document, raw: bytes, rules_text: str | None = None
+    ) -> None:
+        """Write a release, replacing any with the same key; all or nothing, durable.
+
+        `rules_text` is render_rules_text(document) when the caller has it already.
+        """
         if self._pinned:
             raise ArchiveError(f"{self._data}: a snapshot is read-only")
         target = self._folder(release.language, release.effective_date)
@@ -153,10 +185,15 @@ class Archive:
             staging = Path(tempfile.mkdtemp(prefix=".incoming-", dir=target.parent))
             try:
                 os.chmod(staging, 0o777 & ~_UMASK)
-                _write(staging / "release.json", json.dumps(release_to_json(release), indent=1))
-                _write(staging / "document.json", render_document_json(document))
-                _write(staging / "rules.txt", render_rules_text(document))
-                _write(staging / f"original.{release.source.format}", raw)
+                if rules_text is None:
+                    rules_text = render_rules_text(document)
+                files: dict[str, str | bytes] = {
+                    "release.json": json.dumps(release_to_json(release), indent=1),
+                    "document.json": render_document_json(document),
+                    "rules.txt": rules_text,
+                    f"original.{release.source.format}": raw,
+                }
+                _write_files(staging, files)
                 _fsync_folder(staging)
                 _swap_into_place(staging, target)
             finally:
@@ -350,6 +387,17 @@ def _make_folder(path: Path) -> None:
     _fsync_folder(path.parent)
 
 
+def _write_files(folder: Path, files: dict[str, str | bytes]) -> None:
+    """Write and fsync files side by side: their fsyncs then wait for the disk together."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=len(files)) as writers:
+        for written in [
+            writers.submit(_write, folder / name, content) for name, content in files.items()
+        ]:
+            written.result()
+
+
 def _write(path: Path, content: str | bytes) -> None:
     data = content.encode("utf-8") if isinstance(content, str) else content
     with path.open("wb") as handle:
@@ -467,7 +515,7 @@ def _read_release(folder: Path, language: str, effective_date: dt.date) -> Relea
             rule_count=data["rule_count"],
             glossary_count=data["glossary_count"],
             content_sha256=data["content_sha256"],
-            source=Source(**data["source"]),
+            source=Provenance(**data["source"]),
             flags=tuple(data["flags"]),
             notes=tuple(data["notes"]),
             normalisation=tuple(data["normalisation"].items()),
@@ -485,9 +533,10 @@ def _read_release(folder: Path, language: str, effective_date: dt.date) -> Relea
 def render_document_json(document: Document) -> str:
     """Render a document as JSON for `git diff`: one key per line, one rule or entry per line."""
     lines = []
-    for key, value in document_to_json(document).items():
+    for key, value in _document_fields(document, _rule_line, _entry_line).items():
         if isinstance(value, list) and value:
-            items = ",\n".join(f"  {_compact(item)}" for item in value)
+            compact = map(_compact, value) if key not in _RENDERED_ITEMS else value
+            items = ",\n".join(f"  {item}" for item in compact)
             lines.append(f" {json.dumps(key)}: [\n{items}\n ]")
         else:
             lines.append(f" {json.dumps(key)}: {_compact(value)}")
@@ -495,11 +544,44 @@ def render_document_json(document: Document) -> str:
 
 
 def _compact(value: object) -> str:
+    """Return json.dumps(value, ensure_ascii=False), quicker for the strings, lists and dicts here.
+
+    json.dumps builds a new encoder for every call with a non-default option; called once per
+    rule, that was most of the cost of writing a release.
+    """
+    if isinstance(value, str):
+        return _encode_string(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_compact, value)) + "]"
+    if isinstance(value, dict):
+        return (
+            "{"
+            + ", ".join(
+                [
+                    f"{_encode_string(key)}: "
+                    + (_encode_string(item) if type(item) is str else _compact(item))
+                    for key, item in value.items()
+                ]
+            )
+            + "}"
+        )
     return json.dumps(value, ensure_ascii=False)
 
 
 def document_to_json(document: Document) -> dict:
     """Return the JSON form of a document, leaving out printed text equal to the normalised."""
+    return _document_fields(document, _rule_to_json, _entry_to_json)
+
+
+# The document keys whose items render_document_json renders itself, one line each.
+_RENDERED_ITEMS = ("rules", "glossary")
+
+
+def _document_fields(
+    document: Document,
+    rule_form: Callable[[Rule], object],
+    entry_form: Callable[[GlossaryEntry], object],
+) -> dict:
     return {
         "language": document.language,
         "effective_date": document.effective_date.isoformat() if document.effective_date else None,
@@ -507,8 +589,8 @@ def document_to_json(document: Document) -> dict:
         "introduction": document.introduction,
         "contents": list(document.contents),
         "headings": [[heading.number, heading.title] for heading in document.headings],
-        "rules": [_rule_to_json(rule) for rule in document.rules],
-        "glossary": [_entry_to_json(entry) for entry in document.glossary],
+        "rules": [rule_form(rule) for rule in document.rules],
+        "glossary": [entry_form(entry) for entry in document.glossary],
         "credits": document.credits,
         "notes": list(document.notes),
         "normalisation": dict(document.normalisation),
@@ -533,6 +615,27 @@ def _entry_to_json(entry: GlossaryEntry) -> dict:
     if entry.original:
         data["original"] = entry.original
     return data
+
+
+# _compact(_rule_to_json(rule)) and _compact(_entry_to_json(entry)), written out: 300,000 rules
+# in a full ingest, and building each dict to encode it cost more than encoding the texts.
+def _rule_line(rule: Rule) -> str:
+    line = f'{{"number": {_encode_string(rule.number)}, "text": {_encode_string(rule.text)}'
+    if rule.examples:
+        line += f', "examples": [{", ".join(map(_encode_string, rule.examples))}]'
+    if rule.original:
+        line += f', "original": {_encode_string(rule.original)}'
+    if rule.original_examples:
+        originals = ", ".join(map(_encode_string, rule.original_examples))
+        line += f', "original_examples": [{originals}]'
+    return line + "}"
+
+
+def _entry_line(entry: GlossaryEntry) -> str:
+    line = f'{{"term": {_encode_string(entry.term)}, "text": {_encode_string(entry.text)}'
+    if entry.original:
+        line += f', "original": {_encode_string(entry.original)}'
+    return line + "}"
 
 
 def document_from_json(data: dict) -> Document:
@@ -578,50 +681,81 @@ def document_from_json(data: dict) -> Document:
     )
 
 
-def pack_document(document: Document) -> tuple:
-    """Return a document as nested tuples of strings: what pickle stores and reads fastest."""
-    return (
-        document.language,
-        document.effective_date,
-        document.title,
-        document.introduction,
-        document.contents,
-        tuple((heading.number, heading.title) for heading in document.headings),
-        tuple(
-            (rule.number, rule.text, rule.examples, rule.original, rule.original_examples)
-            for rule in document.rules
-        ),
-        tuple((entry.term, entry.text, entry.original) for entry in document.glossary),
-        document.credits,
-        document.notes,
-        document.normalisation,
-        document.set_name,
-        document.excerpt,
+def pack_document(document: Document, interned: bool = True) -> bytes:
+    """Return a document in its compact cached form: marshal of flat tuples, one per field.
+
+    The rules' strings are interned first, and marshal reads interned strings back interned:
+    the interning that lets the differ compare loaded releases by pointer then costs no Python
+    call per string. A column per field builds the Rule objects with one map each. Documents
+    sent between processes for storing only need no interning (`interned=False`).
+    """
+    rules, glossary, headings = document.rules, document.glossary, document.headings
+    keep = intern if interned else str  # str() of a str is that same str
+    date = document.effective_date
+    return marshal.dumps(
+        (
+            document.language,
+            date.toordinal() if date else 0,
+            document.title,
+            document.introduction,
+            document.contents,
+            tuple(heading.number for heading in headings),
+            tuple(heading.title for heading in headings),
+            tuple(keep(rule.number) for rule in rules),
+            tuple(keep(rule.text) for rule in rules),
+            tuple(tuple(map(keep, rule.examples)) for rule in rules),
+            tuple(keep(rule.original) for rule in rules),
+            tuple(tuple(map(keep, rule.original_examples)) for rule in rules),
+            tuple(entry.term for entry in glossary),
+            tuple(entry.text for entry in glossary),
+            tuple(entry.original for entry in glossary),
+            document.credits,
+            document.notes,
+            document.normalisation,
+            document.set_name,
+            document.excerpt,
+        )
     )
 
 
-def unpack_document(packed: tuple) -> Document:
-    """Rebuild the Document that pack_document packed (texts interned as on reading JSON)."""
-    (language, date, title, introduction, contents, headings, rules, glossary) = packed[:8]
-    credits, notes, normalisation, set_name, excerpt = packed[8:]
+def _build(cls: type[T], *columns: tuple) -> tuple[T, ...]:
+    """Return objects of a slotted dataclass made from one column of values per field, in order.
+
+    A frozen dataclass's __init__ sets each field through object.__setattr__: for the 3,000
+    rules of a release that was most of the time of loading it. Here each field's slot is
+    filled for all objects at once (one map over its descriptor), with no Python call per object.
+    No __post_init__ runs: these classes have none, and the values come from such objects.
+    """
+    objects = list(map(_new_object, repeat(cls, len(columns[0]))))
+    for setter, column in zip(_SLOT_SETTERS[cls], columns, strict=True):
+        deque(map(setter, objects, column), maxlen=0)
+    return tuple(objects)
+
+
+_new_object = object.__new__
+# Each field's slot descriptor setter, in field order, of the classes a document is made of.
+_SLOT_SETTERS: dict[type, tuple[Callable[[object, object], None], ...]] = {
+    cls: tuple(getattr(cls, field.name).__set__ for field in dataclasses.fields(cls))
+    for cls in (Heading, Rule, GlossaryEntry)
+}
+
+
+def unpack_document(packed: bytes) -> Document:
+    """Rebuild the Document that pack_document packed (rule texts interned as on reading JSON)."""
+    (language, ordinal, title, introduction, contents, heading_numbers, heading_titles) = (
+        columns := marshal.loads(packed)
+    )[:7]
+    numbers, texts, examples, originals, original_examples = columns[7:12]
+    terms, definitions, printed, credits, notes, normalisation, set_name, excerpt = columns[12:]
     return Document(
         language=language,
-        effective_date=date,
+        effective_date=dt.date.fromordinal(ordinal) if ordinal else None,
         title=title,
         introduction=introduction,
         contents=contents,
-        headings=tuple(Heading(number, title) for number, title in headings),
-        rules=tuple(
-            Rule(
-                intern(number),
-                intern(text),
-                tuple(map(intern, examples)) if examples else (),
-                intern(original) if original else "",
-                tuple(map(intern, original_examples)) if original_examples else (),
-            )
-            for number, text, examples, original, original_examples in rules
-        ),
-        glossary=tuple(GlossaryEntry(*entry) for entry in glossary),
+        headings=_build(Heading, heading_numbers, heading_titles),
+        rules=_build(Rule, numbers, texts, examples, originals, original_examples),
+        glossary=_build(GlossaryEntry, terms, definitions, printed),
         credits=credits,
         notes=notes,
         normalisation=normalisation,

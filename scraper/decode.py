@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rulesarchive.scraper.errors import InputError
@@ -31,14 +32,42 @@ KNOWN_WORDS = frozenset(
         "Ærathi",
     }
 )
-_HIGH_WORD = re.compile(rb"([A-Za-z]*[\x80-\xff][A-Za-z\x80-\xff]*)")
 _CARD_NAME_CODECS = ("cp437", "mac_roman", "cp1252")
+
+
+def _spellings() -> set[bytes]:
+    """Return every byte spelling of the known words in the code pages that can spell them."""
+    found = set()
+    for word in KNOWN_WORDS:
+        for codec in _CARD_NAME_CODECS:
+            try:
+                found.add(word.encode(codec))
+            except UnicodeEncodeError:
+                continue
+    return found
+
+
+# A known word's spelling ending a word (no letter or high byte after it); it must also start
+# one, which _card_name_spellings checks (a look-behind first would make the pattern try every
+# byte). Only such words can be repaired: looking for them spares a look at every word with a
+# high byte.
+_CARD_NAME_SPELLING = re.compile(
+    rb"(?:"
+    + b"|".join(re.escape(spelling) for spelling in sorted(_spellings()))
+    + rb")(?![A-Za-z\x80-\xff])"
+)
+_WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") | frozenset(
+    range(0x80, 0x100)
+)
 
 # Bytes that only typography explains in each single-byte code page (quotes, dashes, marks).
 _CP1252_TYPOGRAPHY = frozenset(b"\x85\x91\x92\x93\x94\x96\x97\x99")
 _MAC_ROMAN_TYPOGRAPHY = frozenset(b"\xa5\xaa\xc9\xd0\xd1\xd2\xd3\xd4\xd5")
 
 _MOJIBAKE = re.compile(r"[ÂÃ][\u0080-\u00bf]|â€|\ufffd|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# The first characters of _MOJIBAKE's matches: one class is searched far quicker than the
+# alternation, which is tried only where it finds one.
+_MOJIBAKE_START = re.compile(r"[ÂÃâ\ufffd\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _ODD_SYMBOL = re.compile(r"[ƒ‰£œ¢¤¥¦§¨ª«¬¯°±²³´µ¶·¸¹º»¼½¾¿ÐÑÒÓÔÕ×Ø†‡ˆ‹›]")
 
 
@@ -120,18 +149,27 @@ def _decode_single_byte(data: bytes) -> tuple[str, str, list[str]]:
     cp1252_votes = sum(data.count(bytes([b])) for b in _CP1252_TYPOGRAPHY)
     mac_votes = sum(data.count(bytes([b])) for b in _MAC_ROMAN_TYPOGRAPHY)
     base = "mac_roman" if mac_votes > cp1252_votes else "cp1252"
+    # A single-byte code page: one byte is one character, so the text and the bytes line up.
+    text = data.decode(base, errors="replace")
     pieces: list[str] = []
     repairs: list[str] = []
-    for index, piece in enumerate(_HIGH_WORD.split(data)):
-        word = piece.decode(base, errors="replace")
-        if index % 2 and word not in KNOWN_WORDS:
-            repaired = _card_name(piece)
-            if repaired:
-                repairs.append(f"{word} -> {repaired[0]} ({repaired[1]})")
-                word = repaired[0]
-        pieces.append(word)
+    done = 0
+    for match in _card_name_spellings(data):
+        word = text[match.start() : match.end()]
+        repaired = None if word in KNOWN_WORDS else _card_name(match.group())
+        if repaired:
+            repairs.append(f"{word} -> {repaired[0]} ({repaired[1]})")
+            pieces += [text[done : match.start()], repaired[0]]
+            done = match.end()
     label = "mac-roman" if base == "mac_roman" else "cp1252"
-    return "".join(pieces), label, repairs
+    return "".join([*pieces, text[done:]]), label, repairs
+
+
+def _card_name_spellings(data: bytes) -> Iterator[re.Match[bytes]]:
+    """Yield the known words' spellings that are whole words of the bytes."""
+    for match in _CARD_NAME_SPELLING.finditer(data):
+        if match.start() == 0 or data[match.start() - 1] not in _WORD_BYTES:
+            yield match
 
 
 def _card_name(word: bytes) -> tuple[str, str] | None:
@@ -144,7 +182,10 @@ def _card_name(word: bytes) -> tuple[str, str] | None:
 
 def check_not_garbled(text: str) -> None:
     """Raise InputError when decoded text still shows replacement characters or mojibake."""
-    match = _MOJIBAKE.search(text)
+    match = None
+    for start in _MOJIBAKE_START.finditer(text):
+        if match := _MOJIBAKE.match(text, start.start()):
+            break
     position = match.start() if match else _odd_symbol_in_word(text)
     if position is not None:
         context = text[max(0, position - 20) : position + 20].replace("\n", " ").replace("\r", " ")

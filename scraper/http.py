@@ -10,12 +10,13 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import requests
 import urllib3
+from rulesarchive.corpus.model import Provenance
 from rulesarchive.corpus.store import write_file_atomically
 from rulesarchive.scraper.settings import HttpSettings
 
@@ -33,14 +34,20 @@ class FetchError(Exception):
 class Fetched:
     """A body and where it came from; `changed` is False when the server answered 304."""
 
-    url: str
-    final_url: str
     body: bytes
-    fetched_at: str
-    etag: str = ""
-    last_modified: str = ""
+    provenance: Provenance  # the URL asked for, where it led, when, and the validators
     content_type: str = ""
     changed: bool = True
+
+    @property
+    def url(self) -> str:
+        """Return the URL asked for."""
+        return self.provenance.url
+
+    @property
+    def final_url(self) -> str:
+        """Return the URL the body came from, after redirects."""
+        return self.provenance.final_url
 
     @property
     def sha256(self) -> str:
@@ -92,10 +99,10 @@ class Fetcher:
         """Fetch a URL; a document must not be HTML and must match `sha256` when given."""
         cached = self._cached(url)
         headers = {}
-        if cached and cached.etag:
-            headers["If-None-Match"] = cached.etag
-        if cached and cached.last_modified:
-            headers["If-Modified-Since"] = cached.last_modified
+        if cached and cached.provenance.etag:
+            headers["If-None-Match"] = cached.provenance.etag
+        if cached and cached.provenance.last_modified:
+            headers["If-Modified-Since"] = cached.provenance.last_modified
         host = urlsplit(self.where(url)).hostname or ""
         if host in self._unresolved:
             raise FetchError(f"{url}: {self._unresolved[host]}")
@@ -149,14 +156,9 @@ class Fetcher:
             ) as response:
                 if response.status_code == 304 and cached is not None:
                     log.info("%s: not modified, using the cached copy", url)
-                    return Fetched(
-                        url,
-                        cached.final_url,
-                        cached.body,
-                        now(),
-                        cached.etag,
-                        cached.last_modified,
-                        cached.content_type,
+                    return replace(
+                        cached,
+                        provenance=replace(cached.provenance, fetched_at=now()),
                         changed=False,
                     )
                 if response.status_code in _RETRY_STATUSES:
@@ -167,15 +169,14 @@ class Fetcher:
                 if response.status_code >= 400:
                     raise FetchError(f"{url}: HTTP {response.status_code} {response.reason}")
                 body = self._read_body(url, response, deadline)
-                return Fetched(
-                    url,
-                    self._original_url(response.url, url),
-                    body,
-                    now(),
-                    response.headers.get("ETag", ""),
-                    response.headers.get("Last-Modified", ""),
-                    response.headers.get("Content-Type", ""),
+                provenance = Provenance(
+                    url=url,
+                    final_url=self._original_url(response.url, url),
+                    fetched_at=now(),
+                    etag=response.headers.get("ETag", ""),
+                    last_modified=response.headers.get("Last-Modified", ""),
                 )
+                return Fetched(body, provenance, response.headers.get("Content-Type", ""))
         except requests.TooManyRedirects:
             raise FetchError(f"{url}: redirect loop (more than 30 redirects)") from None
         except requests.ConnectionError as error:
@@ -261,15 +262,14 @@ class Fetcher:
         body = paths[1].read_bytes()
         if hashlib.sha256(body).hexdigest() != meta["sha256"]:
             return None  # a cache file cut short: fetch afresh
-        return Fetched(
-            url,
-            meta["final_url"],
-            body,
-            meta["fetched_at"],
-            meta["etag"],
-            meta["last_modified"],
-            meta.get("content_type", ""),
+        provenance = Provenance(
+            url=url,
+            final_url=meta["final_url"],
+            fetched_at=meta["fetched_at"],
+            etag=meta["etag"],
+            last_modified=meta["last_modified"],
         )
+        return Fetched(body, provenance, meta.get("content_type", ""))
 
     def _remember(self, fetched: Fetched) -> None:
         paths = self._paths(fetched.url)
@@ -278,9 +278,9 @@ class Fetcher:
         meta = {
             "url": fetched.url,
             "final_url": fetched.final_url,
-            "fetched_at": fetched.fetched_at,
-            "etag": fetched.etag,
-            "last_modified": fetched.last_modified,
+            "fetched_at": fetched.provenance.fetched_at,
+            "etag": fetched.provenance.etag,
+            "last_modified": fetched.provenance.last_modified,
             "content_type": fetched.content_type,
             "sha256": fetched.sha256,
         }

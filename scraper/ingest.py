@@ -14,9 +14,16 @@ from pathlib import Path
 
 from rulesarchive.corpus.catalogue import entry_for
 from rulesarchive.corpus.children import watch_parent
-from rulesarchive.corpus.model import Document, Release, Source
+from rulesarchive.corpus.model import Document, Provenance, Release
 from rulesarchive.corpus.sets import LOOKAHEAD, choose_set
-from rulesarchive.corpus.store import Archive, ArchiveError, check_language, render_rules_text
+from rulesarchive.corpus.store import (
+    Archive,
+    ArchiveError,
+    check_language,
+    pack_document,
+    render_rules_text,
+    unpack_document,
+)
 from rulesarchive.scraper.errors import InputError
 from rulesarchive.scraper.extract import MAX_BYTES, Extracted, extract_text
 from rulesarchive.scraper.integrity import compare_with_neighbours, find_damage
@@ -48,17 +55,6 @@ class Outcome:
     status: str
     message: str
     release: Release | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Provenance:
-    """Where bytes came from when they were fetched rather than read from a local file."""
-
-    url: str = ""
-    final_url: str = ""
-    fetched_at: str = ""
-    etag: str = ""
-    last_modified: str = ""
 
 
 def read_document(
@@ -127,6 +123,7 @@ def ingest_paths(
     # Reading (decode, parse, normalise) is the costly part and independent per file: do it on
     # every core.  Storing stays in this process, in the given order, so neighbour checks see
     # the releases stored before.
+    stored = _Stored()
     pool = None
     if len(paths) >= _PARALLEL_FROM:
         pool = ProcessPoolExecutor(initializer=watch_parent, initargs=(os.getpid(),))
@@ -136,7 +133,11 @@ def ingest_paths(
             if isinstance(reading, str):
                 outcome = Outcome(str(path), "failed", f"{path}: {reading}")
             else:
-                outcome = _store_reading(archive, str(path), *reading, overrides, Provenance())
+                data, packed, extracted = reading
+                document = unpack_document(packed)
+                outcome = _store_reading(
+                    archive, str(path), data, document, extracted, overrides, _LOCAL_FILE, stored
+                )
             outcomes.append(outcome)
             if progress:
                 progress(outcome)
@@ -147,6 +148,35 @@ def ingest_paths(
 
 
 _PARALLEL_FROM = 4
+# Bytes read from a local file: no URL; ingest fills in the name, digest, format and encoding.
+_LOCAL_FILE = Provenance()
+
+
+class _Stored:
+    """The last few documents a batch stored, kept to serve as the next files' neighbours.
+
+    Files arrive in date order as a rule, so a file's neighbour is usually the one stored just
+    before it: reading that back from the archive would cost more than the file's own reading.
+    """
+
+    _KEEP = 4
+
+    def __init__(self) -> None:
+        self._documents: dict[str, tuple[Release, Document]] = {}
+
+    def add(self, release: Release, document: Document) -> None:
+        """Remember a stored release's document, forgetting the oldest beyond a few."""
+        self._documents.pop(release.key, None)
+        self._documents[release.key] = (release, document)
+        while len(self._documents) > self._KEEP:
+            del self._documents[next(iter(self._documents))]
+
+    def load(self, archive: Archive, release: Release) -> Document:
+        """Return the document of a stored release: remembered if it is the same, else read."""
+        kept = self._documents.get(release.key)
+        if kept is not None and kept[0] == release:
+            return kept[1]
+        return archive.load(release)
 
 
 def recover_leftovers(archive: Archive) -> list[Outcome]:
@@ -155,8 +185,12 @@ def recover_leftovers(archive: Archive) -> list[Outcome]:
     return [Outcome(str(archive.root), "recovered", note) for note in notes]
 
 
-def _read_path(path: Path, overrides: Overrides) -> tuple[bytes, Document, Extracted] | str:
-    """Read one file in a worker; return the reason as a string when it cannot be read.
+def _read_path(path: Path, overrides: Overrides) -> tuple[bytes, bytes, Extracted] | str:
+    """Read one file in a worker: its bytes, its document packed, how it was read.
+
+    The document travels back packed (corpus.store.pack_document): pickling the Document
+    itself (a slotted dataclass per rule) cost both sides several times as much. The reason
+    comes back as a string when the file cannot be read.
 
     Whatever a library raises becomes that string: exceptions do not all survive the trip
     back from a worker process (lxml's cannot be pickled), and one file must not end the batch.
@@ -166,7 +200,8 @@ def _read_path(path: Path, overrides: Overrides) -> tuple[bytes, Document, Extra
             data = handle.read(overrides.max_bytes + 1)  # bounded: /dev/zero, a huge file
         if len(data) > overrides.max_bytes:
             return _too_big(max(len(data), path.stat().st_size), overrides.max_bytes)
-        return (data, *read_document(data, str(path), overrides))
+        document, extracted = read_document(data, str(path), overrides)
+        return data, pack_document(document, interned=False), extracted
     except OSError as error:
         return f"cannot read ({error.strerror or error})"
     except InputError as error:
@@ -187,7 +222,7 @@ def ingest_bytes(
     data: bytes,
     name: str,
     overrides: Overrides = Overrides(),
-    provenance: Provenance = Provenance(),
+    provenance: Provenance = _LOCAL_FILE,
 ) -> Outcome:
     """Ingest one document's bytes into the archive; never raises for bad input."""
     try:
@@ -210,18 +245,28 @@ def _store_reading(
     extracted: Extracted,
     overrides: Overrides,
     provenance: Provenance,
+    stored: _Stored | None = None,
 ) -> Outcome:
+    stored = stored or _Stored()
     try:
-        document = repair_placeholders(document, _neighbour_documents(archive, document))
+        document = repair_placeholders(document, _neighbour_documents(archive, document, stored))
         found_set = _find_set(archive, document, overrides)
-        release = _describe_release(document, extracted, data, name, found_set, provenance)
+        rules_text = render_rules_text(document)
+        release = _describe_release(
+            document, extracted, data, name, found_set, provenance, rules_text
+        )
         document = replace(document, set_name=release.set_name)
         # Check and store under the writer lock: two ingests of one release cannot both add it.
         with archive.lock():
             release = _check_integrity(archive, document, release, overrides.force)
-            return _store(archive, release, document, data, overrides.force, found_set[2])
+            outcome = _store(
+                archive, release, document, data, rules_text, overrides.force, found_set[2]
+            )
     except (InputError, ArchiveError) as error:
         return Outcome(name, "failed", f"{name}: {error}")
+    if outcome.status in ("added", "replaced"):
+        stored.add(release, document)
+    return outcome
 
 
 _GIVE_SET = 'give --set-name "Name (CODE)"'
@@ -262,20 +307,17 @@ def _describe_release(
     name: str,
     found_set: tuple[str, str, str],
     provenance: Provenance,
+    rules_text: str,
 ) -> Release:
     assert document.effective_date is not None
     set_code, set_name, set_note = found_set
     typos = tuple(note for note in document.notes if note.startswith("typo"))
-    source = Source(
+    source = replace(
+        provenance,
         name=Path(name).name,
         sha256=hashlib.sha256(data).hexdigest(),
         format=extracted.format,
         encoding=extracted.encoding,
-        url=provenance.url,
-        final_url=provenance.final_url,
-        fetched_at=provenance.fetched_at,
-        etag=provenance.etag,
-        last_modified=provenance.last_modified,
     )
     flags = ("typos-repaired",) if typos else ()
     if document.excerpt:
@@ -287,7 +329,7 @@ def _describe_release(
         set_name=set_name,
         rule_count=len(document.rules),
         glossary_count=len(document.glossary),
-        content_sha256=hashlib.sha256(render_rules_text(document).encode()).hexdigest(),
+        content_sha256=hashlib.sha256(rules_text.encode()).hexdigest(),
         source=source,
         flags=flags,
         notes=(*document.notes, set_note) if set_note else document.notes,
@@ -308,7 +350,11 @@ def _check_integrity(
     if document.excerpt:
         return release  # a few chapters by design: no glossary, credits or full rule count
     problems = find_damage(document)
-    neighbours = [other for other in _neighbours(archive, release) if "damaged" not in other.flags]
+    neighbours = [
+        other
+        for other in archive.neighbours(release.language, release.effective_date)
+        if "damaged" not in other.flags
+    ]
     shortfalls = (
         compare_with_neighbours(release.rule_count, [n.rule_count for n in neighbours]),
         # Real glossaries never shrink by a sixth from one release to the next; the 2003-06-01
@@ -330,20 +376,13 @@ def _check_integrity(
     return replace(release, flags=(*release.flags, "damaged"), notes=(*release.notes, *problems))
 
 
-def _neighbours(archive: Archive, release: Release | Document) -> list[Release]:
-    """Return the stored releases just before and just after this one's date."""
-    date = release.effective_date
-    others = [r for r in archive.releases(release.language) if r.effective_date != date]
-    before = [r for r in others if date and r.effective_date < date][-1:]
-    after = [r for r in others if date and r.effective_date > date][:1]
-    return before + after
-
-
-def _neighbour_documents(archive: Archive, document: Document) -> list[Document]:
+def _neighbour_documents(archive: Archive, document: Document, stored: _Stored) -> list[Document]:
     """Load the neighbours' documents, only for a document that prints a `?` somewhere."""
     if not any("?" in rule.text for rule in document.rules):
         return []
-    return [archive.load(release) for release in _neighbours(archive, document)]
+    assert document.effective_date is not None
+    neighbours = archive.neighbours(document.language, document.effective_date)
+    return [stored.load(archive, release) for release in neighbours]
 
 
 def _store(
@@ -351,6 +390,7 @@ def _store(
     release: Release,
     document: Document,
     data: bytes,
+    rules_text: str,
     force: bool,
     set_note: str = "",
 ) -> Outcome:
@@ -368,10 +408,10 @@ def _store(
                 f"differs from the stored {release.key} ({existing.source.name}); "
                 "use --force to replace it"
             )
-        archive.save(release, document, data)
+        archive.save(release, document, data, rules_text)
         message = f"replaced {label} ({counts}){_also(set_note)}"
         return Outcome(release.source.name, "replaced", message, release)
-    archive.save(release, document, data)
+    archive.save(release, document, data, rules_text)
     damaged = " [damaged]" if "damaged" in release.flags else ""
     message = f"added {label} ({counts}){damaged}{_also(set_note)}"
     return Outcome(release.source.name, "added", message, release)

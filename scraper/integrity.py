@@ -31,9 +31,11 @@ def find_damage(document: Document) -> list[str]:
     if document.rules and not _COMPLETE_ENDING.search(document.rules[-1].printed_text.strip()):
         last = document.rules[-1]
         problems.append(f"ends early: rule {last.number} is cut mid-sentence")
-    for before, after in zip(document.rules, document.rules[1:], strict=False):
-        if rule_sort_key(after.number) <= rule_sort_key(before.number):
-            problems.append(f"rule numbers out of order: {after.number} after {before.number}")
+    keys = [rule_sort_key(rule.number) for rule in document.rules]
+    for at in range(1, len(keys)):
+        if keys[at] <= keys[at - 1]:
+            after, before = document.rules[at].number, document.rules[at - 1].number
+            problems.append(f"rule numbers out of order: {after} after {before}")
             break
     return problems
 

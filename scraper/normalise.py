@@ -34,13 +34,16 @@ def normalise_document(document: Document) -> Document:
 def _normalised_rule(rule: Rule, canonical: Iterator[str]) -> Rule:
     text = next(canonical)
     examples = tuple(next(canonical) for _ in rule.printed_examples)
-    return Rule(
-        rule.number,
-        text,
-        examples,
-        original=rule.printed_text if text != rule.printed_text else "",
-        original_examples=rule.printed_examples if examples != rule.printed_examples else (),
-    )
+    original = rule.printed_text if text != rule.printed_text else ""
+    original_examples = rule.printed_examples if examples != rule.printed_examples else ()
+    if (text, examples, original, original_examples) == (
+        rule.text,
+        rule.examples,
+        rule.original,
+        rule.original_examples,
+    ):
+        return rule  # most rules: typography left them as printed (no new object to make)
+    return Rule(rule.number, text, examples, original, original_examples)
 
 
 def _normalised_entry(entry: GlossaryEntry, canonical: Iterator[str]) -> GlossaryEntry:

@@ -23,6 +23,7 @@ _SECTION = re.compile(rf"(?P<number>{SECTION})\.\s+(?P<title>\D.*)")
 _CHAPTER = re.compile(rf"(?P<number>{CHAPTER})\.\s+(?P<title>\D.*)")
 _EXAMPLE = re.compile(r"(?:Example|EXAMPLE|Examples|Esempio|例如)\s*[:：]\s*")
 _DECORATION = re.compile(r"[-=_*]{4,}")
+_CJK = re.compile("[\u4e00-\u9fff]")
 _SENTENCE_END = re.compile(r"""[.:;!?)"”’'。）」]\s*$""")
 
 _MONTH_NAMES = (
@@ -118,7 +119,7 @@ def parse_document(text: str, language: str | None = None) -> Document:
 def detect_language(text: str) -> str:
     """Guess the language of a rules document: 'zh-Hans', 'it' or 'en'."""
     sample = text[:200_000]
-    cjk = sum(1 for char in sample if "\u4e00" <= char <= "\u9fff")
+    cjk = len(_CJK.findall(sample))
     if cjk > len(sample) * 0.05:
         return "zh-Hans"
     if "Regolamento" in sample or "Esempio:" in sample:
@@ -255,8 +256,9 @@ def _repair_order(rules: list[Rule], notes: list[str]) -> list[Rule]:
     '505.54.' for 505.5 (2010-06-18), '432.2b' for 423.2b (2006-10-01).
     """
     repaired = list(rules)
+    keys = [rule_sort_key(rule.number) for rule in repaired]  # each number's key worked out once
     for index in range(1, len(repaired)):
-        if _key(repaired, index) > _key(repaired, index - 1):
+        if keys[index] > keys[index - 1]:
             continue
         for at, candidates in (
             (index - 1, _misprints(repaired[index - 1].number)),
@@ -268,6 +270,7 @@ def _repair_order(rules: list[Rule], notes: list[str]) -> list[Rule]:
                 old = repaired[at]
                 notes.append(f"typo: '{old.number}' out of sequence, read as {fitting[0]}")
                 repaired[at] = Rule(fitting[0], old.text, old.examples)
+                keys[at] = rule_sort_key(fitting[0])
                 break
     return repaired
 

@@ -8,6 +8,7 @@ the `?` stood for. The printed text keeps its `?`; only the normalised text is r
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -30,15 +31,21 @@ def repair_placeholders(document: Document, neighbours: Sequence[Document]) -> D
     A `?` inside a word ('can?t') is an apostrophe, and one that opens a word or follows a full
     stop ('means ?Untap this.?') a quote, whatever the neighbours say.
     """
-    if not any("?" in text for text in _texts(document)):
+    asking = {_words(text) for text in _texts(document) if "?" in text}
+    if not asking:
         return document
+    # Only what a text holding a `?` will look up: most releases print a handful of real
+    # question marks, and their neighbours' thousands of other texts need no entry.
+    numbers = {rule.number for rule in document.rules if "?" in rule.text}
     known: dict[tuple[str, ...], str] = {}
     by_number: dict[str, Rule] = {}
     for neighbour in neighbours:
         for text in _texts(neighbour):
-            known.setdefault(_words(text), text)
+            if (words := _words(text)) in asking:
+                known.setdefault(words, text)
         for rule in neighbour.rules:
-            by_number.setdefault(rule.number, rule)
+            if rule.number in numbers:
+                by_number.setdefault(rule.number, rule)
     counts: Counter[str] = Counter()
 
     def repaired(text: str, number: str = "") -> str:
@@ -78,6 +85,9 @@ def _texts(document: Document) -> Iterable[str]:
         yield from entry.text.split("\n")
 
 
+# Consecutive releases share most of their texts: a batch ingest looks at each text of a
+# neighbour again and again.
+@functools.lru_cache(maxsize=32768)
 def _words(text: str) -> tuple[str, ...]:
     return tuple(_WORD.findall(text.casefold()))
 

@@ -11,10 +11,10 @@ from pathlib import PurePosixPath
 from urllib.parse import unquote, urlsplit
 
 from rulesarchive.corpus.catalogue import load_catalogue
-from rulesarchive.corpus.model import LANGUAGES
+from rulesarchive.corpus.model import LANGUAGES, Provenance
 from rulesarchive.corpus.store import Archive
 from rulesarchive.scraper.http import Fetched, Fetcher, FetchError, now
-from rulesarchive.scraper.ingest import Outcome, Provenance, ingest_bytes, recover_leftovers
+from rulesarchive.scraper.ingest import Outcome, ingest_bytes, recover_leftovers
 from rulesarchive.scraper.sources import (
     RULES_PAGE,
     chinese_downloads,
@@ -136,14 +136,9 @@ def fetch_and_ingest(archive: Archive, fetcher: Fetcher, item: Planned) -> Outco
         fetched = _first_that_works(fetcher, item)
     except FetchError as error:
         return Outcome(item.label, "failed", f"{item.label}: {error}")
-    provenance = Provenance(
-        url=fetched.url,
-        final_url=fetched.final_url,
-        fetched_at=fetched.fetched_at,
-        etag=fetched.etag,
-        last_modified=fetched.last_modified,
+    return ingest_bytes(
+        archive, fetched.body, _file_name(fetched.url), provenance=fetched.provenance
     )
-    return ingest_bytes(archive, fetched.body, _file_name(fetched.url), provenance=provenance)
 
 
 def _first_that_works(fetcher: Fetcher, item: Planned) -> Fetched:

@@ -13,11 +13,14 @@ import datetime as dt
 import json
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from bs4 import BeautifulSoup, NavigableString, Tag
 from rulesarchive.corpus.model import Document, Heading, Rule
 from rulesarchive.corpus.numbers import CHAPTER, NUMBER, parent_of
 from rulesarchive.scraper.errors import InputError
+
+if TYPE_CHECKING:
+    from bs4 import Tag
 
 MARKER = "Tratto dal Regolamento"
 _SOURCE_LINE = re.compile(
@@ -103,6 +106,9 @@ def merge_pages(pages: list[_Page]) -> Document:
 
 def _html_lines(html: str) -> list[str]:
     """Flatten the part of a page under its `Regolamento` heading into lines of text."""
+    # bs4 is imported here, not at the top: every ingest asks is_wiki_page, few read a page.
+    from bs4 import BeautifulSoup
+
     soup = BeautifulSoup(html, "html.parser")
     start = next((h for h in soup.find_all(["h2", "h3"]) if "Regolamento" in h.get_text()), None)
     if start is None:
@@ -120,6 +126,8 @@ def _html_lines(html: str) -> list[str]:
 
 def _own_text(item: Tag) -> str:
     """Text of a list item without its nested lists (those are items of their own)."""
+    from bs4 import NavigableString, Tag
+
     parts = []
     for child in item.children:
         if isinstance(child, NavigableString):
@@ -174,6 +182,8 @@ def _italian_date(day: str, month: str, year: str) -> dt.date:
 
 def page_date(html: str) -> dt.date | None:
     """Return the date a page's `Tratto dal Regolamento (...)` line gives, if it has one."""
+    from bs4 import BeautifulSoup
+
     source = _SOURCE_LINE.search(BeautifulSoup(html, "html.parser").get_text(" "))
     if source is None:
         return None

@@ -117,7 +117,7 @@ def test_failed_write_leaves_the_archive_as_it_was(tmp_path, monkeypatch):
     def broken_dumps(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr("rulesarchive.corpus.store.render_rules_text", broken_dumps)
+    monkeypatch.setattr("rulesarchive.corpus.store.render_document_json", broken_dumps)
     with pytest.raises(OSError):
         ingest_bytes(archive, modern_text(who="its owner").encode(), "b.txt", Overrides(force=True))
     assert _files(archive) == before

@@ -57,3 +57,24 @@ def test_document_keeps_printed_text_and_logs_counts():
     assert rule.examples == ("An—example",)
     assert rule.printed_examples == ("An – example",)
     assert dict(normalised.normalisation) == {"quotes": 3, "dashes": 1}
+
+
+# Outputs and counts of the regular-expression passes these replaced (string splits and
+# str.replace since): each dash form, a spaced hyphen before a double hyphen, marks.
+@pytest.mark.parametrize(
+    ("printed", "canonical", "counts"),
+    [
+        ("x - -- y", "x —- y", {"dashes": 2}),
+        ("Creature — Elf", "Creature—Elf", {"dashes": 2}),
+        ("a -- b", "a—b", {"dashes": 2}),
+        ("a ―b", "a—b", {"dashes": 2}),
+        ("x —  — y", "x——y", {"dashes": 3}),
+        ("it’s “so”", 'it\'s "so"', {"quotes": 3}),
+        ("DCI_(TM) and (tm)", "DCI™ and ™", {"trademark": 2}),
+        ("end…", "end...", {"ellipsis": 1}),
+    ],
+)
+def test_each_pass_changes_and_counts_as_the_patterns_did(printed, canonical, counts):
+    found: Counter[str] = Counter()
+    assert normalise_text(printed, found) == canonical
+    assert found == counts

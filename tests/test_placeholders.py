@@ -3,7 +3,11 @@
 import datetime as dt
 
 from rulesarchive.corpus.model import Document, GlossaryEntry, Rule
+from rulesarchive.corpus.store import Archive
+from rulesarchive.scraper.ingest import ingest_bytes, ingest_paths
 from rulesarchive.scraper.placeholders import repair_placeholders
+
+from tests.samples import modern_text
 
 NEIGHBOUR = Document(
     "en",
@@ -61,3 +65,31 @@ def test_real_2008_releases_keep_almost_no_placeholder(ingested):
     printed = sum(rule.printed_text.count("?") for rule in document.rules)
     assert printed > 2000 and left < 60
     assert "can't" in document.rule("100.2").text or "can't" in document.rule("103.2").text
+
+
+def test_a_batch_repairs_from_the_document_it_just_stored_as_a_reread_would(tmp_path, monkeypatch):
+    dates = ["November 8, 2024", "February 7, 2025", "April 11, 2025", "June 13, 2025"]
+    texts = [modern_text(date=date) for date in dates]
+    # The last three print `?` where the first prints an apostrophe.
+    texts = [texts[0].replace("number 5 of", "number 5's of")] + [
+        text.replace("number 5 of", "number 5?s of") for text in texts[1:]
+    ]
+    paths = []
+    for at, text in enumerate(texts):
+        paths.append(tmp_path / f"{at}.txt")
+        paths[-1].write_text(text)
+    reread = Archive(tmp_path / "reread")
+    for path in paths:
+        assert ingest_bytes(reread, path.read_bytes(), path.name).status == "added"
+    loads = []
+    original_load = Archive.load
+    monkeypatch.setattr(Archive, "load", lambda self, r: loads.append(r) or original_load(self, r))
+    batch = Archive(tmp_path / "batch")
+    assert [o.status for o in ingest_paths(batch, paths)] == ["added"] * 4
+    assert loads == []  # each neighbour came from memory
+    for release in batch.releases("en"):
+        key = release.key
+        assert (batch.root / key / "document.json").read_bytes() == (
+            reread.root / key / "document.json"
+        ).read_bytes()
+        assert "number 5's of" in batch.load(release).rule("100.5").text
