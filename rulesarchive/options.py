@@ -1,0 +1,52 @@
+"""Options several commands share, declared once: `--lang`, `--format`, `--release`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from rulesarchive.corpus.model import LANGUAGES
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+DEFAULT_LANGUAGE = "en"
+DEFAULT_FORMAT = "text"
+TEXT_FORMATS = ("text", "json")
+DIFF_FORMATS = ("text", "markdown", "json")
+
+
+def language_option(help: str | None = None, default: str | None = DEFAULT_LANGUAGE):
+    """Add `--lang L` (one language of the closed set; `default=None`: none given)."""
+    return click.option(
+        "--lang",
+        type=click.Choice(LANGUAGES),
+        default=default,
+        show_default=default is not None,
+        help=help or "Language of the releases.",
+    )
+
+
+def languages_option(help: str):
+    """Add a repeatable `--lang L`, passed as the tuple `languages` (empty: none given)."""
+    return click.option(
+        "--lang", "languages", multiple=True, type=click.Choice(LANGUAGES), help=help
+    )
+
+
+def format_option(choices: tuple[str, ...] = TEXT_FORMATS):
+    """Add `--format`, passed as `output` (default text)."""
+    return click.option(
+        "--format",
+        "output",
+        type=click.Choice(choices),
+        default=DEFAULT_FORMAT,
+        show_default=True,
+        help="Output format.",
+    )
+
+
+def release_option(help: str):
+    """Add `--release R`, passed as `reference` (an effective date or a set code)."""
+    return click.option("--release", "reference", help=help)
