@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING
 import click
 
 from rulesarchive.corpus.model import LANGUAGES
+from rulesarchive.defaults import ARCHIVE_VARIABLE, DEFAULT_ARCHIVE
 from rulesarchive.errors import reported_errors
+from rulesarchive.kept import KeptOutput
 from rulesarchive.options import (
     DIFF_FORMATS,
     format_option,
@@ -48,9 +50,9 @@ class _Commands(click.Group):
     "--archive",
     "archive_path",
     type=click.Path(file_okay=False, path_type=Path),
-    default="archive",
+    default=DEFAULT_ARCHIVE,
     show_default=True,
-    envvar="RULESARCHIVE_ARCHIVE",
+    envvar=ARCHIVE_VARIABLE,
     help="Archive folder (env RULESARCHIVE_ARCHIVE).",
 )
 @click.option(
@@ -290,10 +292,11 @@ def diff(archive: Archive, old: str, new: str, lang: str, output: str) -> None:
     from rulesarchive.differ.cache import cached_diff, diff_folder
     from rulesarchive.differ.report import diff_data
 
+    answer = _Answer(archive, "diff", old, new, lang, output)
     old_release, new_release = find_release(archive, old, lang), find_release(archive, new, lang)
     before, after = archive.load(old_release), archive.load(new_release)
     result = cached_diff(diff_folder(archive.root), old_release, new_release, before, after)
-    _print_diff(diff_data(old_release, new_release, result), output)
+    answer.print(_diff_output(diff_data(old_release, new_release, result), output))
 
 
 @main.command()
@@ -309,6 +312,7 @@ def changelog(archive: Archive, reference: str | None, lang: str, output: str) -
     from rulesarchive.differ.references import check_language, mark_fixes
     from rulesarchive.differ.report import diff_data
 
+    answer = _Answer(archive, "changelog", reference or "", lang, output)
     release = find_release(archive, reference, lang)
     before = previous_release(archive, release)
     if before is None:
@@ -317,7 +321,7 @@ def changelog(archive: Archive, reference: str | None, lang: str, output: str) -
     fixes = check_language(archive, lang, until=release).fixes[-1]
     diff = cached_diff(diff_folder(archive.root), before, release, *documents)
     result = mark_fixes(diff, fixes)
-    _print_diff(diff_data(before, release, result, fixes), output)
+    answer.print(_diff_output(diff_data(before, release, result, fixes), output))
 
 
 @main.command()
@@ -440,13 +444,26 @@ def check(archive: Archive, reference, lang: str, every: bool, output: str, stri
         sys.exit(1)  # with --all, only the problems still open count
 
 
-def _print_diff(data: dict, output: str) -> None:
+def _diff_output(data: dict, output: str) -> str:
     from rulesarchive.differ.report import diff_text
 
     if output == "json":
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
-    else:
-        click.echo(diff_text(data, markdown=output == "markdown"), nl=False)
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return diff_text(data, markdown=output == "markdown")
+
+
+class _Answer:
+    """A reading command's output: printed, and kept for the quick path (rulesarchive.launch)."""
+
+    def __init__(self, archive: Archive, *request: str) -> None:
+        self.kept = KeptOutput(archive.root, *request)  # named by the archive as it is now
+        self.logged = _EchoHandler.records
+
+    def print(self, text: str) -> None:
+        """Print the output; keep it unless something was logged (a replay would not say it)."""
+        click.echo(text, nl=False)
+        if _EchoHandler.records == self.logged:
+            self.kept.keep(text)
 
 
 def _report(outcome: Outcome) -> None:
@@ -507,7 +524,10 @@ def _progress_after_plan(label: str) -> Iterator[_Plan]:
 class _EchoHandler(logging.Handler):
     """Log records as lines on stderr, through click (so CliRunner sees them too)."""
 
+    records = 0  # how many were shown, in this process
+
     def emit(self, record: logging.LogRecord) -> None:
+        _EchoHandler.records += 1
         click.echo(self.format(record), err=True)
 
 

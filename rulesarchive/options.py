@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
-
 import click
 
 from rulesarchive.corpus.model import LANGUAGES
+from rulesarchive.defaults import DEFAULT_FORMAT, DEFAULT_LANGUAGE
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-DEFAULT_LANGUAGE = "en"
-DEFAULT_FORMAT = "text"
 TEXT_FORMATS = ("text", "json")
 DIFF_FORMATS = ("text", "markdown", "json")
 
