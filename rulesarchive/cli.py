@@ -390,7 +390,7 @@ def history(archive: Archive, number, lang, reference, from_file, every_release,
 @main.command()
 @click.argument("fmt", metavar="FORMAT", type=click.Choice(["sqlite", "json", "git"]))
 @click.argument("dest", type=click.Path(path_type=Path))
-@languages_option("Only this language (repeatable; default: all, or en for git).")
+@languages_option("Only this language (repeatable; default: all, or en for git).", closed=False)
 @click.pass_obj
 def export(archive: Archive, fmt: str, dest: Path, languages: tuple[str, ...]) -> None:
     """Export the archive as a SQLite database, JSON files or a git repository."""

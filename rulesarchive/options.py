@@ -22,11 +22,13 @@ def language_option(help: str | None = None, default: str | None = DEFAULT_LANGU
     )
 
 
-def languages_option(help: str):
-    """Add a repeatable `--lang L`, passed as the tuple `languages` (empty: none given)."""
-    return click.option(
-        "--lang", "languages", multiple=True, type=click.Choice(LANGUAGES), help=help
-    )
+def languages_option(help: str, closed: bool = True):
+    """Add a repeatable `--lang L`, passed as the tuple `languages` (empty: none given).
+
+    `closed=False` leaves the check to the command (export: a failed export keeps the last).
+    """
+    kind = click.Choice(LANGUAGES) if closed else None
+    return click.option("--lang", "languages", multiple=True, type=kind, help=help)
 
 
 def format_option(choices: tuple[str, ...] = TEXT_FORMATS):
