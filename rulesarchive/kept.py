@@ -2,7 +2,7 @@
 
 A kept output is named by the command and its values, the state of the archive (every
 release's files by inode, size and time: any ingest, replacement or edit changes it) and
-the code that made it (the content of the CLI's, the corpus's and the differ's modules), so
+the code that made it (the content of the CLI's, the corpus's and the differ's files), so
 an output is never answered stale, only left behind. Kept under
 ARCHIVE/.cache/outputs/<sha256 of the name, 32 hex digits>.txt, written atomically.
 
@@ -96,15 +96,26 @@ _fingerprint: str | None = None  # functools.cache would cost the quick path its
 
 
 def code_fingerprint() -> str:
-    """Return a hash of the code a reading command runs: the CLI, the corpus, the differ."""
+    """Return a hash of the code a reading command runs: the CLI, the corpus, the differ.
+
+    Each package's own files count, code and data (the release catalogue in corpus/data),
+    not its subpackages' (in a wheel, rulesarchive/ holds the others).
+    """
     global _fingerprint
     if _fingerprint is None:
         digest = hashlib.sha256()
         for package in (rulesarchive, rulesarchive.corpus, rulesarchive.differ):
-            for folder in package.__path__:
-                for name in sorted(os.listdir(folder)):
-                    if name.endswith(".py"):
+            for top in package.__path__:
+                for folder, folders, files in os.walk(top):
+                    folders[:] = sorted(
+                        name
+                        for name in folders
+                        if name != "__pycache__"
+                        and not os.path.exists(os.path.join(folder, name, "__init__.py"))
+                    )
+                    for name in sorted(files):
                         with open(os.path.join(folder, name), "rb") as handle:
-                            digest.update(name.encode() + b"\0" + handle.read())
+                            digest.update(f"{folder[len(top) :]}/{name}\0".encode())
+                            digest.update(handle.read())
         _fingerprint = digest.hexdigest()
     return _fingerprint
