@@ -114,11 +114,11 @@ def print_comparisons(tasks: list[tuple[str, list[str], list[str]]], rounds: int
             subprocess.run(baseline, capture_output=True, env=environment())  # git diff exits 1
     timer = "hyperfine" if shutil.which("hyperfine") else "own loop"
     print(f"\nwhole process, {rounds} interleaved rounds ({timer}); median (best) in seconds")
-    print(f"{'task | baseline':46} {'rulesarchive':>16} {'baseline':>16} {'ratio':>6}")
+    print(f"{'task | baseline':50} {'rulesarchive':>16} {'baseline':>16} {'ratio':>6}")
     for task, command, baseline in tasks:
         ours_times, base_times = interleaved(command, baseline, rounds)
         ratio = statistics.median(ours_times) / statistics.median(base_times)
-        print(f"{task:46} {_figure(ours_times):>16} {_figure(base_times):>16} {ratio:6.1f}")
+        print(f"{task:50} {_figure(ours_times):>16} {_figure(base_times):>16} {ratio:6.1f}")
 
 
 def _figure(times: list[float]) -> str:

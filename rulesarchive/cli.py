@@ -17,7 +17,6 @@ import click
 from rulesarchive.corpus.model import LANGUAGES
 from rulesarchive.defaults import ARCHIVE_VARIABLE, DEFAULT_ARCHIVE
 from rulesarchive.errors import reported_errors
-from rulesarchive.kept import KeptOutput
 from rulesarchive.options import (
     DIFF_FORMATS,
     format_option,
@@ -456,6 +455,8 @@ class _Answer:
     """A reading command's output: printed, and kept for the quick path (rulesarchive.launch)."""
 
     def __init__(self, archive: Archive, *request: str) -> None:
+        from rulesarchive.kept import KeptOutput
+
         self.kept = KeptOutput(archive.root, *request)  # named by the archive as it is now
         self.logged = _EchoHandler.records
 
