@@ -6,8 +6,8 @@ the code that made it (the content of the CLI's, the corpus's and the differ's f
 an output is never answered stale, only left behind. Kept under
 ARCHIVE/.cache/outputs/<sha256 of the name, 32 hex digits>.txt, written atomically.
 
-This module imports only what Python has loaded at start-up: the quick path (`launch`) reads
-kept outputs without click or the library.
+This module imports little beyond what Python loads at start-up: the quick path (`launch`)
+reads kept outputs without click or the library.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import rulesarchive.corpus
 import rulesarchive.differ
 
 _FORMAT = "outputs-1"  # part of every name: outputs kept by another layout are never read
+LIMIT = 200  # outputs kept at most: one per command line asked since the last ingest, mostly
 
 
 class KeptOutput:
@@ -51,11 +52,17 @@ class KeptOutput:
             with open(temporary, "w", encoding="utf-8", newline="") as handle:
                 handle.write(text)
             os.replace(temporary, path)
+            self._prune()
         except OSError:  # an output that cannot be kept is only made again next time
-            import contextlib  # here: the quick path never writes
+            _remove(temporary)
 
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
+    def _prune(self) -> None:
+        """Remove the least recently kept outputs beyond LIMIT (an older state's are never read)."""
+        with os.scandir(self.folder) as found:
+            outputs = [(entry.stat().st_mtime_ns, entry.path) for entry in found]
+        outputs = sorted(output for output in outputs if output[1].endswith(".txt"))
+        for _time, path in outputs[: max(0, len(outputs) - LIMIT)]:
+            _remove(path)
 
     def _path(self) -> str:
         return os.path.join(self.folder, f"{self.name}.txt")
@@ -63,6 +70,14 @@ class KeptOutput:
     def _name(self) -> str:
         parts = [_FORMAT, sys.version, code_fingerprint(), *self.request, *archive_state(self.root)]
         return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
+
+
+def _remove(path: str) -> None:
+    # contextlib.suppress would cost the quick path its import
+    try:
+        os.unlink(path)
+    except OSError:
+        return  # another process removed it first
 
 
 def archive_state(root: str) -> list[str]:

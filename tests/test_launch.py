@@ -130,3 +130,17 @@ def test_the_installed_command_answers_the_same_bytes_without_importing_click(ar
     assert second.stdout == first.stdout and b"substantive 400.6" in first.stdout
     imported = {line.split(b"|")[-1].strip() for line in second.stderr.splitlines()}
     assert b"click" not in imported and b"rulesarchive.kept" in imported
+
+
+def test_only_the_latest_outputs_are_kept(archive, monkeypatch):
+    monkeypatch.setattr(kept, "LIMIT", 2)
+    folder = archive / ".cache" / "outputs"
+    seen: set = set()
+    for second, args in enumerate((["diff", "DDG", "NPH"], ["changelog"], ["changelog", "NPH"])):
+        cli(archive, *args)
+        for path in set(folder.iterdir()) - seen:  # kept in this order, whatever the clock says
+            os.utime(path, ns=(0, (second + 1) * 10**9))
+            seen.add(path)
+    assert len(list(folder.iterdir())) == 2
+    assert kept_answer(["--archive", str(archive), "diff", "DDG", "NPH"], {}) is None
+    assert kept_answer(["--archive", str(archive), "changelog", "NPH"], {}) is not None
