@@ -17,6 +17,10 @@ from rulesarchive.defaults import (
     DEFAULT_LANGUAGE,
 )
 
+TYPE_CHECKING = False  # not typing's: this module must stay as cheap to import as it can
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 # The reading commands answered here: their positional arguments (fewest, most).
 _ARGUMENTS = {"diff": (2, 2), "changelog": (0, 1)}
 
@@ -37,7 +41,7 @@ def main() -> None:
         sys.exit(1)
 
 
-def kept_answer(argv: list[str], environ: os._Environ[str] | dict[str, str]) -> str | None:
+def kept_answer(argv: list[str], environ: Mapping[str, str]) -> str | None:
     """Return the kept output of this command line, or None when the CLI must run."""
     request = parse_request(argv, environ)
     if request is None:
@@ -48,7 +52,7 @@ def kept_answer(argv: list[str], environ: os._Environ[str] | dict[str, str]) -> 
     return KeptOutput(root, *values).read()
 
 
-def parse_request(argv: list[str], environ) -> list[str] | None:
+def parse_request(argv: list[str], environ: Mapping[str, str]) -> list[str] | None:
     """Return [archive, command, values...] of a plain `diff`/`changelog` line, else None.
 
     Only the plainest form is recognised (`--archive`, the arguments, `--lang`, `--format`);
