@@ -27,7 +27,7 @@ _ARGUMENTS = {"diff": (2, 2), "changelog": (0, 1)}
 
 def main() -> None:
     """Run the command line."""
-    text = kept_answer(sys.argv[1:], os.environ)
+    text = kept_answer(sys.argv[1:], os.environ) if _writes_utf8(sys.stdout) else None
     if text is None:
         from rulesarchive.cli import main as commands
 
@@ -39,6 +39,14 @@ def main() -> None:
     except BrokenPipeError:  # `| head`: as click does, stop quietly with status 1
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (the flush at exit must find a file)
         sys.exit(1)
+
+
+def _writes_utf8(stream) -> bool:
+    """Tell whether text written to the stream comes out as UTF-8, as click.echo writes it.
+
+    On another encoding click replaces what cannot be encoded; the CLI does that itself.
+    """
+    return (getattr(stream, "encoding", None) or "").lower().replace("-", "") == "utf8"
 
 
 def kept_answer(argv: list[str], environ: Mapping[str, str]) -> str | None:

@@ -144,3 +144,13 @@ def test_only_the_latest_outputs_are_kept(archive, monkeypatch):
     assert len(list(folder.iterdir())) == 2
     assert kept_answer(["--archive", str(archive), "diff", "DDG", "NPH"], {}) is None
     assert kept_answer(["--archive", str(archive), "changelog", "NPH"], {}) is not None
+
+
+def test_only_a_utf8_stdout_is_answered_from_kept_outputs(archive):
+    command = [sys.executable, "-m", "rulesarchive", "--archive", str(archive), "changelog"]
+    made = subprocess.run(command, capture_output=True, check=True).stdout
+    ascii_out = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    timed = [sys.executable, "-X", "importtime", *command[1:]]
+    again = subprocess.run(timed, capture_output=True, check=True, env=ascii_out)
+    assert again.stdout == made  # click writes UTF-8 all the same; the quick path stood aside
+    assert b"click" in {line.split(b"|")[-1].strip() for line in again.stderr.splitlines()}
