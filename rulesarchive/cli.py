@@ -288,13 +288,13 @@ def rule(archive: Archive, number: str, reference: str | None, lang: str, output
 def diff(archive: Archive, old: str, new: str, lang: str, output: str) -> None:
     """Show what changed, rule by rule, between any two releases."""
     from rulesarchive.corpus.lookup import find_release
-    from rulesarchive.differ.cache import cached_diff, diff_folder
+    from rulesarchive.differ.cache import cached_release_diff, diff_folder
     from rulesarchive.differ.report import diff_data
 
     answer = _Answer(archive, "diff", old, new, lang, output)
     old_release, new_release = find_release(archive, old, lang), find_release(archive, new, lang)
-    before, after = archive.load(old_release), archive.load(new_release)
-    result = cached_diff(diff_folder(archive.root), old_release, new_release, before, after)
+    folder = diff_folder(archive.root)
+    result = cached_release_diff(folder, old_release, new_release, archive.load)
     answer.print(_diff_output(diff_data(old_release, new_release, result), output))
 
 
@@ -307,7 +307,7 @@ def changelog(archive: Archive, reference: str | None, lang: str, output: str) -
     """Show a release's changes against the release before it (default: the newest)."""
     from rulesarchive.corpus.lookup import find_release, previous_release
     from rulesarchive.corpus.store import ArchiveError
-    from rulesarchive.differ.cache import cached_diff, diff_folder
+    from rulesarchive.differ.cache import cached_release_diff, diff_folder
     from rulesarchive.differ.references import check_language, mark_fixes
     from rulesarchive.differ.report import diff_data
 
@@ -316,9 +316,8 @@ def changelog(archive: Archive, reference: str | None, lang: str, output: str) -
     before = previous_release(archive, release)
     if before is None:
         raise ArchiveError(f"{release.key} is the oldest {lang} release: nothing to compare")
-    documents = archive.load(before), archive.load(release)
     fixes = check_language(archive, lang, until=release).fixes[-1]
-    diff = cached_diff(diff_folder(archive.root), before, release, *documents)
+    diff = cached_release_diff(diff_folder(archive.root), before, release, archive.load)
     result = mark_fixes(diff, fixes)
     answer.print(_diff_output(diff_data(before, release, result, fixes), output))
 
