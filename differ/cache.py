@@ -22,9 +22,20 @@ def cached_diff(
     folder: Path | None, old: Release, new: Release, before: Document, after: Document
 ) -> ReleaseDiff:
     """Return the diff of two releases, from `folder` when it holds one made by this code."""
+    documents = {old.key: before, new.key: after}
+    return cached_release_diff(folder, old, new, lambda release: documents[release.key])
+
+
+def cached_release_diff(
+    folder: Path | None, old: Release, new: Release, load: Callable[[Release], Document]
+) -> ReleaseDiff:
+    """Return the diff of two releases, reading their documents with `load` only to diff them.
+
+    For a command that asks for one diff: reading two documents costs more than the cached diff.
+    """
     key = f"diff:{code_fingerprint()}:{old.content_sha256}:{new.content_sha256}"
     label = f"diff {old.key} -> {new.key}"
-    return cached(folder, key, lambda: diff_documents(before, after), label)
+    return cached(folder, key, lambda: diff_documents(load(old), load(new)), label)
 
 
 def cached_value(folder: Path | None, key: str, make: Callable[[], T], label: str = "") -> T:

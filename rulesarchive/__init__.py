@@ -7,9 +7,10 @@ the command line. Importing this package loads nothing else until a name is used
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False  # not typing's: the quick path of the command line never imports typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from rulesarchive.api import Archive, ArchiveError, Comparison, History, Release, RuleText
 
 __all__ = ["Archive", "ArchiveError", "Comparison", "History", "Release", "RuleText", "__version__"]

@@ -1,5 +1,5 @@
 """Run the CLI as `python -m rulesarchive`."""
 
-from rulesarchive.cli import main
+from rulesarchive.launch import main
 
 main()

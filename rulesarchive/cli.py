@@ -7,35 +7,51 @@ import errno
 import json
 import logging
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
 from rulesarchive.corpus.model import LANGUAGES
+from rulesarchive.defaults import ARCHIVE_VARIABLE, DEFAULT_ARCHIVE
+from rulesarchive.errors import reported_errors
+from rulesarchive.options import (
+    DIFF_FORMATS,
+    format_option,
+    language_option,
+    languages_option,
+    release_option,
+)
 from rulesarchive.scraper.settings import MAX_BYTES, HttpSettings
 
 if TYPE_CHECKING:
+    from click._termui_impl import ProgressBar
+
     from rulesarchive.corpus.store import Archive
     from rulesarchive.scraper.ingest import Outcome
 
 # Each command imports what it uses when it runs: `--help` and the reading commands never pay
 # for requests, bs4, jinja2 or pdfminer.
 
-FORMAT = click.Choice(["text", "json"])
-LANGUAGE = click.Choice(LANGUAGES)
-DIFF_FORMAT = click.Choice(["text", "markdown", "json"])
+
+class _Commands(click.Group):
+    """The command group: every command's domain errors become one-line errors here."""
+
+    def invoke(self, ctx: click.Context):
+        with reported_errors():
+            return super().invoke(ctx)
 
 
-@click.group()
+@click.group(cls=_Commands)
 @click.option(
     "--archive",
     "archive_path",
     type=click.Path(file_okay=False, path_type=Path),
-    default="archive",
+    default=DEFAULT_ARCHIVE,
     show_default=True,
-    envvar="RULESARCHIVE_ARCHIVE",
+    envvar=ARCHIVE_VARIABLE,
     help="Archive folder (env RULESARCHIVE_ARCHIVE).",
 )
 @click.option(
@@ -57,7 +73,7 @@ def main(ctx: click.Context, archive_path: Path, verbose: int, quiet: bool) -> N
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--lang", type=LANGUAGE, help="Language of the documents (default: detected).")
+@language_option("Language of the documents (default: detected).", default=None)
 @click.option(
     "--effective-date", type=click.DateTime(["%Y-%m-%d"]), help="Override the printed date."
 )
@@ -92,13 +108,7 @@ def ingest(
 
 @main.command()
 @click.option("--since", type=click.DateTime(["%Y-%m-%d"]), help="Only releases from this date on.")
-@click.option(
-    "--lang",
-    "languages",
-    multiple=True,
-    type=click.Choice(LANGUAGES),
-    help="Only this language (repeatable; default: all).",
-)
+@languages_option("Only this language (repeatable; default: all).")
 @click.option("--dry-run", is_flag=True, help="Only say what would be fetched.")
 @click.option("--mirror", help="Fetch every URL from MIRROR/<host>/<path> instead (offline use).")
 @click.option(
@@ -166,19 +176,15 @@ def scrape(
 @click.pass_obj
 def build(archive: Archive, out: Path, base_url: str, sample: bool) -> None:
     """Render the archive as a static site (histories, changelogs, search, feed, data)."""
-    from rulesarchive.corpus.store import Archive, ArchiveError
-    from rulesarchive.site_builder.build import BuildError, build_site, sample_archive
-    from rulesarchive.site_builder.search import SearchIndexError
+    from rulesarchive.corpus.store import Archive
+    from rulesarchive.site_builder.build import build_site, sample_archive
 
     source = Archive(sample_archive(), cache=False) if sample else archive
     _note_leftovers(source)
     if not base_url.endswith("/"):
         base_url += "/"
-    try:
-        with _stages() as progress:
-            report = build_site(source, out, base_url, progress=progress, cache=not sample)
-    except (BuildError, SearchIndexError, ArchiveError) as error:
-        raise click.ClickException(str(error)) from None
+    with _stages() as progress:
+        report = build_site(source, out, base_url, progress=progress, cache=not sample)
     click.echo(
         f"built {out}: {report.pages} files ({report.written} written) for "
         f"{', '.join(report.languages)} in {report.seconds:.1f} s"
@@ -216,23 +222,19 @@ def serve(site: Path, port: int, host: str) -> None:
 
 
 @main.command()
-@click.option("--lang", type=LANGUAGE, help="Only this language.")
-@click.option("--format", "output", type=FORMAT, default="text", show_default=True)
+@language_option("Only this language.", default=None)
+@format_option()
 @click.pass_obj
 def releases(archive: Archive, lang: str | None, output: str) -> None:
     """List the releases in the archive, oldest first."""
     from rulesarchive.corpus.present import release_summary
-    from rulesarchive.corpus.store import ArchiveError
 
     if not archive.root.is_dir():
         raise click.ClickException(
             f"no archive at {archive.root} (fill one with 'rulesarchive ingest FILES' or "
             "'rulesarchive scrape', or point --archive at it)"
         )
-    try:
-        found = archive.releases(lang)
-    except ArchiveError as error:
-        raise click.ClickException(str(error)) from None
+    found = archive.releases(lang)
     _note_leftovers(archive)
     if not found:
         click.echo(f"no {lang + ' ' if lang else ''}releases in {archive.root}", err=True)
@@ -254,23 +256,17 @@ def releases(archive: Archive, lang: str | None, output: str) -> None:
 
 @main.command()
 @click.argument("number")
-@click.option(
-    "--release", "reference", help="Effective date (2024-11-08) or set code (FDN); default newest."
-)
-@click.option("--lang", type=LANGUAGE, default="en", show_default=True)
-@click.option("--format", "output", type=FORMAT, default="text", show_default=True)
+@release_option("Effective date (2024-11-08) or set code (FDN); default newest.")
+@language_option()
+@format_option()
 @click.pass_obj
 def rule(archive: Archive, number: str, reference: str | None, lang: str, output: str) -> None:
     """Print one rule with its examples."""
     from rulesarchive.corpus.lookup import find_release
     from rulesarchive.corpus.present import rule_view
-    from rulesarchive.corpus.store import ArchiveError
 
-    try:
-        release = find_release(archive, reference, lang)
-        found = archive.load(release).rule(number.rstrip("."))
-    except ArchiveError as error:
-        raise click.ClickException(str(error)) from None
+    release = find_release(archive, reference, lang)
+    found = archive.load(release).rule(number.rstrip("."))
     if found is None:
         raise click.ClickException(f"no rule {number} in {release.key} ({release.set_name})")
     view = rule_view(found, release)
@@ -286,65 +282,55 @@ def rule(archive: Archive, number: str, reference: str | None, lang: str, output
 @main.command()
 @click.argument("old")
 @click.argument("new")
-@click.option("--lang", type=LANGUAGE, default="en", show_default=True)
-@click.option("--format", "output", type=DIFF_FORMAT, default="text", show_default=True)
+@language_option()
+@format_option(DIFF_FORMATS)
 @click.pass_obj
 def diff(archive: Archive, old: str, new: str, lang: str, output: str) -> None:
     """Show what changed, rule by rule, between any two releases."""
     from rulesarchive.corpus.lookup import find_release
-    from rulesarchive.corpus.store import ArchiveError
-    from rulesarchive.differ.cache import cached_diff, diff_folder
+    from rulesarchive.differ.cache import cached_release_diff, diff_folder
     from rulesarchive.differ.report import diff_data
 
-    try:
-        old_release, new_release = (
-            find_release(archive, old, lang),
-            find_release(archive, new, lang),
-        )
-        before, after = archive.load(old_release), archive.load(new_release)
-        result = cached_diff(diff_folder(archive.root), old_release, new_release, before, after)
-    except ArchiveError as error:
-        raise click.ClickException(str(error)) from None
-    _print_diff(diff_data(old_release, new_release, result), output)
+    answer = _Answer(archive, "diff", old, new, lang, output)
+    old_release, new_release = find_release(archive, old, lang), find_release(archive, new, lang)
+    folder = diff_folder(archive.root)
+    result = cached_release_diff(folder, old_release, new_release, archive.load)
+    answer.print(_diff_output(diff_data(old_release, new_release, result), output))
 
 
 @main.command()
 @click.argument("reference", metavar="[RELEASE]", required=False)
-@click.option("--lang", type=LANGUAGE, default="en", show_default=True)
-@click.option("--format", "output", type=DIFF_FORMAT, default="text", show_default=True)
+@language_option()
+@format_option(DIFF_FORMATS)
 @click.pass_obj
 def changelog(archive: Archive, reference: str | None, lang: str, output: str) -> None:
     """Show a release's changes against the release before it (default: the newest)."""
     from rulesarchive.corpus.lookup import find_release, previous_release
     from rulesarchive.corpus.store import ArchiveError
-    from rulesarchive.differ.cache import cached_diff, diff_folder
+    from rulesarchive.differ.cache import cached_release_diff, diff_folder
     from rulesarchive.differ.references import check_language, mark_fixes
     from rulesarchive.differ.report import diff_data
 
-    try:
-        release = find_release(archive, reference, lang)
-        before = previous_release(archive, release)
-        if before is None:
-            raise ArchiveError(f"{release.key} is the oldest {lang} release: nothing to compare")
-        documents = archive.load(before), archive.load(release)
-        fixes = check_language(archive, lang, until=release).fixes[-1]
-        diff = cached_diff(diff_folder(archive.root), before, release, *documents)
-        result = mark_fixes(diff, fixes)
-    except (ArchiveError, LookupError) as error:
-        raise click.ClickException(str(error)) from None
-    _print_diff(diff_data(before, release, result, fixes), output)
+    answer = _Answer(archive, "changelog", reference or "", lang, output)
+    release = find_release(archive, reference, lang)
+    before = previous_release(archive, release)
+    if before is None:
+        raise ArchiveError(f"{release.key} is the oldest {lang} release: nothing to compare")
+    fixes = check_language(archive, lang, until=release).fixes[-1]
+    diff = cached_release_diff(diff_folder(archive.root), before, release, archive.load)
+    result = mark_fixes(diff, fixes)
+    answer.print(_diff_output(diff_data(before, release, result, fixes), output))
 
 
 @main.command()
-@click.argument("language", type=LANGUAGE, required=False)
-@click.option("--release", "reference", help="Translated release (default: the newest).")
+@click.argument("language", type=click.Choice(LANGUAGES), required=False)
+@release_option("Translated release (default: the newest).")
 @click.option("--stale", "only_stale", is_flag=True, help="List only the stale rules.")
-@click.option("--format", "output", type=FORMAT, default="text", show_default=True)
+@format_option()
 @click.pass_obj
 def translations(archive: Archive, language, reference, only_stale: bool, output: str) -> None:
     """Compare translations with the English they came from: current, stale, missing, extra."""
     from rulesarchive.corpus.lookup import find_release
-    from rulesarchive.corpus.store import ArchiveError
     from rulesarchive.differ.report import translation_data, translation_text
     from rulesarchive.differ.translations import translated_languages, translation_report
 
@@ -353,11 +339,8 @@ def translations(archive: Archive, language, reference, only_stale: bool, output
         raise click.ClickException("no translated releases in the archive")
     reports = []
     for lang in languages:
-        try:
-            release = find_release(archive, reference, lang) if reference else None
-            reports.append(translation_data(translation_report(archive, lang, release), only_stale))
-        except (LookupError, ArchiveError) as error:
-            raise click.ClickException(str(error)) from None
+        release = find_release(archive, reference, lang) if reference else None
+        reports.append(translation_data(translation_report(archive, lang, release), only_stale))
     if output == "json":
         data = reports[0] if language else reports
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
@@ -367,38 +350,34 @@ def translations(archive: Archive, language, reference, only_stale: bool, output
 
 @main.command()
 @click.argument("number", required=False)
-@click.option("--lang", type=LANGUAGE, default="en", show_default=True)
-@click.option("--release", "reference", help="Name the rule by its number in this release.")
+@language_option()
+@release_option("Name the rule by its number in this release.")
 @click.option(
     "--from-file",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Read a scraped per-rule history instead of the archive.",
 )
 @click.option("--all", "every_release", is_flag=True, help="List every release, not only changes.")
-@click.option("--format", "output", type=FORMAT, default="text", show_default=True)
+@format_option()
 @click.pass_obj
 def history(archive: Archive, number, lang, reference, from_file, every_release, output) -> None:
     """Show every version of a rule, following it through renumbering."""
     from rulesarchive.corpus.lookup import find_release
     from rulesarchive.corpus.present import release_label
-    from rulesarchive.corpus.store import ArchiveError
     from rulesarchive.differ.history import read_scraped_history
     from rulesarchive.differ.lineage import rule_history
     from rulesarchive.differ.report import history_data, history_text
 
     releases = None
-    try:
-        if from_file:
-            found = read_scraped_history(from_file, number or "")
-        elif number:
-            release = find_release(archive, reference, lang) if reference else None
-            found = rule_history(archive, number.rstrip("."), lang, release)
-            if every_release:
-                releases = [release_label(release) for release in archive.releases(lang)]
-        else:
-            raise click.UsageError("give a rule NUMBER or --from-file FILE")
-    except (ArchiveError, LookupError, ValueError) as error:
-        raise click.ClickException(str(error)) from None
+    if from_file:
+        found = read_scraped_history(from_file, number or "")
+    elif number:
+        release = find_release(archive, reference, lang) if reference else None
+        found = rule_history(archive, number.rstrip("."), lang, release)
+        if every_release:
+            releases = [release_label(release) for release in archive.releases(lang)]
+    else:
+        raise click.UsageError("give a rule NUMBER or --from-file FILE")
     data = history_data(found)
     if output == "json":
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
@@ -409,24 +388,14 @@ def history(archive: Archive, number, lang, reference, from_file, every_release,
 @main.command()
 @click.argument("fmt", metavar="FORMAT", type=click.Choice(["sqlite", "json", "git"]))
 @click.argument("dest", type=click.Path(path_type=Path))
-@click.option(
-    "--lang",
-    "languages",
-    multiple=True,
-    help="Only this language (repeatable; default: all, or en for git).",
-)
+@languages_option("Only this language (repeatable; default: all, or en for git).", closed=False)
 @click.pass_obj
 def export(archive: Archive, fmt: str, dest: Path, languages: tuple[str, ...]) -> None:
     """Export the archive as a SQLite database, JSON files or a git repository."""
-    from rulesarchive.corpus.store import ArchiveError
-    from rulesarchive.site_builder.exports import ExportError
     from rulesarchive.site_builder.exports.export import export_archive
 
     say = (lambda message: click.echo(f"{message}…", err=True)) if sys.stderr.isatty() else None
-    try:
-        report = export_archive(archive, fmt, dest, languages, progress=say)
-    except (ExportError, ArchiveError) as error:
-        raise click.ClickException(str(error)) from None
+    report = export_archive(archive, fmt, dest, languages, progress=say)
     click.echo(
         f"exported {report.releases} releases ({', '.join(report.languages)}) as {fmt} "
         f"to {dest} in {report.seconds:.1f} s"
@@ -446,29 +415,25 @@ def _note_leftovers(archive: Archive) -> None:
 
 @main.command()
 @click.argument("reference", metavar="RELEASE", required=False)
-@click.option("--lang", default="en", show_default=True)
+@language_option()
 @click.option(
     "--all", "every", is_flag=True, help="Every problem of every release, with when it was fixed."
 )
-@click.option("--format", "output", type=FORMAT, default="text", show_default=True)
+@format_option()
 @click.option("--strict", is_flag=True, help="Exit with status 1 when there are problems.")
 @click.pass_obj
 def check(archive: Archive, reference, lang: str, every: bool, output: str, strict: bool) -> None:
     """Check every citation of a release (default: newest): dangling, stale, self."""
     from rulesarchive.corpus.lookup import find_release
-    from rulesarchive.corpus.store import ArchiveError
     from rulesarchive.differ.references import check_language, check_release
     from rulesarchive.differ.report import check_all_data, check_all_text, check_data, check_text
 
-    try:
-        release = find_release(archive, reference, lang)
-        checked = check_language(archive, lang, until=release)
-        if every:
-            data = check_all_data(checked)
-        else:
-            data = check_data(check_release(archive, checked, release))
-    except (ArchiveError, LookupError) as error:
-        raise click.ClickException(str(error)) from None
+    release = find_release(archive, reference, lang)
+    checked = check_language(archive, lang, until=release)
+    if every:
+        data = check_all_data(checked)
+    else:
+        data = check_data(check_release(archive, checked, release))
     if output == "json":
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
     else:
@@ -477,13 +442,28 @@ def check(archive: Archive, reference, lang: str, every: bool, output: str, stri
         sys.exit(1)  # with --all, only the problems still open count
 
 
-def _print_diff(data: dict, output: str) -> None:
+def _diff_output(data: dict, output: str) -> str:
     from rulesarchive.differ.report import diff_text
 
     if output == "json":
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
-    else:
-        click.echo(diff_text(data, markdown=output == "markdown"), nl=False)
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return diff_text(data, markdown=output == "markdown")
+
+
+class _Answer:
+    """A reading command's output: printed, and kept for the quick path (rulesarchive.launch)."""
+
+    def __init__(self, archive: Archive, *request: str) -> None:
+        from rulesarchive.kept import KeptOutput
+
+        self.kept = KeptOutput(archive.root, *request)  # named by the archive as it is now
+        self.logged = _EchoHandler.records
+
+    def print(self, text: str) -> None:
+        """Print the output; keep it unless something was logged (a replay would not say it)."""
+        click.echo(text, nl=False)
+        if _EchoHandler.records == self.logged:
+            self.kept.keep(text)
 
 
 def _report(outcome: Outcome) -> None:
@@ -495,51 +475,37 @@ def _report(outcome: Outcome) -> None:
         click.echo(outcome.message)
 
 
-class _progress:
+@contextmanager
+def _progress(total: int, label: str) -> Iterator[Callable[[Outcome], None]]:
     """Report each outcome as it comes, under a progress bar on a terminal (stderr).
 
     Lines are printed as files are done, not after the bar ends: after Ctrl-C the user has
     seen what was stored.
     """
-
-    def __init__(self, total: int, label: str) -> None:
-        self.bar = None
-        if total > 1 and sys.stderr.isatty():
-            self.bar = click.progressbar(length=total, label=label, file=sys.stderr)
-
-    def __enter__(self):
-        if self.bar is None:
-            return _report
-        bar = self.bar.__enter__()
+    hidden = total <= 1 or not sys.stderr.isatty()
+    with click.progressbar(length=total, label=label, file=sys.stderr, hidden=hidden) as bar:
 
         def advance(outcome: Outcome) -> None:
-            sys.stderr.write("\r\033[K")  # clear the bar's line; the update redraws it
+            if not hidden:
+                sys.stderr.write("\r\033[K")  # clear the bar's line; the update redraws it
             _report(outcome)
             if outcome.status != "recovered":
                 bar.update(1)
 
-        return advance
-
-    def __exit__(self, *exc) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
+        yield advance
 
 
-class _progress_after_plan:
-    """Like _progress, for jobs that learn their length once planned (scrape)."""
+class _Plan:
+    """The progress of a job that learns its length once planned (scrape)."""
 
-    def __init__(self, label: str) -> None:
+    def __init__(self, label: str, stack: ExitStack) -> None:
         self.label = label
-        self.bar: _progress | None = None
+        self.stack = stack
         self.shown: list[Outcome] = []
-
-    def __enter__(self) -> _progress_after_plan:
-        return self
 
     def start(self, total: int) -> Callable[[Outcome], None]:
         """Open the bar for `total` jobs; return the callback for each outcome."""
-        self.bar = _progress(total, self.label)
-        advance = self.bar.__enter__()
+        advance = self.stack.enter_context(_progress(total, self.label))
 
         def report(outcome: Outcome) -> None:
             self.shown.append(outcome)
@@ -547,15 +513,21 @@ class _progress_after_plan:
 
         return report
 
-    def __exit__(self, *exc) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
+
+@contextmanager
+def _progress_after_plan(label: str) -> Iterator[_Plan]:
+    """Like _progress, for jobs that learn their length once planned (scrape)."""
+    with ExitStack() as stack:
+        yield _Plan(label, stack)
 
 
 class _EchoHandler(logging.Handler):
     """Log records as lines on stderr, through click (so CliRunner sees them too)."""
 
+    records = 0  # how many were shown, in this process
+
     def emit(self, record: logging.LogRecord) -> None:
+        _EchoHandler.records += 1
         click.echo(self.format(record), err=True)
 
 
@@ -572,32 +544,34 @@ def _configure_logging(verbose: int, quiet: bool) -> None:
     logger.addHandler(handler)
 
 
-class _stages:
-    """A progress bar per stage of a long job (build) on a terminal; nothing when piped."""
+class _Stages:
+    """A progress bar per stage of a long job (build); hidden when stderr is not a terminal."""
 
-    def __init__(self) -> None:
+    def __init__(self, stack: ExitStack) -> None:
+        self.stack = stack  # holds the bar of the current stage
+        self.hidden = not sys.stderr.isatty()
         self.stage = ""
-        self.bar: Any = None  # a click progress bar while a stage runs
+        self.bar: ProgressBar | None = None
         self.shown = 0
-
-    def __enter__(self):
-        return self.update if sys.stderr.isatty() else None
 
     def update(self, stage: str, done: int, total: int) -> None:
         """Move the bar of `stage` to `done` of `total` (a new stage gets a new bar)."""
         if stage != self.stage:
-            self.__exit__(None, None, None)
-            self.stage, self.shown = stage, 0
+            self.stack.close()
+            self.stage, self.shown, self.bar = stage, 0, None
             if total <= 0:
-                click.echo(f"{stage}…", err=True)
+                if not self.hidden:
+                    click.echo(f"{stage}…", err=True)
                 return
-            self.bar = click.progressbar(length=total, label=stage, file=sys.stderr)
-            self.bar.__enter__()
+            bar = click.progressbar(length=total, label=stage, file=sys.stderr, hidden=self.hidden)
+            self.bar = self.stack.enter_context(bar)
         if self.bar is not None:
             self.bar.update(done - self.shown)
             self.shown = done
 
-    def __exit__(self, *exc) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
-            self.bar = None
+
+@contextmanager
+def _stages() -> Iterator[Callable[[str, int, int], None]]:
+    """Yield the progress callback of a long job (build)."""
+    with ExitStack() as stack:
+        yield _Stages(stack).update

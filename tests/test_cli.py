@@ -1,14 +1,20 @@
 """The CLI wiring, through click's CliRunner, and one real run of the installed command."""
 
+import io
 import json
 import subprocess
 import sys
 from pathlib import Path
 
+import click
+import pytest
 from click.testing import CliRunner
+from rulesarchive.corpus.store import ArchiveError
 from rulesarchive.scraper import ingest as ingest_module
 
+from rulesarchive import cli
 from rulesarchive.cli import main
+from rulesarchive.errors import reported_errors
 from tests.samples import ZONE_RULES, modern_text
 
 
@@ -301,3 +307,68 @@ def test_check_reports_problems_their_life_and_fixes(tmp_path):
         ("2011-04-01", "2011-05-01"),
         ("2011-06-17", None),
     ]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _ingest_three(tmp_path, monkeypatch, stderr: io.StringIO) -> str:
+    """Ingest three releases with stderr replaced; return what went to stdout."""
+    paths = []
+    for number, date in enumerate(["April 1, 2011", "May 1, 2011", "June 17, 2011"]):
+        paths.append(tmp_path / f"{number}.txt")
+        paths[-1].write_text(modern_text(date=date))
+    monkeypatch.setattr(sys, "stderr", stderr)
+    stdout = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", stdout)
+    main.main(["--archive", str(tmp_path / "a"), "ingest", *map(str, paths)], standalone_mode=False)
+    return stdout.getvalue()
+
+
+def test_ingest_draws_a_progress_bar_on_a_terminal(tmp_path, monkeypatch):
+    terminal = _Terminal()
+    said = _ingest_three(tmp_path, monkeypatch, terminal)
+    assert "Ingesting" in terminal.getvalue() and "100%" in terminal.getvalue()
+    assert said.count("added en/") == 3
+
+
+def test_ingest_is_quiet_on_stderr_when_piped(tmp_path, monkeypatch):
+    piped = io.StringIO()
+    said = _ingest_three(tmp_path, monkeypatch, piped)
+    assert piped.getvalue() == ""
+    assert said.count("added en/") == 3
+
+
+def test_build_stages_are_silent_when_piped(monkeypatch):
+    piped = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", piped)
+    with cli._stages() as progress:
+        progress("reading en", 0, 0)
+        progress("rendering en", 100, 100)
+    assert piped.getvalue() == ""
+
+
+@pytest.mark.parametrize(
+    "error",
+    [ArchiveError("archive/en/2011-04-01/release.json: unreadable"), LookupError("no rule 9")],
+)
+def test_domain_errors_become_one_line(error):
+    with pytest.raises(click.ClickException) as raised, reported_errors():
+        raise error
+    assert raised.value.message == str(error)
+
+
+def test_bugs_keep_their_traceback():
+    with pytest.raises(KeyError), reported_errors():
+        raise KeyError("a bug, not bad input")
+
+
+def test_the_shared_options_keep_their_names_and_defaults():
+    for name in ("rule", "diff", "changelog", "history", "check"):
+        lang = next(p for p in main.commands[name].params if p.name == "lang")
+        assert (lang.opts, lang.default) == (["--lang"], "en")
+    output = next(p for p in main.commands["diff"].params if p.name == "output")
+    assert (output.opts, output.default) == (["--format"], "text")
+    assert list(output.type.choices) == ["text", "markdown", "json"]

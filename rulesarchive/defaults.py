@@ -1,0 +1,6 @@
+"""Defaults of the command line that the quick path reads without importing click."""
+
+DEFAULT_ARCHIVE = "archive"
+ARCHIVE_VARIABLE = "RULESARCHIVE_ARCHIVE"
+DEFAULT_LANGUAGE = "en"
+DEFAULT_FORMAT = "text"

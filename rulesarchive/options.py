@@ -1,0 +1,48 @@
+"""Options several commands share, declared once: `--lang`, `--format`, `--release`."""
+
+from __future__ import annotations
+
+import click
+
+from rulesarchive.corpus.model import LANGUAGES
+from rulesarchive.defaults import DEFAULT_FORMAT, DEFAULT_LANGUAGE
+
+TEXT_FORMATS = ("text", "json")
+DIFF_FORMATS = ("text", "markdown", "json")
+
+
+def language_option(help: str | None = None, default: str | None = DEFAULT_LANGUAGE):
+    """Add `--lang L` (one language of the closed set; `default=None`: none given)."""
+    return click.option(
+        "--lang",
+        type=click.Choice(LANGUAGES),
+        default=default,
+        show_default=default is not None,
+        help=help or "Language of the releases.",
+    )
+
+
+def languages_option(help: str, closed: bool = True):
+    """Add a repeatable `--lang L`, passed as the tuple `languages` (empty: none given).
+
+    `closed=False` leaves the check to the command (export: a failed export keeps the last).
+    """
+    kind = click.Choice(LANGUAGES) if closed else None
+    return click.option("--lang", "languages", multiple=True, type=kind, help=help)
+
+
+def format_option(choices: tuple[str, ...] = TEXT_FORMATS):
+    """Add `--format`, passed as `output` (default text)."""
+    return click.option(
+        "--format",
+        "output",
+        type=click.Choice(choices),
+        default=DEFAULT_FORMAT,
+        show_default=True,
+        help="Output format.",
+    )
+
+
+def release_option(help: str):
+    """Add `--release R`, passed as `reference` (an effective date or a set code)."""
+    return click.option("--release", "reference", help=help)

@@ -1,0 +1,156 @@
+"""The quick path: a repeated `diff`/`changelog` answers from its kept output, byte for byte,
+and never from a stale one (after an ingest, an edit of a release, a change of the code)."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from rulesarchive import kept
+from rulesarchive.cli import main
+from rulesarchive.launch import kept_answer, parse_request
+from tests.samples import modern_text
+
+DATES = ["April 1, 2011", "May 1, 2011", "June 17, 2011"]
+
+
+def ingest(archive, tmp_path, *dates):
+    paths = []
+    for date in dates:
+        paths.append(tmp_path / f"{date}.txt")
+        who = "its owner" if date == DATES[0] else "all players"
+        paths[-1].write_text(modern_text(date=date, who=who))
+    result = CliRunner().invoke(main, ["--archive", str(archive), "ingest", *map(str, paths)])
+    assert result.exit_code == 0, result.output
+
+
+def cli(archive, *args) -> str:
+    result = CliRunner().invoke(main, ["--archive", str(archive), *args])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+@pytest.fixture
+def archive(tmp_path):
+    archive = tmp_path / "archive"
+    ingest(archive, tmp_path, *DATES[:2])
+    return archive
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["diff", "2011-04-01", "2011-05-01"],
+        ["diff", "DDG", "NPH", "--format", "json"],
+        ["changelog", "--format=markdown", "--lang", "en"],
+        ["changelog", "NPH"],
+    ],
+)
+def test_a_repeated_command_is_answered_byte_for_byte_from_its_kept_output(archive, args):
+    argv = ["--archive", str(archive), *args]
+    assert kept_answer(argv, {}) is None  # never asked: the CLI must run
+    made = cli(archive, *args)
+    assert made and kept_answer(argv, {}) == made
+
+
+def test_the_newest_changelog_is_made_afresh_after_an_ingest(archive, tmp_path):
+    argv = ["--archive", str(archive), "changelog"]
+    before = cli(archive, "changelog")
+    ingest(archive, tmp_path, DATES[2])
+    assert kept_answer(argv, {}) is None
+    after = cli(archive, "changelog")
+    assert after != before and "2011-06-17" in after
+    assert kept_answer(argv, {}) == after
+
+
+def test_a_release_rewritten_in_place_is_read_afresh(archive):
+    argv = ["--archive", str(archive), "diff", "2011-04-01", "2011-05-01"]
+    cli(archive, *argv[2:])
+    document = archive / "en" / "2011-05-01" / "document.json"
+    stat = document.stat()
+    document.write_bytes(document.read_bytes())  # the same bytes, a new time
+    os.utime(document, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1))
+    assert kept_answer(argv, {}) is None
+
+
+def test_a_change_of_the_code_is_never_answered_from_older_outputs(archive, monkeypatch):
+    argv = ["--archive", str(archive), "diff", "2011-04-01", "2011-05-01"]
+    cli(archive, *argv[2:])
+    assert kept_answer(argv, {}) is not None
+    monkeypatch.setattr(kept, "_fingerprint", "the code of another version")
+    assert kept_answer(argv, {}) is None
+
+
+def test_an_output_that_logged_something_is_not_kept(archive):
+    cli(archive, "-v", "diff", "2011-04-01", "2011-05-01")  # logs the diff cache's answer
+    assert kept_answer(["--archive", str(archive), "diff", "2011-04-01", "2011-05-01"], {}) is None
+
+
+def test_errors_are_not_kept(archive):
+    argv = ["--archive", str(archive), "diff", "2011-04-01", "1999-01-01"]
+    assert CliRunner().invoke(main, argv).exit_code == 1
+    assert kept_answer(argv, {}) is None
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["-v", "diff", "A", "B"],
+        ["diff", "A", "B", "--help"],
+        ["diff", "A"],
+        ["diff", "A", "B", "C"],
+        ["diff", "A", "B", "--lang", "en", "--lang", "zh-Hans"],
+        ["diff", "A", "B", "--format"],
+        ["changelog", ""],
+        ["changelog", "--", "A"],
+        ["--archive=", "changelog"],
+        ["rule", "100.1"],
+        [],
+    ],
+)
+def test_anything_but_a_plain_reading_command_goes_to_click(argv):
+    assert parse_request(argv, {}) is None
+
+
+def test_a_request_names_its_archive_values_and_defaults():
+    assert parse_request(["changelog"], {}) == ["archive", "changelog", "", "en", "text"]
+    found = parse_request(["diff", "--format=json", "A", "B"], {"RULESARCHIVE_ARCHIVE": "/a"})
+    assert found == ["/a", "diff", "A", "B", "en", "json"]
+    found = parse_request(["--archive", "/b", "changelog", "FDN", "--lang", "zh-Hans"], {})
+    assert found == ["/b", "changelog", "FDN", "zh-Hans", "text"]
+
+
+def test_the_installed_command_answers_the_same_bytes_without_importing_click(archive):
+    command = [sys.executable, "-m", "rulesarchive", "--archive", str(archive), "changelog"]
+    first = subprocess.run(command, capture_output=True, check=True)
+    timed = [sys.executable, "-X", "importtime", *command[1:]]
+    second = subprocess.run(timed, capture_output=True, check=True)
+    assert second.stdout == first.stdout and b"substantive 400.6" in first.stdout
+    imported = {line.split(b"|")[-1].strip() for line in second.stderr.splitlines()}
+    assert b"click" not in imported and b"rulesarchive.kept" in imported
+
+
+def test_only_the_latest_outputs_are_kept(archive, monkeypatch):
+    monkeypatch.setattr(kept, "LIMIT", 2)
+    folder = archive / ".cache" / "outputs"
+    seen: set = set()
+    for second, args in enumerate((["diff", "DDG", "NPH"], ["changelog"], ["changelog", "NPH"])):
+        cli(archive, *args)
+        for path in set(folder.iterdir()) - seen:  # kept in this order, whatever the clock says
+            os.utime(path, ns=(0, (second + 1) * 10**9))
+            seen.add(path)
+    assert len(list(folder.iterdir())) == 2
+    assert kept_answer(["--archive", str(archive), "diff", "DDG", "NPH"], {}) is None
+    assert kept_answer(["--archive", str(archive), "changelog", "NPH"], {}) is not None
+
+
+def test_only_a_utf8_stdout_is_answered_from_kept_outputs(archive):
+    command = [sys.executable, "-m", "rulesarchive", "--archive", str(archive), "changelog"]
+    made = subprocess.run(command, capture_output=True, check=True).stdout
+    ascii_out = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    timed = [sys.executable, "-X", "importtime", *command[1:]]
+    again = subprocess.run(timed, capture_output=True, check=True, env=ascii_out)
+    assert again.stdout == made  # click writes UTF-8 all the same; the quick path stood aside
+    assert b"click" in {line.split(b"|")[-1].strip() for line in again.stderr.splitlines()}
