@@ -9,7 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import TypeVar
 
-from rulesarchive.corpus.cache import cache_folder, cached
+from rulesarchive.corpus.cache import cache_folder, cached, entry_path
 from rulesarchive.corpus.model import Document, Release
 from rulesarchive.differ.classify import ReleaseDiff, diff_documents
 
@@ -22,9 +22,17 @@ def cached_diff(
     folder: Path | None, old: Release, new: Release, before: Document, after: Document
 ) -> ReleaseDiff:
     """Return the diff of two releases, from `folder` when it holds one made by this code."""
-    key = f"diff:{code_fingerprint()}:{old.content_sha256}:{new.content_sha256}"
     label = f"diff {old.key} -> {new.key}"
-    return cached(folder, key, lambda: diff_documents(before, after), label)
+    return cached(folder, _diff_key(old, new), lambda: diff_documents(before, after), label)
+
+
+def has_cached_diff(folder: Path, old: Release, new: Release) -> bool:
+    """Tell whether `folder` holds the diff of two releases made by this code."""
+    return entry_path(folder, _diff_key(old, new)).exists()
+
+
+def _diff_key(old: Release, new: Release) -> str:
+    return f"diff:{code_fingerprint()}:{old.content_sha256}:{new.content_sha256}"
 
 
 def cached_value(folder: Path | None, key: str, make: Callable[[], T], label: str = "") -> T:

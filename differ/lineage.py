@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import multiprocessing
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -35,7 +37,12 @@ from rulesarchive.corpus.line_index import (
 from rulesarchive.corpus.model import Document, Release, Rule
 from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.align import Pair
-from rulesarchive.differ.cache import cached_diff, code_fingerprint, diff_folder
+from rulesarchive.differ.cache import (
+    cached_diff,
+    code_fingerprint,
+    diff_folder,
+    has_cached_diff,
+)
 from rulesarchive.differ.changes import Change
 from rulesarchive.differ.classify import ReleaseDiff, classify_pair
 from rulesarchive.differ.history import History, Version, version_of
@@ -289,6 +296,8 @@ def _extended_trace(
     if most_new is not None and len(releases) - count > most_new:
         return None
     log.info("lines of descent: following %d releases", len(releases) - count)
+    if len(releases) - count > _AHEAD_FROM:
+        diff_ahead(archive, releases[max(count - 1, 0) :], diff_folder(archive.root))
     with collection_paused():
         trace = extend_trace(
             trace, releases, walk(archive, releases, diff_folder(archive.root), start=count)
@@ -297,6 +306,10 @@ def _extended_trace(
     if count:  # superseded: the extended trace answers everything it did
         entry_path(folder, keys[count]).unlink(missing_ok=True)
     return trace
+
+
+# Following more releases than this, their diffs are worked out on every core first.
+_AHEAD_FROM = 8
 
 
 def _kept_trace(folder: Path, keys: list[str]) -> tuple[int, Trace]:
@@ -309,6 +322,50 @@ def _kept_trace(folder: Path, keys: list[str]) -> tuple[int, Trace]:
             if isinstance(found, Trace) and found.count == count:
                 return count, found
     return 0, EMPTY_TRACE
+
+
+# The releases, and where their diffs go, that forked workers of `diff_ahead` read.
+_AHEAD: tuple[Archive, list[Release], Path] | None = None
+
+
+def diff_ahead(archive: Archive, releases: list[Release], folder: Path, chunk: int = 8) -> int:
+    """Work out on every core the diffs of consecutive releases that `folder` lacks.
+
+    Each goes into the cache, where `walk` then finds it. Pairs are handed out in runs of
+    `chunk` (a worker loads each release of a run once). Return how many were worked out; none
+    where processes cannot be forked or there is one core.
+    """
+    global _AHEAD
+    missing = [
+        index
+        for index in range(1, len(releases))
+        if not has_cached_diff(folder, releases[index - 1], releases[index])
+    ]
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    if len(missing) < 2 or cores < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return 0
+    runs = [missing[start : start + chunk] for start in range(0, len(missing), chunk)]
+    _AHEAD = (archive, releases, folder)
+    try:
+        with multiprocessing.get_context("fork").Pool(min(cores, len(runs))) as pool:
+            pool.map(_diff_run, runs, chunksize=1)
+    finally:
+        _AHEAD = None
+    return len(missing)
+
+
+def _diff_run(indexes: list[int]) -> None:
+    """Work out the diffs ending at these release indexes (in a forked worker)."""
+    assert _AHEAD is not None
+    archive, releases, folder = _AHEAD
+    documents: dict[int, Document] = {}
+    for index in indexes:
+        for needed in (index - 1, index):
+            if needed not in documents:
+                documents[needed] = archive.load(releases[needed])
+        old, new = releases[index - 1], releases[index]
+        cached_diff(folder, old, new, documents[index - 1], documents[index])
+        documents.pop(index - 1)
 
 
 def walk(

@@ -215,3 +215,38 @@ def test_history_answers_without_an_index_it_cannot_write(archive_copy):
 def test_an_ingest_leaves_an_archive_without_index_without_one(archive_copy, shared_archive):
     _ingest(archive_copy, [shared_archive / "en" / "2010-04-23.txt"])
     assert not index_path(archive_copy).exists()
+
+
+def test_the_sqlite_export_holds_the_lines_and_versions_history_reads(archive_copy, tmp_path):
+    dest = tmp_path / "rules.sqlite"
+    result = CliRunner().invoke(
+        main, ["--archive", str(archive_copy), "export", "sqlite", str(dest)]
+    )
+    assert result.exit_code == 0, result.output
+    connection = sqlite3.connect(dest)
+    rows = connection.execute(
+        "SELECT versions.number, first.effective_date, last.effective_date, versions.kind,"
+        " versions.text, versions.phrases FROM versions"
+        " JOIN lines ON lines.id = versions.line"
+        " JOIN releases AS first ON first.id = versions.first"
+        " JOIN releases AS last ON last.id = versions.last"
+        " WHERE lines.line_id = (SELECT line_id FROM rules WHERE number = '400.6'"
+        "  ORDER BY release_id DESC LIMIT 1)"
+        " ORDER BY versions.position"
+    ).fetchall()
+    connection.close()
+    history = rule_history(Archive(archive_copy), "400.6")
+    assert rows == [
+        (
+            version.number,
+            version.effective_date.isoformat(),
+            version.until.isoformat(),
+            version.kind,
+            version.text,
+            json.dumps(
+                [[p.old, p.new] for p in version.phrases], ensure_ascii=False, separators=(",", ":")
+            ),
+        )
+        for version in history.versions
+    ]
+    assert rows[0][0] == "217.1d" and rows[-1][0] == "400.6" and len(rows) > 2
