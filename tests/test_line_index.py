@@ -250,3 +250,14 @@ def test_the_sqlite_export_holds_the_lines_and_versions_history_reads(archive_co
         for version in history.versions
     ]
     assert rows[0][0] == "217.1d" and rows[-1][0] == "400.6" and len(rows) > 2
+
+
+def test_history_from_an_up_to_date_index_reads_no_release_and_no_trace(archive_copy, monkeypatch):
+    expected = _history(archive_copy, "400.6", "--format", "json")
+
+    def refuse(*_args, **_kwargs):
+        raise AssertionError("history read more than the index")
+
+    monkeypatch.setattr(Archive, "load", refuse)
+    monkeypatch.setattr("rulesarchive.differ.lineage.read_entry", refuse)
+    assert _history(archive_copy, "400.6", "--format", "json") == expected
