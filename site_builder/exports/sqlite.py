@@ -234,7 +234,7 @@ class _Workers:
             _SHARED = self._shared
             self._pool = multiprocessing.get_context("fork").Pool(min(cores, 2))
             _SHARED = None  # the workers hold their copy
-            for task in self._translations + self._lines:
+            for task in self._lines + self._translations:  # in the order they are needed
                 self._results[task] = self._pool.apply_async(_work, (task,))
         return self
 
