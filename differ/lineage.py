@@ -345,13 +345,24 @@ def diff_ahead(archive: Archive, releases: list[Release], folder: Path, chunk: i
     if len(missing) < 2 or cores < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return 0
     runs = [missing[start : start + chunk] for start in range(0, len(missing), chunk)]
+    workers = min(cores, len(runs))
     _AHEAD = (archive, releases, folder)
     try:
-        with multiprocessing.get_context("fork").Pool(min(cores, len(runs))) as pool:
+        with multiprocessing.get_context("fork").Pool(workers, initializer=_quiet) as pool:
             pool.map(_diff_run, runs, chunksize=1)
     finally:
         _AHEAD = None
+    for index in missing:  # said here: the workers' own log lines would interleave
+        old, new = releases[index - 1], releases[index]
+        log.info(
+            "diff %s -> %s: not in the cache, computing (%d workers)", old.key, new.key, workers
+        )
     return len(missing)
+
+
+def _quiet() -> None:
+    """Keep a forked worker from logging what its parent says for it."""
+    logging.disable(logging.INFO)
 
 
 def _diff_run(indexes: list[int]) -> None:
