@@ -5,6 +5,10 @@ step taken from the release diffs (the same alignment the changelogs show). Its 
 of the release it first appears in and the number it had there (`1999-04-23/217.1d` for
 today's 400.6): it never changes when the rule is renumbered, so a permalink built on it never
 breaks. `rulesarchive history`, the site's rule pages and the translations all read lines.
+
+The trace of a language (its lines and which line holds each number of its newest release)
+is kept in the cache and extended a release at a time. `history` reads the line index
+(corpus.line_index), which this module brings up to date from the trace.
 """
 
 from __future__ import annotations
