@@ -38,8 +38,7 @@ def cached(folder: Path | None, key: str, compute: Callable[[], T], label: str =
     """
     if folder is None:
         return compute()
-    name = hashlib.sha256(f"{_ENCODING}:{key}".encode()).hexdigest()[:32]
-    path = folder / f"{name}.pickle"
+    path = entry_path(folder, key)
     found = _read(path)
     if found is not None:
         log.info("%s: from the cache", label or key)
@@ -48,6 +47,22 @@ def cached(folder: Path | None, key: str, compute: Callable[[], T], label: str =
     value = compute()
     _write(path, value)
     return value
+
+
+def entry_path(folder: Path, key: str) -> Path:
+    """Return the file that keeps the value stored under `key` in `folder`."""
+    name = hashlib.sha256(f"{_ENCODING}:{key}".encode()).hexdigest()[:32]
+    return folder / f"{name}.pickle"
+
+
+def read_entry(path: Path) -> object | None:
+    """Return the value kept in `path` (see `entry_path`), or None when absent or unreadable."""
+    return _read(path)
+
+
+def write_entry(path: Path, value: object) -> None:
+    """Keep `value` in `path` atomically (a cache that cannot be written is only slower)."""
+    _write(path, value)
 
 
 @contextmanager

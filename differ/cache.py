@@ -9,7 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import TypeVar
 
-from rulesarchive.corpus.cache import cache_folder, cached
+from rulesarchive.corpus.cache import cache_folder, cached, entry_path
 from rulesarchive.corpus.model import Document, Release
 from rulesarchive.differ.classify import ReleaseDiff, diff_documents
 
@@ -33,9 +33,17 @@ def cached_release_diff(
 
     For a command that asks for one diff: reading two documents costs more than the cached diff.
     """
-    key = f"diff:{code_fingerprint()}:{old.content_sha256}:{new.content_sha256}"
     label = f"diff {old.key} -> {new.key}"
-    return cached(folder, key, lambda: diff_documents(load(old), load(new)), label)
+    return cached(folder, _diff_key(old, new), lambda: diff_documents(load(old), load(new)), label)
+
+
+def has_cached_diff(folder: Path, old: Release, new: Release) -> bool:
+    """Tell whether `folder` holds the diff of two releases made by this code."""
+    return entry_path(folder, _diff_key(old, new)).exists()
+
+
+def _diff_key(old: Release, new: Release) -> str:
+    return f"diff:{code_fingerprint()}:{old.content_sha256}:{new.content_sha256}"
 
 
 def cached_value(folder: Path | None, key: str, make: Callable[[], T], label: str = "") -> T:

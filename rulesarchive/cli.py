@@ -102,6 +102,9 @@ def ingest(
     overrides = Overrides(lang, date, set_name, force, max_size * 2**20)
     with _progress(len(paths), "Ingesting") as advance:
         outcomes = ingest_paths(archive, paths, overrides, progress=advance)
+    from rulesarchive.differ.lineage import update_line_index
+
+    update_line_index(archive)
     if any(outcome.status == "failed" for outcome in outcomes):
         sys.exit(1)
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
 from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.cache import diff_folder
-from rulesarchive.differ.lineage import Line
+from rulesarchive.differ.lineage import Line, diff_ahead
 from rulesarchive.site_builder.exports import ExportError
 from rulesarchive.site_builder.gather import Language, gather
 
@@ -75,6 +75,9 @@ def collect_languages(
     if unknown:
         raise ExportError(f"no {', '.join(unknown)} releases in the archive at {archive.root}")
     chosen.sort(key=lambda language: (language != "en", language))
+    if cache:  # the diffs not yet cached, worked out on every core first
+        for language in chosen:
+            diff_ahead(archive, archive.releases(language), diff_folder(archive.root))
     collected = []
     for language in chosen:
         if progress:

@@ -1,21 +1,33 @@
-"""`export sqlite`: every release, rule, heading, glossary entry and change in one SQLite file."""
+"""`export sqlite`: every release, rule, heading, glossary entry and change in one SQLite file.
+
+With the lines of descent and their versions in the line index's tables (`lines`, `versions`,
+see corpus.line_index; here `first`, `last` and `compared` are `releases.id`). The
+translations and the versions are worked out in forked workers while the rules are written.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import multiprocessing
+import os
 import sqlite3
 from collections.abc import Iterator, Sequence
+from multiprocessing.pool import AsyncResult
 from pathlib import Path
 
+from rulesarchive.corpus.line_index import LINE_TABLES, LineRow, write_lines
 from rulesarchive.corpus.model import Rule
 from rulesarchive.corpus.present import release_summary
+from rulesarchive.differ.lineage import line_row
 from rulesarchive.differ.report import diff_data
 from rulesarchive.differ.translations import base_release, compare_translation
 from rulesarchive.site_builder.exports import ExportError
 from rulesarchive.site_builder.exports.collect import Collected, ReleaseText
 from rulesarchive.site_builder.exports.place import staged
 
-SCHEMA = """
+SCHEMA = (
+    """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE releases (
     id INTEGER PRIMARY KEY,
@@ -86,6 +98,8 @@ CREATE TABLE translations (
     problems TEXT NOT NULL
 );
 """
+    + LINE_TABLES
+)
 INDEXES = """
 CREATE UNIQUE INDEX rules_by_release ON rules (release_id, position);
 CREATE INDEX rules_by_number ON rules (number, release_id);
@@ -98,6 +112,7 @@ CREATE INDEX changes_by_line ON changes (line_id);
 CREATE INDEX changes_by_number ON changes (new_number);
 CREATE INDEX renumbering_by_pair ON renumbering (new_release_id, old_release_id);
 CREATE INDEX translations_by_release ON translations (release_id, number);
+CREATE INDEX lines_by_language ON lines (language, position);
 CREATE VIRTUAL TABLE rules_fts USING fts5 (
     text, content='rules', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
 );
@@ -130,14 +145,136 @@ def _fill(connection: sqlite3.Connection, collected: Sequence[Collected], meta: 
     connection.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
     connection.executescript(SCHEMA)
     connection.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
-    ids: dict[str, int] = {}  # release key -> id
-    for language in collected:
-        _insert_language(connection, language, ids)
-    if collected and collected[0].gathered.language == "en":
-        for language in collected[1:]:
-            _insert_translations(connection, language, collected[0], ids)
+    ids = _release_ids(collected)
+    with _Workers(collected) as workers:
+        for language in collected:
+            _insert_language(connection, language, ids)
+        for language, lines in zip(collected, workers.lines(), strict=True):
+            write_lines(
+                connection,
+                language.gathered.language,
+                ((place, _by_release_id(line, language, ids)) for place, line in enumerate(lines)),
+            )
+        for translated in workers.translations():
+            connection.executemany(
+                "INSERT INTO translations VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (_with_ids(row, ids) for row in translated),
+            )
     connection.executescript(INDEXES)
     connection.commit()
+
+
+def _release_ids(collected: Sequence[Collected]) -> dict[str, int]:
+    """Number the releases 1, 2, ... in the order they are written."""
+    keys = [text.release.key for language in collected for text in language.texts]
+    return {key: number for number, key in enumerate(keys, start=1)}
+
+
+def _with_ids(row: tuple, ids: dict[str, int]) -> tuple:
+    """Name a translation row's releases (keys, or None) by their ids."""
+    release, base, number, status, stale_since, english_number, problems = row
+    return (
+        ids[release],
+        ids[base] if base else None,
+        number,
+        status,
+        ids[stale_since] if stale_since else None,
+        english_number,
+        problems,
+    )
+
+
+def _by_release_id(line: LineRow, language: Collected, ids: dict) -> LineRow:
+    """Name the releases of a line's versions by their ids instead of their positions."""
+    place = [ids[text.release.key] for text in language.texts]
+    return dataclasses.replace(
+        line,
+        versions=tuple(
+            dataclasses.replace(
+                version,
+                first=place[version.first],
+                last=place[version.last],
+                compared=None if version.compared is None else place[version.compared],
+            )
+            for version in line.versions
+        ),
+    )
+
+
+# What forked workers read: the collected languages, and each English release's numbers.
+_SHARED: tuple[Sequence[Collected], dict[str, set[str]]] | None = None
+
+
+class _Workers:
+    """Work out the lines' versions and the translations, in forked workers where possible.
+
+    They run while the main process writes the rules; without fork or a second core they are
+    worked out in this process when asked for.
+    """
+
+    def __init__(self, collected: Sequence[Collected]) -> None:
+        english = collected[0] if collected and collected[0].gathered.language == "en" else None
+        numbers = {}
+        if english is not None:
+            numbers = {t.release.key: {rule.number for _, rule in t.rules} for t in english.texts}
+        self._shared = (collected, numbers)
+        self._lines = [("lines", index, 0) for index in range(len(collected))]
+        self._translations = [
+            ("translations", index, text)
+            for index in range(1, len(collected) if english else 0)
+            for text in range(len(collected[index].texts))
+        ]
+        self._pool: multiprocessing.pool.Pool | None = None
+        self._results: dict[tuple, AsyncResult] = {}
+
+    def __enter__(self) -> _Workers:
+        global _SHARED
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+        if cores > 1 and "fork" in multiprocessing.get_all_start_methods():
+            _SHARED = self._shared
+            self._pool = multiprocessing.get_context("fork").Pool(min(cores, 2))
+            _SHARED = None  # the workers hold their copy
+            for task in self._lines + self._translations:  # in the order they are needed
+                self._results[task] = self._pool.apply_async(_work, (task,))
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+
+    def lines(self) -> Iterator[list[LineRow]]:
+        """Yield each language's lines, as the line index keeps them."""
+        for task in self._lines:
+            yield self._get(task)
+
+    def translations(self) -> Iterator[list[tuple]]:
+        """Yield each translated release's rows (release keys where the table has ids)."""
+        for task in self._translations:
+            yield self._get(task)
+
+    def _get(self, task: tuple):
+        if task in self._results:
+            return self._results[task].get()
+        global _SHARED
+        _SHARED = self._shared
+        try:
+            return _work(task)
+        finally:
+            _SHARED = None
+
+
+def _work(task: tuple) -> list:
+    """Do one task of `_Workers` (in a worker, or in this process)."""
+    assert _SHARED is not None
+    collected, numbers = _SHARED
+    kind, index, text = task
+    if kind == "lines":
+        gathered = collected[index].gathered
+        releases = gathered.releases
+        positions = {release.effective_date: place for place, release in enumerate(releases)}
+        return [line_row(line, releases, positions) for line in gathered.lines]
+    return _translation_rows(collected[index].texts[text], collected[0], numbers)
 
 
 def _insert_language(connection: sqlite3.Connection, language: Collected, ids: dict) -> None:
@@ -145,7 +282,7 @@ def _insert_language(connection: sqlite3.Connection, language: Collected, ids: d
     for text in language.texts:
         summary = release_summary(text.release)
         summary["flags"] = json.dumps(summary["flags"])
-        release_id = ids[text.release.key] = len(ids) + 1
+        release_id = ids[text.release.key]
         connection.execute(
             "INSERT INTO releases VALUES (:id, :language, :effective_date, :set_code, :set_name,"
             " :rule_count, :glossary_count, :flags, :source, :sha256, :encoding)",
@@ -227,38 +364,33 @@ def _insert_changes(connection: sqlite3.Connection, language: Collected, ids: di
         )
 
 
-def _insert_translations(
-    connection: sqlite3.Connection, language: Collected, english: Collected, ids: dict
-) -> None:
-    """Each translated release against its English base, as `rulesarchive translations` says."""
+def _translation_rows(
+    text: ReleaseText, english: Collected, numbers: dict[str, set[str]]
+) -> list[tuple]:
+    """One translated release against its English base, as `rulesarchive translations` says."""
     english_releases = english.gathered.releases
-    numbers = {t.release.key: {rule.number for _, rule in t.rules} for t in english.texts}
-    for text in language.texts:
-        document = text.document()
-        base = base_release(text.release, document, english_releases, lambda r: numbers[r.key])
-        start = english_releases.index(base) if base else 0
-        later = [
-            (english_releases[index], diff)
-            for index in range(start + 1, len(english_releases))
-            if (diff := english.gathered.diffs[index]) is not None
-        ]
-        base_document = english.texts[start].document() if base else None
-        report = compare_translation(text.release, document, base, base_document, later)
-        connection.executemany(
-            "INSERT INTO translations VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                (
-                    ids[text.release.key],
-                    ids[base.key] if base else None,
-                    rule.number,
-                    rule.status,
-                    ids[rule.stale_since.key] if rule.stale_since else None,
-                    rule.english_number,
-                    _json(rule.problems),
-                )
-                for rule in report.rules
-            ),
+    document = text.document()
+    base = base_release(text.release, document, english_releases, lambda r: numbers[r.key])
+    start = english_releases.index(base) if base else 0
+    later = [
+        (english_releases[index], diff)
+        for index in range(start + 1, len(english_releases))
+        if (diff := english.gathered.diffs[index]) is not None
+    ]
+    base_document = english.texts[start].document() if base else None
+    report = compare_translation(text.release, document, base, base_document, later)
+    return [
+        (
+            text.release.key,
+            base.key if base else None,
+            rule.number,
+            rule.status,
+            rule.stale_since.key if rule.stale_since else None,
+            rule.english_number,
+            _json(rule.problems),
         )
+        for rule in report.rules
+    ]
 
 
 _encode = json.JSONEncoder(ensure_ascii=False).encode
