@@ -8,16 +8,13 @@ breaks. `rulesarchive history`, the site's rule pages and the translations all r
 
 The trace of a language (its lines and which line holds each number of its newest release)
 is kept in the cache and extended a release at a time. `history` reads the line index
-(corpus.line_index), which this module brings up to date from the trace.
+(differ.rule_index), made from the trace.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-import multiprocessing
-import os
-import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,28 +26,14 @@ from rulesarchive.corpus.cache import (
     read_entry,
     write_entry,
 )
-from rulesarchive.corpus.line_index import (
-    IndexState,
-    LineIndex,
-    LineRow,
-    VersionRow,
-    existing_index,
-    index_path,
-    open_index,
-)
 from rulesarchive.corpus.model import Document, Release, Rule
 from rulesarchive.corpus.store import Archive
+from rulesarchive.differ.ahead import diff_ahead
 from rulesarchive.differ.align import Pair
-from rulesarchive.differ.cache import (
-    cached_diff,
-    code_fingerprint,
-    diff_folder,
-    has_cached_diff,
-)
+from rulesarchive.differ.cache import cached_diff, code_fingerprint, diff_folder
 from rulesarchive.differ.changes import Change
 from rulesarchive.differ.classify import ReleaseDiff, classify_pair
-from rulesarchive.differ.history import History, Version, version_of
-from rulesarchive.differ.words import Phrase
+from rulesarchive.differ.history import Version, version_of
 
 log = logging.getLogger(__name__)
 
@@ -254,11 +237,6 @@ def _span(stretch: Stretch, releases: list[Release]) -> tuple[Release, Release, 
     return releases[stretch.first], releases[stretch.last], stretch.last - stretch.first + 1
 
 
-def lines_key(releases: list[Release]) -> str:
-    """Name a language's lines by the code that traced them and every release's content."""
-    return f"lines:{code_fingerprint()}:{release_digests(releases)[-1]}"
-
-
 def release_digests(releases: list[Release]) -> list[str]:
     """Return, for each n, a hash of the first n releases' keys and contents ([0]: of none)."""
     digest = hashlib.sha256()
@@ -283,18 +261,15 @@ def language_trace(archive: Archive, language: str, cache: bool = True) -> Trace
     releases = archive.releases(language)
     if not cache:
         return extend_trace(EMPTY_TRACE, releases, walk(archive, releases))
-    trace = _extended_trace(archive, releases, None)
+    trace = extended_trace(archive, releases, None)
     assert trace is not None  # no limit given: always traced
     return trace
 
 
-def _extended_trace(
-    archive: Archive, releases: list[Release], most_new: int | None
-) -> Trace | None:
+def extended_trace(archive: Archive, releases: list[Release], most_new: int | None) -> Trace | None:
     """Extend the kept trace to `releases`; None when more than `most_new` are left to follow."""
-    folder = cache_folder(archive.root, "lines")
-    keys = [f"trace:{code_fingerprint()}:{digest}" for digest in release_digests(releases)]
-    count, trace = _kept_trace(folder, keys)
+    trace = kept_trace(archive, releases)
+    count = trace.count
     if count == len(releases):
         return trace
     if most_new is not None and len(releases) - count > most_new:
@@ -306,10 +281,29 @@ def _extended_trace(
         trace = extend_trace(
             trace, releases, walk(archive, releases, diff_folder(archive.root), start=count)
         )
-        write_entry(entry_path(folder, keys[-1]), trace)
-    if count:  # superseded: the extended trace answers everything it did
-        entry_path(folder, keys[count]).unlink(missing_ok=True)
+    keep_trace(archive, releases, trace, count)
     return trace
+
+
+def kept_trace(archive: Archive, releases: list[Release]) -> Trace:
+    """Return the kept trace of the most of `releases` (from the first), or an empty one."""
+    return _kept_trace(cache_folder(archive.root, "lines"), _trace_keys(releases))[1]
+
+
+def keep_trace(archive: Archive, releases: list[Release], trace: Trace, since: int) -> None:
+    """Keep the trace of all `releases`, in place of the kept one of their first `since`."""
+    if since == len(releases):
+        return
+    folder = cache_folder(archive.root, "lines")
+    keys = _trace_keys(releases)
+    with collection_paused():
+        write_entry(entry_path(folder, keys[-1]), trace)
+    if since:  # superseded: the extended trace answers everything it did
+        entry_path(folder, keys[since]).unlink(missing_ok=True)
+
+
+def _trace_keys(releases: list[Release]) -> list[str]:
+    return [f"trace:{code_fingerprint()}:{digest}" for digest in release_digests(releases)]
 
 
 # Following more releases than this, their diffs are worked out on every core first.
@@ -328,61 +322,6 @@ def _kept_trace(folder: Path, keys: list[str]) -> tuple[int, Trace]:
     return 0, EMPTY_TRACE
 
 
-# The releases, and where their diffs go, that forked workers of `diff_ahead` read.
-_AHEAD: tuple[Archive, list[Release], Path] | None = None
-
-
-def diff_ahead(archive: Archive, releases: list[Release], folder: Path, chunk: int = 8) -> int:
-    """Work out on every core the diffs of consecutive releases that `folder` lacks.
-
-    Each goes into the cache, where `walk` then finds it. Pairs are handed out in runs of
-    `chunk` (a worker loads each release of a run once). Return how many were worked out; none
-    where processes cannot be forked or there is one core.
-    """
-    global _AHEAD
-    missing = [
-        index
-        for index in range(1, len(releases))
-        if not has_cached_diff(folder, releases[index - 1], releases[index])
-    ]
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
-    if len(missing) < 2 or cores < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return 0
-    runs = [missing[start : start + chunk] for start in range(0, len(missing), chunk)]
-    workers = min(cores, len(runs))
-    _AHEAD = (archive, releases, folder)
-    try:
-        with multiprocessing.get_context("fork").Pool(workers, initializer=_quiet) as pool:
-            pool.map(_diff_run, runs, chunksize=1)
-    finally:
-        _AHEAD = None
-    for index in missing:  # said here: the workers' own log lines would interleave
-        old, new = releases[index - 1], releases[index]
-        log.info(
-            "diff %s -> %s: not in the cache, computing (%d workers)", old.key, new.key, workers
-        )
-    return len(missing)
-
-
-def _quiet() -> None:
-    """Keep a forked worker from logging what its parent says for it."""
-    logging.disable(logging.INFO)
-
-
-def _diff_run(indexes: list[int]) -> None:
-    """Work out the diffs ending at these release indexes (in a forked worker)."""
-    assert _AHEAD is not None
-    archive, releases, folder = _AHEAD
-    documents: dict[int, Document] = {}
-    for index in indexes:
-        for needed in (index - 1, index):
-            if needed not in documents:
-                documents[needed] = archive.load(releases[needed])
-        old, new = releases[index - 1], releases[index]
-        cached_diff(folder, old, new, documents[index - 1], documents[index])
-        documents.pop(index - 1)
-
-
 def walk(
     archive: Archive, releases: list[Release], diffs: Path | None = None, start: int = 0
 ) -> Iterator[tuple[Document, ReleaseDiff | None]]:
@@ -399,173 +338,3 @@ def walk(
             diff = cached_diff(diffs, releases[index - 1], release, previous, document)
         yield document, diff
         previous = document
-
-
-def rule_history(
-    archive: Archive, number: str, language: str = "en", reference: Release | None = None
-) -> History:
-    """Every version of the rule numbered `number` in `reference` (default: the newest release).
-
-    Without a reference, a number no longer in use names the rule that held it last. Read from
-    the line index (brought up to date first); from the lines in memory where it cannot be
-    written.
-    """
-    releases = archive.releases(language)
-    if not releases:
-        raise LookupError(f"no {language} releases in the archive")
-    at = releases.index(reference) if reference else len(releases) - 1
-    try:
-        row = _indexed_line(archive, language, number, at, reference is None)
-    except (OSError, sqlite3.Error) as error:
-        log.info("line index unusable (%s): following the lines in memory", error)
-        lines = language_lines(archive, language)
-        return line_history(lines, releases, number, at, reference is None)
-    if row is None:
-        raise LookupError(f"no rule {number} in {releases[at].key}")
-    return History(
-        number, row.numbers, tuple(_version(version, releases) for version in row.versions)
-    )
-
-
-def line_history(
-    lines: list[Line], releases: list[Release], number: str, at: int, latest: bool = False
-) -> History:
-    """Return the history of the line printing `number` in release `at`, from the lines.
-
-    With `latest`, a number not printed there names the line that held it last.
-    """
-    line = next((line for line in lines if line.number_at(at) == number), None)
-    if line is None and latest:
-        held = [line for line in lines if number in line.numbers]
-        line = max(held, key=lambda line: line.last, default=None)
-    if line is None:
-        raise LookupError(f"no rule {number} in {releases[at].key}")
-    return History(number, line.numbers, line_versions(line, releases))
-
-
-def _indexed_line(
-    archive: Archive, language: str, number: str, at: int, latest: bool
-) -> LineRow | None:
-    """Find the line in the index; an index found damaged is removed and made again, once."""
-    for attempt in (1, 2):
-        try:
-            with open_index(archive.root) as index:
-                refresh_language(index, archive, language)
-                found = index.line_at(language, number, at)
-                if found is None and latest:
-                    found = index.last_holder(language, number)
-                return found
-        except sqlite3.OperationalError:
-            raise  # locked or read-only: not damage
-        except sqlite3.DatabaseError:
-            if attempt == 2:
-                raise
-            log.warning("line index damaged: making it again")
-            index_path(archive.root).unlink(missing_ok=True)
-    return None
-
-
-# How many releases an ingest follows into the line index; more are left to the next reader.
-_MOST_AT_INGEST = 3
-
-
-def update_line_index(archive: Archive) -> None:
-    """After an ingest, extend the line index where that is cheap (a few releases at the end).
-
-    No index: nothing to do (the first command that needs it makes it). Otherwise the index
-    is left stale, for the next reader to bring up to date.
-    """
-    try:
-        index = existing_index(archive.root)
-        if index is None:
-            return
-        with index:
-            for language in index.languages():
-                refresh_language(index, archive, language, _MOST_AT_INGEST)
-    except (OSError, sqlite3.Error) as error:
-        log.warning("line index not updated (%s): the next reader brings it up to date", error)
-
-
-def refresh_language(
-    index: LineIndex, archive: Archive, language: str, most_new: int | None = None
-) -> bool:
-    """Bring the language's rows up to date with the archive; False when left stale.
-
-    Releases added after the indexed ones are added (each new or changed line rewritten);
-    anything else (a release inserted or changed, other differ code) rewrites the language.
-    With `most_new`, only the first case, and for at most that many releases.
-    """
-    releases = archive.releases(language)
-    digests = release_digests(releases)
-    wanted = IndexState(code_fingerprint(), len(releases), digests[-1])
-    state = index.state(language)
-    if state == wanted:
-        return True
-    since = None
-    if state and state.code == wanted.code and 0 < state.count <= len(releases):
-        since = state.count if digests[state.count] == state.digest else None
-    if most_new is not None and (since is None or len(releases) - since > most_new):
-        return False
-    trace = _extended_trace(archive, releases, most_new)
-    if trace is None:
-        return False
-    positions = {release.effective_date: index for index, release in enumerate(releases)}
-    if since is None:
-        rows = ((i, line_row(line, releases, positions)) for i, line in enumerate(trace.lines))
-        index.replace_language(language, wanted, releases, rows)
-        return True
-    stored = index.line_lengths(language, since - 1)
-    rewritten, lasting = [], []
-    for position, line in enumerate(trace.lines):
-        if line.last < since:
-            continue  # untouched by the new releases
-        row_id, count = stored.get(line.id, (None, 0))
-        if row_id is not None and count == len(line.stretches):  # its last version lasts on
-            lasting.append((row_id, count - 1, line.last))
-        else:
-            rewritten.append((position, line_row(line, releases, positions)))
-    index.extend_language(language, wanted, releases, since, rewritten, lasting)
-    return True
-
-
-def line_row(line: Line, releases: list[Release], positions: dict) -> LineRow:
-    """Return a line as the index keeps it (`positions`: each release's date -> position)."""
-    versions = line_versions(line, releases)
-    return LineRow(
-        line.id,
-        line.numbers,
-        tuple(
-            VersionRow(
-                stretch.first,
-                stretch.last,
-                version.number,
-                version.text,
-                version.examples,
-                str(version.kind),
-                tuple((phrase.old, phrase.new) for phrase in version.phrases),
-                tuple((phrase.old, phrase.new) for phrase in version.example_phrases),
-                version.diff,
-                positions[version.compared_with] if version.compared_with else None,
-            )
-            for stretch, version in zip(line.stretches, versions, strict=True)
-        ),
-    )
-
-
-def _version(row: VersionRow, releases: list[Release]) -> Version:
-    first, last = releases[row.first], releases[row.last]
-    return Version(
-        first.effective_date,
-        first.set_code,
-        first.set_name,
-        row.number,
-        row.text,
-        row.examples,
-        row.kind,
-        tuple(Phrase(old, new) for old, new in row.phrases),
-        row.diff,
-        releases[row.compared].effective_date if row.compared is not None else None,
-        last.effective_date,
-        tuple(Phrase(old, new) for old, new in row.example_phrases),
-        row.last - row.first + 1,
-    )

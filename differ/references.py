@@ -32,7 +32,14 @@ from rulesarchive.differ.cache import cached_value, diff_folder
 from rulesarchive.differ.changes import Change, Kind
 from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.glossary import term_key
-from rulesarchive.differ.lineage import Line, trace_lines, walk
+from rulesarchive.differ.lineage import (
+    EMPTY_TRACE,
+    Line,
+    extend_trace,
+    keep_trace,
+    kept_trace,
+    walk,
+)
 from rulesarchive.differ.translations import base_release, citation_differences
 
 from rulesarchive import corpus
@@ -576,15 +583,20 @@ def _check_english(archive: Archive, releases: list[Release], cache: bool) -> La
     headings: list[tuple[Heading, ...]] = []
     shared: dict[GlossaryEntry, GlossaryEntry] = {}
 
+    kept = kept_trace(archive, releases) if cache else EMPTY_TRACE  # extended, not retraced
+
     def steps() -> Iterator[tuple[Document, ReleaseDiff | None]]:
-        for document, diff in walk(archive, releases, folder):
+        for index, (document, diff) in enumerate(walk(archive, releases, folder)):
             glossaries.append(tuple(shared.setdefault(e, e) for e in document.glossary))
             headings.append(document.headings)
-            yield document, diff
+            if index >= kept.count:
+                yield document, diff
 
     with collection_paused():
-        lines = trace_lines(releases, steps())
-        return check_snapshots("en", releases, snapshots(lines, glossaries, headings))
+        trace = extend_trace(kept, releases, steps())
+        if cache:
+            keep_trace(archive, releases, trace, kept.count)
+        return check_snapshots("en", releases, snapshots(list(trace.lines), glossaries, headings))
 
 
 def check_release(archive: Archive, check: LanguageCheck, release: Release) -> ReleaseCheck:

@@ -18,8 +18,8 @@ from rulesarchive.corpus.store import ArchiveError
 from rulesarchive.differ import history as histories
 from rulesarchive.differ.changes import Change
 from rulesarchive.differ.classify import ReleaseDiff, diff_documents
-from rulesarchive.differ.lineage import rule_history
 from rulesarchive.differ.report import diff_data, history_data
+from rulesarchive.differ.rule_index import rule_history
 
 __all__ = ["Archive", "ArchiveError", "Comparison", "History", "Release", "RuleText"]
 

@@ -102,7 +102,7 @@ def ingest(
     overrides = Overrides(lang, date, set_name, force, max_size * 2**20)
     with _progress(len(paths), "Ingesting") as advance:
         outcomes = ingest_paths(archive, paths, overrides, progress=advance)
-    from rulesarchive.differ.lineage import update_line_index
+    from rulesarchive.differ.rule_index import update_line_index
 
     update_line_index(archive)
     if any(outcome.status == "failed" for outcome in outcomes):
@@ -368,8 +368,8 @@ def history(archive: Archive, number, lang, reference, from_file, every_release,
     from rulesarchive.corpus.lookup import find_release
     from rulesarchive.corpus.present import release_label
     from rulesarchive.differ.history import read_scraped_history
-    from rulesarchive.differ.lineage import rule_history
     from rulesarchive.differ.report import history_data, history_text
+    from rulesarchive.differ.rule_index import rule_history
 
     releases = None
     if from_file:

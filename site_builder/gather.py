@@ -8,12 +8,18 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulesarchive.corpus.cache import cache_folder, cached
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release
 from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.glossary import term_key
-from rulesarchive.differ.lineage import Line, lines_key, trace_lines, walk
+from rulesarchive.differ.lineage import (
+    EMPTY_TRACE,
+    Line,
+    extend_trace,
+    keep_trace,
+    kept_trace,
+    walk,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +87,10 @@ def gather(
     numbers: list[tuple[str, ...]] = []
     headings: tuple[Heading, ...] = ()  # of the newest release: the chapter index shows them
 
+    # The lines kept for the first releases are extended over the rest: a build after one
+    # new release follows one release, not the whole history.
+    kept = kept_trace(archive, releases) if cache is not None else EMPTY_TRACE
+
     def steps() -> Iterator[tuple[Document, ReleaseDiff | None]]:
         nonlocal headings
         for index, (document, diff) in enumerate(walk(archive, releases, cache)):
@@ -90,11 +100,13 @@ def gather(
             if on_document:
                 on_document(index, releases[index], document)
             headings = document.headings
-            yield document, diff
+            if index >= kept.count:
+                yield document, diff
 
-    lines = trace_lines(releases, steps())
-    if cache is not None:  # the lines `rulesarchive history` reads, traced the same way
-        cached(cache_folder(archive.root, "lines"), lines_key(releases), lambda: lines)
+    trace = extend_trace(kept, releases, steps())
+    if cache is not None:  # the trace `rulesarchive history` and the next build extend
+        keep_trace(archive, releases, trace, kept.count)
+    lines = list(trace.lines)
     return Language(
         language,
         releases,

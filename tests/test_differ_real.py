@@ -5,7 +5,7 @@ import itertools
 
 from rulesarchive.corpus.lookup import find_release
 from rulesarchive.differ.classify import diff_documents
-from rulesarchive.differ.lineage import rule_history
+from rulesarchive.differ.rule_index import rule_history
 from rulesarchive.differ.words import phrases_of
 
 

@@ -20,12 +20,11 @@ from rulesarchive.differ.lineage import (
     EMPTY_TRACE,
     extend_trace,
     language_lines,
-    line_history,
-    rule_history,
     trace_lines,
     walk,
 )
 from rulesarchive.differ.report import history_data, history_text
+from rulesarchive.differ.rule_index import line_history, rule_history
 
 from rulesarchive.cli import main
 

@@ -6,8 +6,9 @@ import json
 import random
 import re
 
-from rulesarchive.differ.lineage import language_lines, rule_history
+from rulesarchive.differ.lineage import language_lines
 from rulesarchive.differ.report import history_data
+from rulesarchive.differ.rule_index import rule_history
 
 from tests.linkcheck import broken_links
 

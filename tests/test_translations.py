@@ -13,7 +13,7 @@ from rulesarchive.corpus.catalogue import entry_for
 from rulesarchive.corpus.lookup import find_release
 from rulesarchive.corpus.model import Document, Release, Rule, Source
 from rulesarchive.corpus.store import Archive, render_rules_text
-from rulesarchive.differ.lineage import rule_history
+from rulesarchive.differ.rule_index import rule_history
 from rulesarchive.differ.translation_align import Shift, align_translation
 from rulesarchive.differ.translations import (
     check_structure,

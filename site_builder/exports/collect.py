@@ -8,8 +8,9 @@ from dataclasses import dataclass
 
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
 from rulesarchive.corpus.store import Archive
+from rulesarchive.differ.ahead import diff_ahead
 from rulesarchive.differ.cache import diff_folder
-from rulesarchive.differ.lineage import Line, diff_ahead
+from rulesarchive.differ.lineage import Line
 from rulesarchive.site_builder.exports import ExportError
 from rulesarchive.site_builder.gather import Language, gather
 

@@ -19,8 +19,8 @@ from pathlib import Path
 from rulesarchive.corpus.line_index import LINE_TABLES, LineRow, write_lines
 from rulesarchive.corpus.model import Rule
 from rulesarchive.corpus.present import release_summary
-from rulesarchive.differ.lineage import line_row
 from rulesarchive.differ.report import diff_data
+from rulesarchive.differ.rule_index import line_row
 from rulesarchive.differ.translations import base_release, compare_translation
 from rulesarchive.site_builder.exports import ExportError
 from rulesarchive.site_builder.exports.collect import Collected, ReleaseText
