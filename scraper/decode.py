@@ -77,7 +77,6 @@ class Decoded:
 
     text: str
     encoding: str
-    line_endings: str
     repairs: tuple[str, ...] = ()
 
 
@@ -85,9 +84,8 @@ def decode_bytes(data: bytes) -> Decoded:
     """Decode a text file: BOM, strict UTF-8, else cp1252 or Mac Roman with card-name repair."""
     text, encoding, repairs = _decode_characters(data)
     check_not_garbled(text)
-    endings = describe_line_endings(text)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return Decoded(text, encoding, endings, tuple(repairs))
+    return Decoded(text, encoding, tuple(repairs))
 
 
 def _decode_characters(data: bytes) -> tuple[str, str, list[str]]:
@@ -203,17 +201,3 @@ def _odd_symbol_in_word(text: str) -> int | None:
 
 def _ascii_letter(char: str) -> bool:
     return char.isascii() and char.isalpha()
-
-
-def describe_line_endings(text: str) -> str:
-    """Name the line endings: 'CRLF', 'LF', 'CR', 'mixed CRLF=n CR=n LF=n' or 'none'."""
-    crlf = text.count("\r\n")
-    cr = text.count("\r") - crlf
-    lf = text.count("\n") - crlf
-    kinds = {"CRLF": crlf, "CR": cr, "LF": lf}
-    used = [name for name, count in kinds.items() if count]
-    if not used:
-        return "none"
-    if len(used) == 1:
-        return used[0]
-    return "mixed " + " ".join(f"{name}={kinds[name]}" for name in used)
