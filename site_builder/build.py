@@ -23,7 +23,7 @@ from rulesarchive.site_builder.output import Output
 from rulesarchive.site_builder.pages import LanguagePages
 from rulesarchive.site_builder.release_data import data_path, is_keyframe, release_script
 from rulesarchive.site_builder.release_pages import ReleasePages
-from rulesarchive.site_builder.render import LANGUAGE_NAMES, Page, environment
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, environment
 from rulesarchive.site_builder.translations import Pairing, pair_translations
 
 LANGUAGE_ORDER = ("en", "zh-Hans", "it")
@@ -139,10 +139,9 @@ def _render(
         jobs = [*pages.jobs(), *checks.jobs()]
         lastmod.update(pages.lastmod)
         for done, job in enumerate(jobs, 1):
-            if not output.fresh(job.path, job.fingerprint):
-                made = job.render()
-                content = made.content if isinstance(made, Page) else made
-                output.write(job.path, content, job.fingerprint)
+            fingerprint = pages.fingerprint(job)
+            if not output.fresh(job.path, fingerprint):
+                output.write(job.path, pages.render(job).content, fingerprint)
             if done % 100 == 0 or done == len(jobs):
                 tell(f"rendering {language}", done, len(jobs))
         output.remove_stale(f"{language}/")
@@ -228,21 +227,19 @@ def _site_pages(
         for lang in gathered
         if lang != first.language
     ]
-    home = main.render(
+    home = main.page(
         "home.html",
         paths.home(),
         title="Comprehensive Rules history",
         rows=ReleasePages(main).release_rows(),
         others=others,
     )
-    output.write(home.path, home.content)
-    output.write(
-        "search.html",
-        main.render("search.html", "search.html", title="Search", languages=list(gathered)).content,
-    )
+    output.write(home.path, main.render(home).content)
+    search_page = main.page("search.html", "search.html", title="Search", languages=list(gathered))
+    output.write("search.html", main.render(search_page).content)
     # Served for a missing page at any depth: links from the site root the base URL names.
     root = urlsplit(base_url).path or "/"
-    notfound = main.render(
+    notfound = main.page(
         "notfound.html",
         "404.html",
         root=root if root.endswith("/") else root + "/",
@@ -251,7 +248,7 @@ def _site_pages(
         canonical="",
         lookup_languages=list(gathered),
     )
-    output.write("404.html", notfound.content)
+    output.write("404.html", main.render(notfound).content)
     static = resources.files("rulesarchive.templates").joinpath("static")
     for item in static.iterdir():
         if item.is_file():

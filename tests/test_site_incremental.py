@@ -1,0 +1,91 @@
+"""Incremental builds: a page's fingerprint is the context it renders, nothing else."""
+
+from __future__ import annotations
+
+import json
+
+import jinja2
+import pytest
+from rulesarchive.site_builder import output as output_module
+from rulesarchive.site_builder import pages as pages_module
+from rulesarchive.site_builder.build import build_site
+from rulesarchive.site_builder.render import Job, fingerprint
+
+from tests.site_fixture import fixture_archive
+
+RULE_PAGE = "en/r/2010-02-01/400.6/index.html"
+
+
+def _manifest(site) -> dict[str, list[str]]:
+    return json.loads((site.resolve() / ".manifest.json").read_text())["files"]
+
+
+def test_a_context_field_changed_for_one_page_rewrites_that_page_only(tmp_path, monkeypatch):
+    archive = fixture_archive(tmp_path / "archive")
+    out = tmp_path / "site"
+    build_site(archive, out, index_search=False)
+    before = _manifest(out)
+    make_page = pages_module.LanguagePages.page
+
+    def page(self, template, path, **context):
+        if path == RULE_PAGE:
+            context["description"] = "A field the page kind now gives its template."
+        return make_page(self, template, path, **context)
+
+    monkeypatch.setattr(pages_module.LanguagePages, "page", page)
+    report = build_site(archive, out, index_search=False)
+    after = _manifest(out)
+    assert report.written == 1
+    assert [path for path in after if after[path] != before[path]] == [RULE_PAGE]
+    assert "A field the page kind now gives" in (out / RULE_PAGE).read_text()
+
+
+def test_every_page_renders_exactly_the_context_its_fingerprint_hashes(tmp_path, monkeypatch):
+    """A page kind that renders anything beside its job's context fails here."""
+    renders: dict[str, tuple[str, dict]] = {}  # output -> template, what it was given
+    writes: list[tuple[str, str, str]] = []
+    languages: dict[str, pages_module.LanguagePages] = {}
+    template_render = jinja2.Template.render
+    write = output_module.Output.write
+    language_init = pages_module.LanguagePages.__init__
+
+    def render(self, *args, **kwargs):
+        html = template_render(self, *args, **kwargs)
+        renders[html] = (self.name, kwargs)
+        return html
+
+    def record_write(self, path, content, fingerprint=""):
+        writes.append((path, content, fingerprint))
+        write(self, path, content, fingerprint)
+
+    def init(self, *args, **kwargs):
+        language_init(self, *args, **kwargs)
+        languages[self.language] = self
+
+    monkeypatch.setattr(jinja2.Template, "render", render)
+    monkeypatch.setattr(output_module.Output, "write", record_write)
+    monkeypatch.setattr(pages_module.LanguagePages, "__init__", init)
+    build_site(fixture_archive(tmp_path / "archive"), tmp_path / "site", index_search=False)
+
+    pages = [(path, html, print_) for path, html, print_ in writes if path.endswith(".html")]
+    kept = [(path, html, print_) for path, html, print_ in pages if print_]
+    assert len(kept) > 80  # every page of a language, the site-wide ones aside
+    for path, html, print_ in kept:
+        assert html in renders, f"{path} was not rendered from a template"
+        template, given = renders[html]
+        site = languages[path.split("/")[0]]
+        assert {key: given[key] for key in site.shared} == site.shared
+        context = {key: value for key, value in given.items() if key not in site.shared}
+        assert fingerprint(Job(path, template, context), site.salt) == print_, path
+    # Pages without a fingerprint are rewritten (compared by their bytes) on every build.
+    assert {path for path, _, print_ in pages if not print_} == {
+        "index.html",
+        "search.html",
+        "404.html",
+    }
+
+
+def test_a_context_holding_a_function_cannot_be_fingerprinted():
+    job = Job("en/x.html", "base.html", {"ref": lambda text: text})
+    with pytest.raises((AttributeError, TypeError, ValueError)):
+        fingerprint(job, "salt")
