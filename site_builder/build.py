@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import time
 from collections.abc import Callable
@@ -19,11 +20,11 @@ from rulesarchive.differ.translations import translation_report
 from rulesarchive.site_builder import feeds, paths, search
 from rulesarchive.site_builder.checks import CheckPages, check_gathered
 from rulesarchive.site_builder.gather import Language, gather
-from rulesarchive.site_builder.output import Output
+from rulesarchive.site_builder.output import Output, built_from
 from rulesarchive.site_builder.pages import LanguagePages
 from rulesarchive.site_builder.release_data import data_path, is_keyframe, release_script
 from rulesarchive.site_builder.release_pages import ReleasePages
-from rulesarchive.site_builder.render import LANGUAGE_NAMES, environment
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, code_version, environment
 from rulesarchive.site_builder.translations import Pairing, pair_translations
 
 LANGUAGE_ORDER = ("en", "zh-Hans", "it")
@@ -68,19 +69,22 @@ def build_site(
             f"the archive at {archive.root} has no releases: fill it with `rulesarchive scrape` "
             "(or `rulesarchive ingest FILES`), or see a demo with `rulesarchive build --sample`"
         )
+    state = _state(archive, languages, base_url, index_search)
+    built = built_from(out)
+    if built is not None and built[0] == state:  # nothing changed since the last build
+        return BuildReport(built[1], 0, time.perf_counter() - started, tuple(languages))
     output = Output(out)
     indexer = search.Indexer(output.staging)
     try:
         indexing = indexer if index_search else None
         _render(archive, output, indexing, languages, base_url, progress, cache)
-        output.finish()
+        output.finish(state)
         indexer.wait()
     except BaseException:
         indexer.stop()
         output.abandon()
         raise
     output.swap()
-    output.prune()
     return BuildReport(
         len(output.produced), output.written, time.perf_counter() - started, tuple(languages)
     )
@@ -150,6 +154,14 @@ def _render(
             indexer.start(language)
     assert first_pages is not None
     _site_pages(output, first_pages, gathered, base_url, lastmod)
+
+
+def _state(archive: Archive, languages: list[str], base_url: str, index_search: bool) -> str:
+    """Sum up what a build makes the site from: the releases, the code and the options."""
+    digest = hashlib.sha1(repr((code_version(), languages, base_url, index_search)).encode())
+    for release in archive.releases():  # a release's content is its content_sha256
+        digest.update(repr(release).encode())
+    return digest.hexdigest()
 
 
 def _index_is_stale(output: Output, language: str) -> bool:

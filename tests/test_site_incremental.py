@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import jinja2
 import pytest
+from rulesarchive.site_builder import build as build_module
 from rulesarchive.site_builder import output as output_module
 from rulesarchive.site_builder import pages as pages_module
 from rulesarchive.site_builder.build import build_site
@@ -33,6 +35,7 @@ def test_a_context_field_changed_for_one_page_rewrites_that_page_only(tmp_path, 
         return make_page(self, template, path, **context)
 
     monkeypatch.setattr(pages_module.LanguagePages, "page", page)
+    monkeypatch.setattr(build_module, "built_from", lambda out: None)  # as if code changed
     report = build_site(archive, out, index_search=False)
     after = _manifest(out)
     assert report.written == 1
@@ -89,3 +92,42 @@ def test_a_context_holding_a_function_cannot_be_fingerprinted():
     job = Job("en/x.html", "base.html", {"ref": lambda text: text})
     with pytest.raises((AttributeError, TypeError, ValueError)):
         fingerprint(job, "salt")
+
+
+def test_a_rebuild_with_nothing_changed_stops_before_reading_the_archive(tmp_path, monkeypatch):
+    archive = fixture_archive(tmp_path / "archive")
+    out = tmp_path / "site"
+    first = build_site(archive, out, index_search=False)
+
+    def gather(*args, **kwargs):
+        raise AssertionError("the archive was read again")
+
+    monkeypatch.setattr(build_module, "gather", gather)
+    again = build_site(archive, out, index_search=False)
+    assert (again.pages, again.written) == (first.pages, 0)
+    with pytest.raises(AssertionError, match="read again"):  # another option: another site
+        build_site(archive, out, base_url="https://example.org/", index_search=False)
+
+
+def test_a_rebuild_catches_the_older_copy_up_and_shares_unchanged_files(tmp_path):
+    archive = fixture_archive(tmp_path / "archive")
+    out = tmp_path / "site"
+    release = archive.root / "en" / "2019-05-03"
+    aside = tmp_path / "2019-05-03"
+    for build in range(3):  # without the release, with it, without it again
+        release.rename(aside) if release.exists() else aside.rename(release)
+        report = build_site(archive, out)
+        assert 0 < report.written < report.pages or build == 0
+    live = out.resolve()
+    fresh = tmp_path / "fresh"
+    build_site(archive, fresh)
+    files = _manifest(out)
+    assert files == _manifest(fresh)  # same bytes as a build from nothing, file by file
+    for path, (digest, _) in files.items():
+        assert hashlib.sha256((live / path).read_bytes()).hexdigest() == digest, path
+    made = {p.relative_to(live).as_posix() for p in live.rglob("*") if p.is_file()}
+    assert {p for p in made if not p.startswith("pagefind/")} - set(files) == {".manifest.json"}
+    assert (live / "pagefind" / "en" / "pagefind.js").exists()
+    other = tmp_path / (".site.a" if live.name == ".site.b" else ".site.b")
+    shared = [path for path in files if (live / path).stat().st_ino == (other / path).stat().st_ino]
+    assert len(shared) > len(files) / 2  # the second copy costs what the last build changed
