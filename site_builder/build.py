@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
+from itertools import chain
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -26,6 +27,7 @@ from rulesarchive.site_builder.release_data import data_path, is_keyframe, relea
 from rulesarchive.site_builder.release_pages import ReleasePages
 from rulesarchive.site_builder.render import LANGUAGE_NAMES, code_version, environment
 from rulesarchive.site_builder.translations import Pairing, pair_translations
+from rulesarchive.site_builder.workers import make_files
 
 LANGUAGE_ORDER = ("en", "zh-Hans", "it")
 
@@ -140,14 +142,15 @@ def _render(
         )
         first_pages = first_pages or pages
         checks = CheckPages(pages, check_gathered(data, gathered.get("en"), headings[language]))
-        jobs = [*pages.jobs(), *checks.jobs()]
+        rules, others = pages.shares()
+        make_files(
+            pages,
+            (chain(others, checks.jobs()), rules),
+            len(data.lines),
+            output,
+            lambda done, total: tell(f"rendering {language}", done, total),  # noqa: B023
+        )
         lastmod.update(pages.lastmod)
-        for done, job in enumerate(jobs, 1):
-            fingerprint = pages.fingerprint(job)
-            if not output.fresh(job.path, fingerprint):
-                output.write(job.path, pages.render(job).content, fingerprint)
-            if done % 100 == 0 or done == len(jobs):
-                tell(f"rendering {language}", done, len(jobs))
         output.remove_stale(f"{language}/")
         if indexer is not None and _index_is_stale(output, language):
             tell(f"indexing {language} for search", 0, 0)

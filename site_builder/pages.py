@@ -125,7 +125,7 @@ class LanguagePages:
         """Link from `page` to a line's rule page ('' for no line)."""
         return paths.relative(page, paths.rule_page(self.language, line)) if line else ""
 
-    def jobs(self) -> Iterator[Job]:
-        """Yield every file of the language as a job, page kind by page kind."""
-        for kind in (ReleasePages, RulePages, NumberPages, IndexPages, StatusPages):
-            yield from kind(self).jobs()
+    def shares(self) -> tuple[Iterator[Job], Iterator[Job]]:
+        """Split the jobs in two shares of about equal work: the rule pages, and the others."""
+        others = (ReleasePages, NumberPages, IndexPages, StatusPages)
+        return RulePages(self).jobs(), (job for kind in others for job in kind(self).jobs())

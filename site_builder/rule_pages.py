@@ -54,7 +54,7 @@ class RulePages:
         if translated is None:
             return None
         return {
-            "counterpart": translated,
+            "counterpart": _shown(translated),
             "href": paths.relative(page, f"en/r/{translated.english_line_id}/index.html"),
             "since_href": _relative_change(page, translated),
         }
@@ -168,7 +168,7 @@ class RulePages:
             ),
             translations=[
                 {
-                    "counterpart": counterpart,
+                    "counterpart": _shown(counterpart),
                     "name": LANGUAGE_NAMES.get(counterpart.language, counterpart.language),
                     "href": paths.relative(
                         page, f"{counterpart.language}/r/{counterpart.line_id}/index.html"
@@ -265,6 +265,19 @@ class RulePages:
                 if target is not None and target is not line and target.last == line.last:
                     cited.setdefault(target.id, []).append(line)
         return cited
+
+
+def _shown(counterpart: Counterpart) -> dict:
+    """What a rule page shows of a counterpart (not its base release: the status page has it)."""
+    return {
+        "language": counterpart.language,
+        "rule": counterpart.rule,
+        "release": counterpart.release,
+        "english": counterpart.english,
+        "status": counterpart.status,
+        "stale_since": counterpart.stale_since,
+        "problems": counterpart.problems,
+    }
 
 
 def _relative_change(page: str, counterpart: Counterpart) -> str:

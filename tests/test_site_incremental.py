@@ -10,6 +10,7 @@ import pytest
 from rulesarchive.site_builder import build as build_module
 from rulesarchive.site_builder import output as output_module
 from rulesarchive.site_builder import pages as pages_module
+from rulesarchive.site_builder import rule_pages, workers
 from rulesarchive.site_builder.build import build_site
 from rulesarchive.site_builder.render import Job, fingerprint
 
@@ -131,3 +132,27 @@ def test_a_rebuild_catches_the_older_copy_up_and_shares_unchanged_files(tmp_path
     other = tmp_path / (".site.a" if live.name == ".site.b" else ".site.b")
     shared = [path for path in files if (live / path).stat().st_ino == (other / path).stat().st_ino]
     assert len(shared) > len(files) / 2  # the second copy costs what the last build changed
+
+
+def test_pages_made_in_two_processes_are_the_pages_made_in_one(tmp_path, monkeypatch):
+    archive = fixture_archive(tmp_path / "archive")
+    build_site(archive, tmp_path / "one", index_search=False)
+    monkeypatch.setattr(workers, "FORK_FROM", 0)
+    report = build_site(archive, tmp_path / "two", index_search=False)
+    assert report.written == report.pages
+    assert _manifest(tmp_path / "two") == _manifest(tmp_path / "one")
+    for name in ("sitemap.xml", "en/r/2010-02-01/400.6/index.html"):
+        assert (tmp_path / "two" / name).read_bytes() == (tmp_path / "one" / name).read_bytes()
+
+
+def test_a_failure_in_the_forked_process_fails_the_build(tmp_path, monkeypatch):
+    archive = fixture_archive(tmp_path / "archive")
+    monkeypatch.setattr(workers, "FORK_FROM", 0)
+
+    def rule(self, line):
+        raise ValueError("a rule page exploded")
+
+    monkeypatch.setattr(rule_pages.RulePages, "rule", rule)
+    with pytest.raises(RuntimeError, match="a rule page exploded"):
+        build_site(archive, tmp_path / "site", index_search=False)
+    assert not (tmp_path / "site").exists()
