@@ -31,6 +31,8 @@ class References:
         self.glossary_paths = glossary_paths  # term key -> glossary page
         self.chapters = {h.number for h in data.headings if len(h.number) in (1, 3)}
         self._terms: dict[int, tuple[re.Pattern[str] | None, dict[str, str]]] = {}
+        # A text is read in many places (a rule's page, changelogs, its chapter): found once.
+        self._found_in: dict[str, list[tuple[int, int, str, str]]] = {}
 
     def rule_target(self, number: str, index: int) -> str | None:
         """Return the page (with its version anchor) of the rule holding a number in a release."""
@@ -82,9 +84,12 @@ class References:
         return Markup("".join(parts))
 
     def _found(self, text: str) -> list[tuple[int, int, str, str]]:
-        found = [(m.start(1), m.end(1), "rule", m.group(1)) for m in CITATION.finditer(text)]
-        found += [(m.start(1), m.end(1), "chapter", m.group(1)) for m in CHAPTER.finditer(text)]
-        return sorted(found)
+        found = self._found_in.get(text)
+        if found is None:
+            found = [(m.start(1), m.end(1), "rule", m.group(1)) for m in CITATION.finditer(text)]
+            found += [(m.start(1), m.end(1), "chapter", m.group(1)) for m in CHAPTER.finditer(text)]
+            found = self._found_in[text] = sorted(found)
+        return found
 
     def _link(self, page: str, shown: str, kind: str, value: str, index: int) -> str:
         if kind == "rule":
