@@ -56,7 +56,10 @@ class NumberPages:
                 "number": line.rule.number,
                 "href": self.site.line_href(page, line),
                 "since": self.site.data.releases[first].effective_date,
-                "until": self.site.data.releases[last].effective_date,
+                # A current holder shows "now": its last release is not on the page.
+                "until": None
+                if last == self.site.newest
+                else self.site.data.releases[last].effective_date,
                 "current": last == self.site.newest,
             }
             for line, first, last in periods
