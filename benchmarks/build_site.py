@@ -1,16 +1,27 @@
-"""Time the site build: the whole shared archive from nothing, then a rebuild after one release.
+"""Time the site build: from nothing, with nothing changed, and after one release, twice.
 
-Usage: python benchmarks/build_site.py
+Usage: python benchmarks/build_site.py [--synthetic]
 Ingests ../shared/cr-archive (English and zh-Hans) into a temporary archive, holding back the
-newest English release; builds the site from nothing (no site, no cached diffs); ingests the
-held-back release and rebuilds. Each build runs in a child process, so its peak memory is its
-own. Targets (2-core machine, issue 10): full build at most 30 s and 1 GB; rebuild at most
-5 s, rewriting only the pages whose content changed.
+two newest English releases; builds the site from nothing (no site, no cached diffs);
+rebuilds with nothing changed; ingests one held-back release and rebuilds (the first rebuild,
+which also makes the site's second copy), then the other and rebuilds again (a rebuild as
+every later one is). With --synthetic, the archive is the real English releases followed by
+synthetic ones up to 500 (benchmarks/synthetic.py), the last two held back the same way.
+Each build runs in a child process (its peak memory is its own; "child" is the largest of
+the processes it forks or starts) and reports where its time went: reading the releases and
+tracing their lines of descent (`gather`), the reference check, and the rest (the pages),
+with its CPU time (user + system, the processes it forked included: on a shared machine the
+wall-clock follows the load, the CPU time hardly). Targets (2-core machine, issues 10 and
+13): real archive full at most 15 s (issue 10: 30 s) and 1 GB, nothing changed at most 1 s,
+one release at most 3 s (issue 10: 5 s); synthetic 500: full at most 120 s, one release at
+most 10 s.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -19,50 +30,93 @@ from pathlib import Path
 from rulesarchive.corpus.store import Archive
 from rulesarchive.scraper.ingest import ingest_paths
 
+sys.path.insert(0, str(Path(__file__).parent))
+import synthetic  # beside this script
+
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "cr-archive"
 CHILD = """
-import json, resource, sys
+import json, resource, sys, time
 from pathlib import Path
 from rulesarchive.corpus.store import Archive
-from rulesarchive.site_builder.build import build_site
-report = build_site(Archive(sys.argv[1]), Path(sys.argv[2]))
-print(json.dumps({"files": report.pages, "written": report.written, "seconds": report.seconds,
-                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+from rulesarchive.site_builder import build
+
+spent = {"gather": 0.0, "check": 0.0}
+def timed(name, function):
+    def run(*args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            spent[name] += time.perf_counter() - started
+    return run
+build.gather = timed("gather", build.gather)
+build.check_gathered = timed("check", build.check_gathered)
+def cpu():  # user + system seconds of the build and the processes it forked
+    return sum(getattr(resource.getrusage(who), field) for field in ("ru_utime", "ru_stime")
+               for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+def peak_kb():  # of this process since it started (ru_maxrss counts the benchmark's too)
+    status = Path("/proc/self/status").read_text()
+    return int(status.split("VmHWM:")[1].split()[0])
+if __name__ == "__main__":
+    report = build.build_site(Archive(sys.argv[1]), Path(sys.argv[2]), index_search=False)
+    print(json.dumps({"files": report.pages, "written": report.written,
+                      "seconds": report.seconds, **spent,
+                      "peak_mb": peak_kb() / 1024, "cpu": cpu(),
+                      "child_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))
 """
 
 
 def timed_build(archive: Path, site: Path) -> dict:
-    """Build in a child process; return its report."""
+    """Build in a child process; return its report and the load average before it."""
+    load = os.getloadavg()[0]
     result = subprocess.run(
         [sys.executable, "-c", CHILD, str(archive), str(site)],
         capture_output=True,
         text=True,
         check=True,
     )
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return json.loads(result.stdout.strip().splitlines()[-1]) | {"load": load}
+
+
+def real_archive(root: Path) -> tuple[Archive, list[Path]]:
+    """Ingest the shared archive but the two newest English releases; return those two."""
+    english = sorted((SHARED / "en").glob("*.txt"))
+    archive = Archive(root)
+    originals = sorted((SHARED / "orig" / "en").iterdir())  # 2003-06-01 exists only as RTF
+    chinese = sorted((SHARED / "zh-Hans").glob("*.txt"))
+    ingest_paths(archive, english[:-2] + originals + chinese)
+    return archive, english[-2:]
 
 
 def main() -> None:
-    english = sorted((SHARED / "en").glob("*.txt"))
-    held_back = english[-1]
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--synthetic", action="store_true", help="500 releases, most made up")
+    options = parser.parse_args()
+    rows = []
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
-        archive = Archive(root / "archive")
-        originals = sorted((SHARED / "orig" / "en").iterdir())  # 2003-06-01 exists only as RTF
-        chinese = sorted((SHARED / "zh-Hans").glob("*.txt"))
-        ingest_paths(archive, english[:-1] + originals + chinese)
+        if options.synthetic:
+            archive = synthetic.make_archive(root / "archive", 498)
+            later = [lambda s=step: synthetic.extend_archive(archive, 1, seed=s) for step in (1, 2)]
+        else:
+            archive, held = real_archive(root / "archive")
+            later = [lambda path=path: ingest_paths(archive, [path]) for path in held]
+        site = root / "site"
         releases = len(archive.releases())
-        full = timed_build(archive.root, root / "site")
-        ingest_paths(archive, [held_back])
-        rebuild = timed_build(archive.root, root / "site")
-    print(f"{'build':34} {'files':>7} {'written':>8} {'seconds':>8} {'peak MB':>8}")
-    for label, figures in (
-        (f"full, {releases} releases, from nothing", full),
-        (f"rebuild after adding {held_back.stem}", rebuild),
-    ):
+        rows.append((f"full, {releases} releases, from nothing", timed_build(archive.root, site)))
+        rows.append(("rebuild, nothing changed", timed_build(archive.root, site)))
+        for label in ("rebuild, one release added (first)", "rebuild, one more release added"):
+            later.pop(0)()
+            rows.append((label, timed_build(archive.root, site)))
+    heading = f"{'build':38} {'files':>6} {'written':>7} {'seconds':>7} {'CPU s':>6} {'gather':>6}"
+    print(f"{heading} {'check':>6} {'pages':>6} {'peak MB':>7} {'child':>5} {'load':>5}")
+    for label, f in rows:
+        pages = f["seconds"] - f["gather"] - f["check"]
         print(
-            f"{label:34} {figures['files']:7d} {figures['written']:8d} "
-            f"{figures['seconds']:8.1f} {figures['peak_mb']:8.0f}"
+            f"{label:38} {f['files']:6d} {f['written']:7d} {f['seconds']:7.2f} {f['cpu']:6.1f}"
+            f" {f['gather']:6.2f}"
+            f" {f['check']:6.2f} {pages:6.2f} {f['peak_mb']:7.0f} {f['child_mb']:5.0f}"
+            f" {f['load']:5.1f}"
         )
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
+from itertools import chain
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -19,12 +21,13 @@ from rulesarchive.differ.translations import translation_report
 from rulesarchive.site_builder import feeds, paths, search
 from rulesarchive.site_builder.checks import CheckPages, check_gathered
 from rulesarchive.site_builder.gather import Language, gather
-from rulesarchive.site_builder.output import Output
+from rulesarchive.site_builder.output import Output, built_from
 from rulesarchive.site_builder.pages import LanguagePages
 from rulesarchive.site_builder.release_data import data_path, is_keyframe, release_script
 from rulesarchive.site_builder.release_pages import ReleasePages
-from rulesarchive.site_builder.render import LANGUAGE_NAMES, Page, environment
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, code_version, environment
 from rulesarchive.site_builder.translations import Pairing, pair_translations
+from rulesarchive.site_builder.workers import make_files
 
 LANGUAGE_ORDER = ("en", "zh-Hans", "it")
 
@@ -68,19 +71,22 @@ def build_site(
             f"the archive at {archive.root} has no releases: fill it with `rulesarchive scrape` "
             "(or `rulesarchive ingest FILES`), or see a demo with `rulesarchive build --sample`"
         )
+    state = _state(archive, languages, base_url, index_search)
+    built = built_from(out)
+    if built is not None and built[0] == state:  # nothing changed since the last build
+        return BuildReport(built[1], 0, time.perf_counter() - started, tuple(languages))
     output = Output(out)
     indexer = search.Indexer(output.staging)
     try:
         indexing = indexer if index_search else None
         _render(archive, output, indexing, languages, base_url, progress, cache)
-        output.finish()
+        output.finish(state)
         indexer.wait()
     except BaseException:
         indexer.stop()
         output.abandon()
         raise
     output.swap()
-    output.prune()
     return BuildReport(
         len(output.produced), output.written, time.perf_counter() - started, tuple(languages)
     )
@@ -136,21 +142,29 @@ def _render(
         )
         first_pages = first_pages or pages
         checks = CheckPages(pages, check_gathered(data, gathered.get("en"), headings[language]))
-        jobs = [*pages.jobs(), *checks.jobs()]
+        rules, others = pages.shares()
+        make_files(
+            pages,
+            (chain(others, checks.jobs()), rules),
+            len(data.lines),
+            output,
+            lambda done, total: tell(f"rendering {language}", done, total),  # noqa: B023
+        )
         lastmod.update(pages.lastmod)
-        for done, job in enumerate(jobs, 1):
-            if not output.fresh(job.path, job.fingerprint):
-                made = job.render()
-                content = made.content if isinstance(made, Page) else made
-                output.write(job.path, content, job.fingerprint)
-            if done % 100 == 0 or done == len(jobs):
-                tell(f"rendering {language}", done, len(jobs))
         output.remove_stale(f"{language}/")
         if indexer is not None and _index_is_stale(output, language):
             tell(f"indexing {language} for search", 0, 0)
             indexer.start(language)
     assert first_pages is not None
     _site_pages(output, first_pages, gathered, base_url, lastmod)
+
+
+def _state(archive: Archive, languages: list[str], base_url: str, index_search: bool) -> str:
+    """Sum up what a build makes the site from: the releases, the code and the options."""
+    digest = hashlib.sha1(repr((code_version(), languages, base_url, index_search)).encode())
+    for release in archive.releases():  # a release's content is its content_sha256
+        digest.update(repr(release).encode())
+    return digest.hexdigest()
 
 
 def _index_is_stale(output: Output, language: str) -> bool:
@@ -228,21 +242,19 @@ def _site_pages(
         for lang in gathered
         if lang != first.language
     ]
-    home = main.render(
+    home = main.page(
         "home.html",
         paths.home(),
         title="Comprehensive Rules history",
         rows=ReleasePages(main).release_rows(),
         others=others,
     )
-    output.write(home.path, home.content)
-    output.write(
-        "search.html",
-        main.render("search.html", "search.html", title="Search", languages=list(gathered)).content,
-    )
+    output.write(home.path, main.render(home).content)
+    search_page = main.page("search.html", "search.html", title="Search", languages=list(gathered))
+    output.write("search.html", main.render(search_page).content)
     # Served for a missing page at any depth: links from the site root the base URL names.
     root = urlsplit(base_url).path or "/"
-    notfound = main.render(
+    notfound = main.page(
         "notfound.html",
         "404.html",
         root=root if root.endswith("/") else root + "/",
@@ -251,7 +263,7 @@ def _site_pages(
         canonical="",
         lookup_languages=list(gathered),
     )
-    output.write("404.html", notfound.content)
+    output.write("404.html", main.render(notfound).content)
     static = resources.files("rulesarchive.templates").joinpath("static")
     for item in static.iterdir():
         if item.is_file():

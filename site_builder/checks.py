@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
-from functools import partial
 
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
 from rulesarchive.differ.glossary import term_key
@@ -20,7 +18,7 @@ from rulesarchive.differ.references import (
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.gather import Language
 from rulesarchive.site_builder.pages import LanguagePages
-from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Page
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job
 
 
 def check_page(release: Release) -> str:
@@ -86,20 +84,18 @@ class CheckPages:
 
     def jobs(self) -> Iterator[Job]:
         """Yield one job per release: its check page."""
-        for index, release in enumerate(self.data.releases):
-            inputs = (self.data.prefix[index], self.check.counts[index], self.check.present[index])
-            path = check_page(release)
-            digest = hashlib.sha1(repr((self.pages.version, path, inputs)).encode()).hexdigest()
-            yield Job(path, digest, partial(self.page, index))
+        for index in range(len(self.data.releases)):
+            yield self.page(index)
 
-    def page(self, index: int) -> Page:
+    def page(self, index: int) -> Job:
         """A release's references and their problems, each linked to both rules."""
         release = self.data.releases[index]
         page = check_page(release)
         rows = [self._row(page, index, problem) for problem in self.check.present[index]]
-        return self.pages.render(
+        return self.pages.page(
             "check.html",
             page,
+            modified=index,
             title=f"Reference check · {release.effective_date} {release.set_name}".strip(),
             release=release,
             language_name=LANGUAGE_NAMES.get(release.language, release.language),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import partial
 from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.numbers import parent_of, rule_sort_key
@@ -11,7 +10,7 @@ from rulesarchive.differ.lineage import Line
 from rulesarchive.differ.words import diff_words
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.gather import GlossaryLine
-from rulesarchive.site_builder.render import Job, Page
+from rulesarchive.site_builder.render import Job
 
 if TYPE_CHECKING:
     from rulesarchive.site_builder.pages import LanguagePages
@@ -25,32 +24,16 @@ class IndexPages:
 
     def jobs(self) -> Iterator[Job]:
         """Yield the chapter index, each chapter, the removed rules and the glossary pages."""
-        site = self.site
-        everything = site.data.prefix[-1]  # pages that show the language as a whole
-        yield site._job(f"{site.language}/chapters/index.html", everything, self.chapters)
-        for heading in site.data.headings:
+        yield self.chapters()
+        for heading in self.site.data.headings:
             if len(heading.number) == 3:
-                yield site._job(
-                    paths.chapter_page(site.language, heading.number),
-                    everything,
-                    partial(self.chapter, heading.number, heading.title),
-                )
-        yield site._job(f"{site.language}/glossary/index.html", everything, self.glossary_index)
-        yield site._job(f"{site.language}/removed.html", everything, self.removed_rules)
-        for term in site.data.glossary:
-            inputs = (
-                site.glossary_slugs[term.key],
-                [(site._labels([first]), entry) for first, _, entry in term.stretches],
-                term.stretches[-1][1] == site.newest,
-                site.refs.html(
-                    self._glossary_path(term),
-                    term.stretches[-1][2].printed_text,
-                    term.stretches[-1][1],
-                ),
-            )
-            yield site._job(self._glossary_path(term), inputs, partial(self.glossary_term, term))
+                yield self.chapter(heading.number, heading.title)
+        yield self.glossary_index()
+        yield self.removed_rules()
+        for term in self.site.data.glossary:
+            yield self.glossary_term(term)
 
-    def chapters(self) -> Page:
+    def chapters(self) -> Job:
         """Sections and chapters of the newest release."""
         page = f"{self.site.language}/chapters/index.html"
         sections: list[dict] = []
@@ -60,11 +43,11 @@ class IndexPages:
             elif len(heading.number) == 3 and sections:
                 href = paths.relative(page, paths.chapter_page(self.site.language, heading.number))
                 sections[-1]["chapters"].append({"heading": heading, "href": href})
-        return self.site.render(
+        return self.site.page(
             "chapters.html", page, title=self.site.t["chapters_title"], sections=sections
         )
 
-    def chapter(self, chapter: str, title: str) -> Page:
+    def chapter(self, chapter: str, title: str) -> Job:
         """The rules of one chapter in the newest release, rules with their sub-rules nested."""
         page = paths.chapter_page(self.site.language, chapter)
         rules: list[dict] = []
@@ -84,11 +67,11 @@ class IndexPages:
                 rules[-1]["children"].append(item)
             else:
                 rules.append(item)
-        return self.site.render(
+        return self.site.page(
             "chapter.html", page, title=f"{chapter}. {title}", chapter=chapter, rules=rules
         )
 
-    def glossary_index(self) -> Page:
+    def glossary_index(self) -> Job:
         """The current glossary with its definitions (searchable), then the removed terms."""
         page = f"{self.site.language}/glossary/index.html"
         current, removed = [], []
@@ -105,7 +88,7 @@ class IndexPages:
                 )
             else:
                 removed.append(view)
-        return self.site.render(
+        return self.site.page(
             "glossary_index.html",
             page,
             title=self.site.t["glossary_title"],
@@ -113,7 +96,7 @@ class IndexPages:
             removed=removed,
         )
 
-    def removed_rules(self) -> Page:
+    def removed_rules(self) -> Job:
         """Every rule no longer printed, as it last read (searchable), in rule order."""
         page = f"{self.site.language}/removed.html"
         gone = sorted(
@@ -129,14 +112,14 @@ class IndexPages:
             }
             for line in gone
         ]
-        return self.site.render(
+        return self.site.page(
             "removed.html", page, title=self.site.t["removed_rules_title"], rules=rules
         )
 
     def _glossary_path(self, term: GlossaryLine) -> str:
         return paths.glossary_page(self.site.language, self.site.glossary_slugs[term.key])
 
-    def glossary_term(self, term: GlossaryLine) -> Page:
+    def glossary_term(self, term: GlossaryLine) -> Job:
         """One glossary term and its history, newest first, each change as a word diff."""
         entry = term.stretches[-1][2]
         page = self._glossary_path(term)
@@ -159,7 +142,7 @@ class IndexPages:
                     "typography": typography,
                 }
             )
-        return self.site.render(
+        return self.site.page(
             "glossary_term.html",
             page,
             title=entry.term,

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import partial
 from typing import TYPE_CHECKING
 
 from rulesarchive.differ.lineage import Line
 from rulesarchive.site_builder import paths
-from rulesarchive.site_builder.render import Job, Page
+from rulesarchive.site_builder.render import Job
 
 if TYPE_CHECKING:
     from rulesarchive.site_builder.pages import LanguagePages
@@ -22,25 +21,13 @@ class NumberPages:
 
     def jobs(self) -> Iterator[Job]:
         """Yield a page per rule, chapter and section number, and the lookup page."""
-        site = self.site
-        for number in site.data.holders:
-            periods = [
-                (line.id, line.rule.number, first, last, last == site.newest)
-                for line, first, last in self.number_periods(number)
-            ]
-            yield site._job(
-                paths.number_page(site.language, number),
-                (number, periods, site._labels(i for p in periods for i in p[2:4])),
-                partial(self.number_stub, number),
-            )
-        for heading in site.data.headings:
-            if len(heading.number) in (1, 3) and heading.number not in site.data.holders:
-                yield site._job(
-                    paths.number_page(site.language, heading.number),
-                    heading.number,
-                    partial(self.chapter_stub, heading.number),
-                )
-        yield site._job(f"{site.language}/goto.html", site.data.prefix[-1], self.goto)
+        data = self.site.data
+        for number in data.holders:
+            yield self.number_stub(number)
+        for heading in data.headings:
+            if len(heading.number) in (1, 3) and heading.number not in data.holders:
+                yield self.chapter_stub(heading.number)
+        yield self.goto()
 
     def number_periods(self, number: str) -> list[tuple[Line, int, int]]:
         """Return who held a number, as (line, first, last) periods, the newest holder first."""
@@ -57,24 +44,28 @@ class NumberPages:
             periods.append((line, first, last))
         return sorted(periods, key=lambda period: (-period[2], -period[1]))
 
-    def number_stub(self, number: str) -> Page:
+    def number_stub(self, number: str) -> Job:
         """The page of a rule number: redirects to the rule holding it in the newest release.
 
         A number no rule holds now leads to the rule that held it last; every holder is listed.
         """
         page = paths.number_page(self.site.language, number)
+        periods = self.number_periods(number)
         rows = [
             {
-                "line": line,
+                "number": line.rule.number,
                 "href": self.site.line_href(page, line),
-                "since": self.site.data.releases[first],
-                "until": self.site.data.releases[last],
+                "since": self.site.data.releases[first].effective_date,
+                # A current holder shows "now": its last release is not on the page.
+                "until": None
+                if last == self.site.newest
+                else self.site.data.releases[last].effective_date,
                 "current": last == self.site.newest,
             }
-            for line, first, last in self.number_periods(number)
+            for line, first, last in periods
         ]
-        held = self.number_periods(number)[0][0]
-        return self.site.render(
+        held = periods[0][0]
+        return self.site.page(
             "number.html",
             page,
             canonical=self.site.base_url + paths.rule_page(self.site.language, held)
@@ -86,14 +77,14 @@ class NumberPages:
             target=rows[0]["href"],
         )
 
-    def chapter_stub(self, number: str) -> Page:
+    def chapter_stub(self, number: str) -> Job:
         """The page of a section or chapter number: redirects to where it is listed."""
         page = paths.number_page(self.site.language, number)
         if len(number) == 3:
             target, anchor = paths.chapter_page(self.site.language, number), ""
         else:
             target, anchor = f"{self.site.language}/chapters/index.html", f"#s{number}"
-        return self.site.render(
+        return self.site.page(
             "number.html",
             page,
             canonical=self.site.base_url + target + anchor if self.site.base_url else "",
@@ -103,10 +94,10 @@ class NumberPages:
             target=paths.relative(page, target) + anchor,
         )
 
-    def goto(self) -> Page:
+    def goto(self) -> Job:
         """The page that resolves a rule number typed in the header."""
         fallback = ["en"] if self.site.language != "en" and "en" in self.site.languages else []
-        return self.site.render(
+        return self.site.page(
             "goto.html",
             f"{self.site.language}/goto.html",
             title=self.site.t["goto_title"],

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections.abc import Callable, Iterable, Iterator
+import pickle
+from collections.abc import Iterator
 
 from jinja2 import Environment
 from rulesarchive.differ.history import Version
@@ -17,7 +18,14 @@ from rulesarchive.site_builder.index_pages import IndexPages
 from rulesarchive.site_builder.number_pages import NumberPages
 from rulesarchive.site_builder.refs import References
 from rulesarchive.site_builder.release_pages import ReleasePages
-from rulesarchive.site_builder.render import Job, Page, code_version, messages
+from rulesarchive.site_builder.render import (
+    Job,
+    Page,
+    code_version,
+    fingerprint,
+    messages,
+    render_job,
+)
 from rulesarchive.site_builder.rule_pages import RulePages
 from rulesarchive.site_builder.status_pages import StatusPages
 from rulesarchive.site_builder.translations import Pairing
@@ -37,12 +45,16 @@ class LanguagePages:
         base_url: str = "",
     ) -> None:
         self.base_url = base_url  # absolute links (canonical, alternates) start with it
-        self.version = (code_version(), tuple(languages), base_url)
         self.lastmod: dict[str, dt.date] = {}  # page -> when what it shows last changed
         self.pairing = pairing or Pairing()
         self.report = report  # of the newest release, for a translated language
         self.english = english  # for a translated language: where English changes are listed
         self.t = messages(data.language)
+        # What every page of the language shares, hashed once into each page's fingerprint.
+        self.shared = {"language": data.language, "lang_attr": data.language, "t": self.t}
+        self.salt = hashlib.sha1(
+            pickle.dumps((code_version(), tuple(languages), base_url, self.shared))
+        ).hexdigest()
         self.env = env
         self.data = data
         self.language = data.language
@@ -73,47 +85,47 @@ class LanguagePages:
             self._versions[line.id] = line_versions(line, self.data.releases)
         return self._versions[line.id]
 
-    def render(self, template: str, path: str, root: str | None = None, **context) -> Page:
-        """Render a template for the page at `path` (links relative to it unless `root`)."""
+    def page(
+        self,
+        template: str,
+        path: str,
+        modified: int | None = None,
+        root: str | None = None,
+        **context,
+    ) -> Job:
+        """Make the job of a page: its template and everything the template sees.
+
+        `modified`: the release whose changes the page shows last (the sitemap's lastmod);
+        links are relative to the page unless `root` says where the site root is.
+        """
+        index = self.newest if modified is None else modified
+        self.lastmod[path] = self.data.releases[index].effective_date
         context.setdefault("switches", [])
         context.setdefault("description", context.get("title", ""))
         context.setdefault("canonical", self.base_url + path if self.base_url else "")
         context.setdefault("alternates", [])
         context.setdefault("og_type", "website")
-        html = self.env.get_template(template).render(
-            root=paths.root_of(path) if root is None else root,
-            language=self.language,
-            lang_attr=self.language,
-            t=messages(self.language),
-            **context,
-        )
-        return Page(path, html)
+        context["root"] = paths.root_of(path) if root is None else root
+        return Job(path, template, context)
+
+    def data_file(self, path: str, content: str) -> Job:
+        """Make the job of a data file: its content is what it shows."""
+        self.lastmod[path] = self.data.releases[self.newest].effective_date
+        return Job(path, None, {"content": content})
+
+    def fingerprint(self, job: Job) -> str:
+        """Hash what a job of this language renders."""
+        return fingerprint(job, self.salt)
+
+    def render(self, job: Job) -> Page:
+        """Render a job of this language."""
+        return Page(job.path, render_job(self.env, self.shared, job))
 
     def line_href(self, page: str, line: Line | None) -> str:
         """Link from `page` to a line's rule page ('' for no line)."""
         return paths.relative(page, paths.rule_page(self.language, line)) if line else ""
 
-    def jobs(self) -> Iterator[Job]:
-        """Yield every file of the language as a job, page kind by page kind."""
-        for kind in (ReleasePages, RulePages, NumberPages, IndexPages, StatusPages):
-            yield from kind(self).jobs()
-
-    def _job(
-        self,
-        path: str,
-        inputs: object,
-        render: Callable[[], Page | str],
-        modified: int | None = None,
-    ) -> Job:
-        """Make a job; `modified`: the release whose changes the page shows last (sitemap)."""
-        index = self.newest if modified is None else modified
-        self.lastmod[path] = self.data.releases[index].effective_date
-        digest = hashlib.sha1(repr((self.version, path, inputs)).encode()).hexdigest()
-        return Job(path, digest, render)
-
-    def _labels(self, indexes: Iterable[int]) -> list[tuple]:
-        releases = self.data.releases
-        return [
-            (releases[i].effective_date, releases[i].set_code, releases[i].set_name)
-            for i in indexes
-        ]
+    def shares(self) -> tuple[Iterator[Job], Iterator[Job]]:
+        """Split the jobs in two shares of about equal work: the rule pages, and the others."""
+        others = (ReleasePages, NumberPages, IndexPages, StatusPages)
+        return RulePages(self).jobs(), (job for kind in others for job in kind(self).jobs())

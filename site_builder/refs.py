@@ -33,6 +33,8 @@ class References:
         self.glossary_paths = glossary_paths  # term key -> glossary page
         self.chapters = {h.number for h in data.headings if len(h.number) in (1, 3)}
         self._terms: dict[int, tuple[re.Pattern[str] | None, dict[str, str]]] = {}
+        # A text is read in many places (a rule's page, changelogs, its chapter): found once.
+        self._found_in: dict[str, list[tuple[int, int, str, str]]] = {}
 
     def rule_target(self, number: str, index: int) -> str | None:
         """Return the page (with its version anchor) of the rule holding a number in a release."""
@@ -84,9 +86,12 @@ class References:
         return Markup("".join(parts))
 
     def _found(self, text: str) -> list[tuple[int, int, str, str]]:
-        found = [(m.start(1), m.end(1), "rule", m.group(1)) for m in CITATION.finditer(text)]
-        found += [(m.start(1), m.end(1), "chapter", m.group(1)) for m in CHAPTER.finditer(text)]
-        return sorted(found)
+        found = self._found_in.get(text)
+        if found is None:
+            found = [(m.start(1), m.end(1), "rule", m.group(1)) for m in CITATION.finditer(text)]
+            found += [(m.start(1), m.end(1), "chapter", m.group(1)) for m in CHAPTER.finditer(text)]
+            found = self._found_in[text] = sorted(found)
+        return found
 
     def _link(self, page: str, shown: str, kind: str, value: str, index: int) -> str:
         if kind == "rule":
@@ -132,16 +137,41 @@ class References:
 
 
 def _pattern(keys: dict[str, str]) -> re.Pattern[str] | None:
-    latin = sorted((word for word in keys if word.isascii()), key=len, reverse=True)
-    other = sorted((word for word in keys if not word.isascii()), key=len, reverse=True)
+    latin = [word for word in keys if word.isascii()]
+    other = [word for word in keys if not word.isascii()]
     # A Latin term stands as a word (and may take a plural); a CJK term stands anywhere.
     alternatives = []
     if latin:
-        words = "|".join(map(re.escape, latin))
-        alternatives.append(rf"(?<![\w-])(?:{words})(?:e?s)?(?![\w-])")
+        alternatives.append(rf"(?<![\w-]){_longest_first(latin)}(?:e?s)?(?![\w-])")
     if other:
-        alternatives.append("|".join(map(re.escape, other)))
+        alternatives.append(_longest_first(other))
     return re.compile("|".join(alternatives), re.IGNORECASE) if alternatives else None
+
+
+def _longest_first(words: list[str]) -> str:
+    """Return a pattern matching any of the (case-folded) words, the longest that fits first.
+
+    As a tree of their letters ('attack(?:ing creature)?'), not a list of 700 alternatives:
+    the same matches, a tenth of the time to compile, and each position tried letter by letter
+    instead of word by word.
+    """
+    tree: dict = {}
+    for word in words:
+        node = tree
+        for letter in word:
+            node = node.setdefault(letter, {})
+        node[""] = {}
+    return _branch(tree)
+
+
+def _branch(node: dict) -> str:
+    ways = [re.escape(letter) + _branch(rest) for letter, rest in node.items() if letter]
+    if not ways:
+        return ""
+    ends = "" in node
+    if len(ways) == 1 and not ends:
+        return ways[0]
+    return f"(?:{'|'.join(ways)}){'?' if ends else ''}"
 
 
 def _term_of(matched: str, keys: dict[str, str]) -> str | None:

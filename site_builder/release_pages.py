@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from functools import partial
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup
@@ -14,7 +13,7 @@ from rulesarchive.differ.glossary import GlossaryChange, term_key
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.changelog import FOLDED, change_page, is_split, part_of, part_page
 from rulesarchive.site_builder.condense import condense
-from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Page
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job
 
 if TYPE_CHECKING:
     from rulesarchive.site_builder.pages import LanguagePages
@@ -30,20 +29,11 @@ class ReleasePages:
 
     def jobs(self) -> Iterator[Job]:
         """Yield the list of releases and every changelog (split ones part by part)."""
-        site = self.site
-        yield site._job(
-            paths.language_home(site.language), site.data.prefix[-1], self.language_home
-        )
-        for index in range(len(site.data.releases)):
-            page = paths.release_page(site.data.releases[index])
-            inputs = (site.data.prefix[index], index == site.newest)
-            yield site._job(page, inputs, partial(self.release, index), index)
+        yield self.language_home()
+        for index in range(len(self.site.data.releases)):
+            yield self.release(index)
             for part in self.release_parts(index):
-                yield site._job(
-                    part_page(site.data.releases[index], part),
-                    inputs,
-                    partial(self.release, index, part),
-                )
+                yield self.release(index, part)
 
     def release_rows(self) -> list[dict]:
         rows = []
@@ -60,9 +50,9 @@ class ReleasePages:
             )
         return list(reversed(rows))
 
-    def language_home(self) -> Page:
+    def language_home(self) -> Job:
         """The language's releases, newest first."""
-        return self.site.render(
+        return self.site.page(
             "releases.html",
             paths.language_home(self.site.language),
             title=self.site.t["releases_title"].format(
@@ -85,7 +75,7 @@ class ReleasePages:
             parts.append("glossary")
         return parts
 
-    def release(self, index: int, part: str | None = None) -> Page:
+    def release(self, index: int, part: str | None = None) -> Job:
         """A release's changelog against the release before it (or one part of a long one)."""
         release = self.site.data.releases[index]
         diff = self.site.data.diffs[index]
@@ -125,9 +115,23 @@ class ReleasePages:
             for entry in (diff.glossary if diff else ())
             if entry.kind not in FOLDED
         ]
-        return self.site.render(
+        renumbering = (
+            compact_ranges(diff.renumbering) if diff and (whole or part == "renumbering") else []
+        )
+        sweeps = diff.sweeps if diff and part is None else ()
+        splits = diff.splits if diff and part is None else ()
+        merges = diff.merges if diff and part is None else ()
+        # Every text the template links, linked here: the page is its context.
+        old_texts = [sweep.old for sweep in sweeps] + [old for old, _ in renumbering]
+        new_texts = [sweep.new for sweep in sweeps] + [new for _, new in renumbering]
+        for moved in (*splits, *merges):
+            old_texts.append(", ".join(moved.old))
+            new_texts.append(", ".join(moved.new))
+        numbers = [number for sweep in sweeps for number in sweep.rules]
+        return self.site.page(
             "release.html",
             page,
+            modified=None if part else index,
             title=f"{release.effective_date} {release.set_name}".strip(),
             release=release,
             part=part,
@@ -137,18 +141,18 @@ class ReleasePages:
             previous_href=paths.relative(page, paths.release_page(previous)) if previous else "",
             groups=groups,
             shown_first=SHOWN_FIRST,
-            sweeps=diff.sweeps if diff and part is None else (),
-            renumbering=compact_ranges(diff.renumbering)
-            if diff and (whole or part == "renumbering")
-            else [],
-            splits=diff.splits if diff and part is None else (),
-            merges=diff.merges if diff and part is None else (),
+            sweeps=sweeps,
+            renumbering=renumbering,
+            splits=splits,
+            merges=merges,
             glossary=glossary if whole or part == "glossary" else [],
             unchanged=diff.unchanged if diff else release.rule_count,
-            ref=lambda text, old=False: self.site.refs.html(
-                page, text, index - 1 if old else index
-            ),
-            anchor=lambda number: paths.relative(page, change_page(release, diff, number)),
+            old_refs={text: self.site.refs.html(page, text, index - 1) for text in old_texts},
+            new_refs={text: self.site.refs.html(page, text, index) for text in new_texts},
+            anchors={
+                number: paths.relative(page, change_page(release, diff, number))
+                for number in numbers
+            },
             compare_href=paths.relative(page, f"{self.site.language}/compare.html"),
             json_href=paths.relative(
                 page, f"data/{self.site.language}/{release.effective_date}.js"

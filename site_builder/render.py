@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import json
-from collections.abc import Callable, Iterable
+import pickle
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -69,11 +71,44 @@ def code_version() -> str:
 
 @dataclass(frozen=True, slots=True)
 class Job:
-    """One file to make: skipped when its fingerprint is the one of the file already there."""
+    """One file to make: a template and the whole context it renders, nothing else.
+
+    Its fingerprint is a hash of that context (`fingerprint`), and `render_job` renders the
+    template with that context alone: whatever a page shows is in what its fingerprint
+    covers, so an incremental build never keeps a page made from other data. A data file
+    (`template` None) is its `content`, hashed as it is.
+    """
 
     path: str
-    fingerprint: str
-    render: Callable[[], Page | str]
+    template: str | None
+    context: dict
+
+
+def fingerprint(job: Job, salt: str) -> str:
+    """Hash a job's path, template and context; `salt` sums up what every page shares.
+
+    Pickled, not printed: a context is plain data (strings, numbers, dates, tuples, lists,
+    dicts, frozen dataclasses) and pickle refuses what is not, a function above all.
+    """
+    digest = hashlib.sha1(f"{salt}\0{job.path}\0{job.template}\0".encode())
+    digest.update(_plain_bytes(job.context))
+    return digest.hexdigest()
+
+
+def _plain_bytes(value: object) -> bytes:
+    """Pickle without the memo: equal values give equal bytes, whatever objects they share."""
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.fast = True
+    pickler.dump(value)
+    return buffer.getvalue()
+
+
+def render_job(env: Environment, shared: dict, job: Job) -> str:
+    """Render a job: its template with its context (and the language's shared strings)."""
+    if job.template is None:
+        return job.context["content"]
+    return env.get_template(job.template).render(**shared, **job.context)
 
 
 @dataclass(frozen=True, slots=True)

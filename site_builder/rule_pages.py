@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from functools import partial
 from typing import TYPE_CHECKING
 
-from rulesarchive.corpus.model import Release
 from rulesarchive.corpus.numbers import cited_numbers, parent_of, rule_sort_key
 from rulesarchive.differ.history import History, Version
 from rulesarchive.differ.lineage import Line
@@ -15,7 +13,7 @@ from rulesarchive.differ.report import history_data
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.changelog import FOLDED
 from rulesarchive.site_builder.history_view import example_diffs, renumbered_positions
-from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Page
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job
 from rulesarchive.site_builder.translations import Counterpart
 
 if TYPE_CHECKING:
@@ -28,71 +26,15 @@ class RulePages:
     def __init__(self, site: LanguagePages) -> None:
         self.site = site
         self.cited_by = self._cited_by()
-        self._linked: dict[str, tuple[str, list[str]]] = {}
 
     def jobs(self) -> Iterator[Job]:
         """Yield every rule's page and the history files, a chapter each."""
-        site = self.site
-        for line in site.data.lines:
-            current = line.last == site.newest
-            yield site._job(
-                paths.rule_page(site.language, line),
-                self._rule_inputs(line),
-                partial(self.rule, line),
-                line.stretches[-1].first if current else line.last + 1,
-            )
+        for line in self.site.data.lines:
+            yield self.rule(line)
         for chapter, lines in self.history_bundles().items():
-            yield site._job(
-                paths.history_data(site.language, chapter),
-                [self._version_inputs(line) for line in lines],
-                partial(self.history_json, lines),
+            yield self.site.data_file(
+                paths.history_data(self.site.language, chapter), self.history_json(lines)
             )
-
-    def _rule_inputs(self, line: Line) -> tuple:
-        cites, cited_by = self._citations(line)
-        translations = [self._shown(c) for c in self._counterparts(line)]
-        translated = self._translated(line)
-        current = line.last == self.site.newest
-        page = paths.rule_page(self.site.language, line)
-        return (
-            self._version_inputs(line),
-            self._linked_rule(page, line),
-            self._neighbours(page, line),
-            current,
-            None if current else self.site._labels([line.last]),  # shown only for a removed rule
-            cites,
-            cited_by,
-            translations,
-            translated and self._shown(translated),
-            self.site.reference_marks.get(line.id, ()),
-        )
-
-    def _shown(self, c: Counterpart) -> tuple:
-        """What a page shows of a counterpart (not its base: the status page has that)."""
-        since = c.stale_since and self._label(c.stale_since)
-        return (
-            c.language,
-            c.line_id,
-            c.rule,
-            self._label(c.release),
-            c.english,
-            c.status,
-            since,
-            c.problems,
-            c.english_line_id,
-            c.change,
-        )
-
-    @staticmethod
-    def _label(release: Release) -> tuple:
-        return (release.language, release.effective_date, release.set_code, release.set_name)
-
-    def _version_inputs(self, line: Line) -> tuple:
-        return (
-            line.id,
-            [(self.site._labels([s.first]), s.rule) for s in line.stretches],
-            line.first > 0,
-        )
 
     def _citations(self, line: Line) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         rule = line.rule
@@ -112,7 +54,7 @@ class RulePages:
         if translated is None:
             return None
         return {
-            "counterpart": translated,
+            "counterpart": _shown(translated),
             "href": paths.relative(page, f"en/r/{translated.english_line_id}/index.html"),
             "since_href": _relative_change(page, translated),
         }
@@ -180,7 +122,7 @@ class RulePages:
             }
         return json.dumps(body, ensure_ascii=False)
 
-    def rule(self, line: Line) -> Page:
+    def rule(self, line: Line) -> Job:
         """A rule's page: its current text, then its whole history, newest first."""
         page = paths.rule_page(self.site.language, line)
         releases = self.site.data.releases
@@ -198,20 +140,23 @@ class RulePages:
             {"number": n, "href": self.site.line_href(page, lines.get(i))} for n, i in cite_pairs
         ]
         switches = self._switches(page, line)
-        text_html, examples_html = self._linked_rule(page, line)
-        return self.site.render(
+        text_html, examples_html = self._link_rule(page, line)
+        is_current = line.last == self.site.newest
+        return self.site.page(
             "rule.html",
             page,
+            modified=line.stretches[-1].first if is_current else line.last + 1,
             title=f"{current.number} {_short(current.printed_text)}",
-            line=line,
+            line_id=line.id,
+            numbers=line.numbers,
             rule=current,
             text_html=text_html,
             examples_html=examples_html,
             neighbours=self._neighbours(page, line),
-            current=line.last == self.site.newest,
-            last_release=releases[line.last],
+            current=is_current,
+            last_release=None if is_current else releases[line.last],
             first_release=releases[line.first],
-            settled=settled,
+            settled={"effective_date": settled.effective_date, "set_name": settled.set_name},
             versions=self._version_views(page, versions),
             folded=FOLDED,
             cites=cites,
@@ -223,7 +168,7 @@ class RulePages:
             ),
             translations=[
                 {
-                    "counterpart": counterpart,
+                    "counterpart": _shown(counterpart),
                     "name": LANGUAGE_NAMES.get(counterpart.language, counterpart.language),
                     "href": paths.relative(
                         page, f"{counterpart.language}/r/{counterpart.line_id}/index.html"
@@ -240,16 +185,8 @@ class RulePages:
             og_type="article",
         )
 
-    def _linked_rule(self, page: str, line: Line) -> tuple[str, list[str]]:
-        """A rule's text and examples as HTML: references linked, glossary terms once each.
-
-        Worked out once per build: the fingerprint and the page both hold it.
-        """
-        if line.id not in self._linked:
-            self._linked[line.id] = self._link_rule(page, line)
-        return self._linked[line.id]
-
     def _link_rule(self, page: str, line: Line) -> tuple[str, list[str]]:
+        """A rule's text and examples as HTML: references linked, glossary terms once each."""
         seen: set[str] = set()
         rule = line.rule
         text = self.site.refs.html(page, rule.printed_text, line.last, seen)
@@ -304,7 +241,13 @@ class RulePages:
                 ]
             views.append(
                 {
-                    "version": version,
+                    "version": {  # what the page shows of it (not how long it lasted)
+                        "effective_date": version.effective_date,
+                        "set_name": version.set_name,
+                        "number": version.number,
+                        "kind": version.kind,
+                        "diff": bool(version.diff),
+                    },
                     "anchor": f"v{version.effective_date.isoformat()}",
                     "text_html": text,
                     "examples_html": examples,
@@ -322,6 +265,19 @@ class RulePages:
                 if target is not None and target is not line and target.last == line.last:
                     cited.setdefault(target.id, []).append(line)
         return cited
+
+
+def _shown(counterpart: Counterpart) -> dict:
+    """What a rule page shows of a counterpart (not its base release: the status page has it)."""
+    return {
+        "language": counterpart.language,
+        "rule": counterpart.rule,
+        "release": counterpart.release,
+        "english": counterpart.english,
+        "status": counterpart.status,
+        "stale_since": counterpart.stale_since,
+        "problems": counterpart.problems,
+    }
 
 
 def _relative_change(page: str, counterpart: Counterpart) -> str:

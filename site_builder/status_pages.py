@@ -9,7 +9,7 @@ from rulesarchive.corpus.model import Release
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.changelog import change_page
 from rulesarchive.site_builder.release_pages import ReleasePages
-from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Page
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job
 
 if TYPE_CHECKING:
     from rulesarchive.site_builder.pages import LanguagePages
@@ -23,17 +23,11 @@ class StatusPages:
 
     def jobs(self) -> Iterator[Job]:
         """Yield the translation status (of a translated language) and the compare page."""
-        site = self.site
-        everything = site.data.prefix[-1]
-        if site.report is not None:
-            yield site._job(
-                f"{site.language}/translation.html",
-                (everything, repr(site.report), site.english and site.english.prefix[-1]),
-                self.translation,
-            )
-        yield site._job(f"{site.language}/compare.html", everything, self.compare)
+        if self.site.report is not None:
+            yield self.translation()
+        yield self.compare()
 
-    def translation(self) -> Page:
+    def translation(self) -> Job:
         """A translated language's status against English: stale, missing, extra, to check."""
         page = f"{self.site.language}/translation.html"
         report = self.site.report
@@ -53,7 +47,7 @@ class StatusPages:
                     ),
                 }
             )
-        return self.site.render(
+        return self.site.page(
             "translation.html",
             page,
             title=self.site.t["translation_title"].format(
@@ -71,9 +65,9 @@ class StatusPages:
         diff = self.site.english.diffs[self.site.english.releases.index(release)]
         return paths.relative(page, change_page(release, diff, number))
 
-    def compare(self) -> Page:
+    def compare(self) -> Job:
         """The page that compares any two releases in the browser."""
-        return self.site.render(
+        return self.site.page(
             "compare.html",
             f"{self.site.language}/compare.html",
             title=self.site.t["compare_title"],

@@ -1,0 +1,158 @@
+"""Incremental builds: a page's fingerprint is the context it renders, nothing else."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import jinja2
+import pytest
+from rulesarchive.site_builder import build as build_module
+from rulesarchive.site_builder import output as output_module
+from rulesarchive.site_builder import pages as pages_module
+from rulesarchive.site_builder import rule_pages, workers
+from rulesarchive.site_builder.build import build_site
+from rulesarchive.site_builder.render import Job, fingerprint
+
+from tests.site_fixture import fixture_archive
+
+RULE_PAGE = "en/r/2010-02-01/400.6/index.html"
+
+
+def _manifest(site) -> dict[str, list[str]]:
+    return json.loads((site.resolve() / ".manifest.json").read_text())["files"]
+
+
+def test_a_context_field_changed_for_one_page_rewrites_that_page_only(tmp_path, monkeypatch):
+    archive = fixture_archive(tmp_path / "archive")
+    out = tmp_path / "site"
+    build_site(archive, out, index_search=False)
+    before = _manifest(out)
+    make_page = pages_module.LanguagePages.page
+
+    def page(self, template, path, **context):
+        if path == RULE_PAGE:
+            context["description"] = "A field the page kind now gives its template."
+        return make_page(self, template, path, **context)
+
+    monkeypatch.setattr(pages_module.LanguagePages, "page", page)
+    monkeypatch.setattr(build_module, "built_from", lambda out: None)  # as if code changed
+    report = build_site(archive, out, index_search=False)
+    after = _manifest(out)
+    assert report.written == 1
+    assert [path for path in after if after[path] != before[path]] == [RULE_PAGE]
+    assert "A field the page kind now gives" in (out / RULE_PAGE).read_text()
+
+
+def test_every_page_renders_exactly_the_context_its_fingerprint_hashes(tmp_path, monkeypatch):
+    """A page kind that renders anything beside its job's context fails here."""
+    renders: dict[str, tuple[str, dict]] = {}  # output -> template, what it was given
+    writes: list[tuple[str, str, str]] = []
+    languages: dict[str, pages_module.LanguagePages] = {}
+    template_render = jinja2.Template.render
+    write = output_module.Output.write
+    language_init = pages_module.LanguagePages.__init__
+
+    def render(self, *args, **kwargs):
+        html = template_render(self, *args, **kwargs)
+        renders[html] = (self.name, kwargs)
+        return html
+
+    def record_write(self, path, content, fingerprint=""):
+        writes.append((path, content, fingerprint))
+        write(self, path, content, fingerprint)
+
+    def init(self, *args, **kwargs):
+        language_init(self, *args, **kwargs)
+        languages[self.language] = self
+
+    monkeypatch.setattr(jinja2.Template, "render", render)
+    monkeypatch.setattr(output_module.Output, "write", record_write)
+    monkeypatch.setattr(pages_module.LanguagePages, "__init__", init)
+    build_site(fixture_archive(tmp_path / "archive"), tmp_path / "site", index_search=False)
+
+    pages = [(path, html, print_) for path, html, print_ in writes if path.endswith(".html")]
+    kept = [(path, html, print_) for path, html, print_ in pages if print_]
+    assert len(kept) > 80  # every page of a language, the site-wide ones aside
+    for path, html, print_ in kept:
+        assert html in renders, f"{path} was not rendered from a template"
+        template, given = renders[html]
+        site = languages[path.split("/")[0]]
+        assert {key: given[key] for key in site.shared} == site.shared
+        context = {key: value for key, value in given.items() if key not in site.shared}
+        assert fingerprint(Job(path, template, context), site.salt) == print_, path
+    # Pages without a fingerprint are rewritten (compared by their bytes) on every build.
+    assert {path for path, _, print_ in pages if not print_} == {
+        "index.html",
+        "search.html",
+        "404.html",
+    }
+
+
+def test_a_context_holding_a_function_cannot_be_fingerprinted():
+    job = Job("en/x.html", "base.html", {"ref": lambda text: text})
+    with pytest.raises((AttributeError, TypeError, ValueError)):
+        fingerprint(job, "salt")
+
+
+def test_a_rebuild_with_nothing_changed_stops_before_reading_the_archive(tmp_path, monkeypatch):
+    archive = fixture_archive(tmp_path / "archive")
+    out = tmp_path / "site"
+    first = build_site(archive, out, index_search=False)
+
+    def gather(*args, **kwargs):
+        raise AssertionError("the archive was read again")
+
+    monkeypatch.setattr(build_module, "gather", gather)
+    again = build_site(archive, out, index_search=False)
+    assert (again.pages, again.written) == (first.pages, 0)
+    with pytest.raises(AssertionError, match="read again"):  # another option: another site
+        build_site(archive, out, base_url="https://example.org/", index_search=False)
+
+
+def test_a_rebuild_catches_the_older_copy_up_and_shares_unchanged_files(tmp_path):
+    archive = fixture_archive(tmp_path / "archive")
+    out = tmp_path / "site"
+    release = archive.root / "en" / "2019-05-03"
+    aside = tmp_path / "2019-05-03"
+    for build in range(3):  # without the release, with it, without it again
+        release.rename(aside) if release.exists() else aside.rename(release)
+        report = build_site(archive, out)
+        assert 0 < report.written < report.pages or build == 0
+    live = out.resolve()
+    fresh = tmp_path / "fresh"
+    build_site(archive, fresh)
+    files = _manifest(out)
+    assert files == _manifest(fresh)  # same bytes as a build from nothing, file by file
+    for path, (digest, _) in files.items():
+        assert hashlib.sha256((live / path).read_bytes()).hexdigest() == digest, path
+    made = {p.relative_to(live).as_posix() for p in live.rglob("*") if p.is_file()}
+    assert {p for p in made if not p.startswith("pagefind/")} - set(files) == {".manifest.json"}
+    assert (live / "pagefind" / "en" / "pagefind.js").exists()
+    other = tmp_path / (".site.a" if live.name == ".site.b" else ".site.b")
+    shared = [path for path in files if (live / path).stat().st_ino == (other / path).stat().st_ino]
+    assert len(shared) > len(files) / 2  # the second copy costs what the last build changed
+
+
+def test_pages_made_in_two_processes_are_the_pages_made_in_one(tmp_path, monkeypatch):
+    archive = fixture_archive(tmp_path / "archive")
+    build_site(archive, tmp_path / "one", index_search=False)
+    monkeypatch.setattr(workers, "FORK_FROM", 0)
+    report = build_site(archive, tmp_path / "two", index_search=False)
+    assert report.written == report.pages
+    assert _manifest(tmp_path / "two") == _manifest(tmp_path / "one")
+    for name in ("sitemap.xml", "en/r/2010-02-01/400.6/index.html"):
+        assert (tmp_path / "two" / name).read_bytes() == (tmp_path / "one" / name).read_bytes()
+
+
+def test_a_failure_in_the_forked_process_fails_the_build(tmp_path, monkeypatch):
+    archive = fixture_archive(tmp_path / "archive")
+    monkeypatch.setattr(workers, "FORK_FROM", 0)
+
+    def rule(self, line):
+        raise ValueError("a rule page exploded")
+
+    monkeypatch.setattr(rule_pages.RulePages, "rule", rule)
+    with pytest.raises(RuntimeError, match="a rule page exploded"):
+        build_site(archive, tmp_path / "site", index_search=False)
+    assert not (tmp_path / "site").exists()
