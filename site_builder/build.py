@@ -87,6 +87,7 @@ def build_site(
         output.abandon()
         raise
     output.swap()
+    output.prune()
     return BuildReport(
         len(output.produced), output.written, time.perf_counter() - started, tuple(languages)
     )

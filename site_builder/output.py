@@ -1,16 +1,14 @@
 """The site folder being built: two copies side by side, the live one never touched.
 
-`site` is a symbolic link to one of two folders, `.site.a` and `.site.b`. A build brings the
-folder that is not live up to date with the live one, writes only the files whose inputs
-changed (each file's inputs are summed up in a fingerprint kept in `.manifest.json`) and
-points the link at it in one atomic rename. The folder that was live stays as the next
-build's starting point: the two manifests say which files differ, and only those are linked
-over, so a rebuild touches what changed, not the 18,000 files of the site (deleting and
-re-linking a whole copy took 6-40 s of file system work per build). Both folders share the
-inodes of every file that did not change (hard links), so the second copy costs the
-directory entries and the files of the last change only. A build that fails leaves the live
-site as it was.
-"""
+`site` is a symbolic link to one of two folders, `.site.a` and `.site.b`. A build starts the
+folder that is not live as a hard-link copy of the live one (made in another process while
+the archive is read), writes only the files whose inputs changed (each file's inputs are
+summed up in a fingerprint kept in `.manifest.json`), points the link at it in one atomic
+rename and then deletes the folder that was live: one copy of the site at rest, so the
+folder fits the free static hosts (file count and size). A build that fails leaves the live
+site as it was; a build stopped between the rename and the deletion leaves the old folder,
+which the next build catches up with the live one (the two manifests say which files differ)
+instead of copying the site again."""
 
 from __future__ import annotations
 
@@ -131,6 +129,13 @@ class Output:
     def swap(self) -> None:
         """Point the site link at the folder just built (one atomic rename)."""
         self._point_at(self.staging)
+
+    def prune(self) -> None:
+        """Delete the folder that was live before the swap (after `swap`)."""
+        for letter in "ab":
+            slot = self.out.with_name(f".{self.out.name}.{letter}")
+            if slot != self.staging and slot.exists():
+                _remove_tree(slot)
 
     def _point_at(self, folder: Path) -> None:
         link = self.out.with_name(f".{self.out.name}.link")
