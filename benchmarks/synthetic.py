@@ -18,7 +18,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from rulesarchive.corpus.model import Document, GlossaryEntry, Release, Rule, Source
+from rulesarchive.corpus.model import Document, GlossaryEntry, Provenance, Release, Rule
 from rulesarchive.corpus.store import Archive, render_rules_text
 from rulesarchive.scraper.ingest import ingest_paths
 
@@ -131,7 +131,7 @@ def _store(archive: Archive, document: Document, set_code: str, set_name: str) -
         len(document.rules),
         len(document.glossary),
         digest,
-        Source(f"synthetic-{document.effective_date}.txt", digest, "txt", "utf-8"),
+        Provenance(f"synthetic-{document.effective_date}.txt", digest, "txt", "utf-8"),
         (),
     )
     archive.save(release, document, raw)

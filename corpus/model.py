@@ -99,10 +99,6 @@ class Provenance:
     last_modified: str = ""
 
 
-# The name Release.source and release.json's "source" key give it, kept for code that uses it.
-Source = Provenance
-
-
 @dataclass(frozen=True, slots=True)
 class Release:
     """The metadata of one stored release: a document of one language and effective date."""

@@ -9,7 +9,7 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
-from rulesarchive.corpus.model import Document, Release, Rule, Source
+from rulesarchive.corpus.model import Document, Provenance, Release, Rule
 from rulesarchive.corpus.store import Archive, render_rules_text
 from rulesarchive.site_builder.build import sample_archive
 
@@ -75,7 +75,7 @@ def _save(archive: Archive, document: Document, set_code: str, set_name: str) ->
         len(document.rules),
         len(document.glossary),
         digest,
-        Source(f"fixture-{document.language}.txt", digest, "txt", "utf-8"),
+        Provenance(f"fixture-{document.language}.txt", digest, "txt", "utf-8"),
         ("sample",),
     )
     archive.save(release, document, raw)

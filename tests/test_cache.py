@@ -6,11 +6,11 @@ import datetime as dt
 import gc
 
 from rulesarchive.corpus.cache import cached, collection_paused
-from rulesarchive.corpus.model import Release, Rule, Source
+from rulesarchive.corpus.model import Provenance, Release, Rule
 
 
 def _release() -> Release:
-    source = Source("cr.txt", "ab" * 32, "txt", "utf-8")
+    source = Provenance("cr.txt", "ab" * 32, "txt", "utf-8")
     return Release("en", dt.date(2024, 11, 8), "FDN", "Foundations", 1, 0, "cd" * 32, source)
 
 

@@ -340,10 +340,10 @@ def test_headings_are_aligned_and_classified_like_rules():
 def _release(date):
     import datetime as dt
 
-    from rulesarchive.corpus.model import Release, Source
+    from rulesarchive.corpus.model import Provenance, Release
 
     return Release(
-        "en", dt.date.fromisoformat(date), "", "", 0, 0, "x", Source("s", "x", "txt", "u")
+        "en", dt.date.fromisoformat(date), "", "", 0, 0, "x", Provenance("s", "x", "txt", "u")
     )
 
 

@@ -2,7 +2,7 @@
 
 import datetime as dt
 
-from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule, Source
+from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Provenance, Release, Rule
 from rulesarchive.corpus.numbers import parse_citations
 from rulesarchive.differ.classify import diff_documents
 from rulesarchive.differ.lineage import trace_lines
@@ -25,7 +25,7 @@ LIBRARY = "When a game begins, each player's deck becomes their library, shuffle
 
 
 def release(day: int) -> Release:
-    source = Source("sample.txt", "0" * 64, "txt", "utf-8")
+    source = Provenance("sample.txt", "0" * 64, "txt", "utf-8")
     return Release("en", dt.date(2020, 1, day), "", "", 0, 0, f"{day:064}", source)
 
 

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from rulesarchive.corpus.catalogue import entry_for
 from rulesarchive.corpus.lookup import find_release
-from rulesarchive.corpus.model import Document, Release, Rule, Source
+from rulesarchive.corpus.model import Document, Provenance, Release, Rule
 from rulesarchive.corpus.store import Archive, render_rules_text
 from rulesarchive.differ.rule_index import rule_history
 from rulesarchive.differ.translation_align import Shift, align_translation
@@ -112,7 +112,7 @@ def test_chinese_history_shows_a_few_changed_characters(ingested):
 
 
 def _release(language, date, count):
-    return Release(language, date, "", "", count, 0, "x", Source("s", "x", "txt", "utf-8"))
+    return Release(language, date, "", "", count, 0, "x", Provenance("s", "x", "txt", "utf-8"))
 
 
 def test_structure_mismatches_are_flagged_not_silently_paired():
@@ -423,7 +423,7 @@ def _save(archive: Archive, document: Document) -> None:
         len(document.rules),
         0,
         digest,
-        Source(f"{document.language}.txt", digest, "txt", "utf-8"),
+        Provenance(f"{document.language}.txt", digest, "txt", "utf-8"),
     )
     archive.save(release, document, raw)
 

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from rulesarchive.corpus.catalogue import entry_for
-from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule, Source
+from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Provenance, Release, Rule
 from rulesarchive.corpus.store import Archive, render_rules_text
 from rulesarchive.corpus.typography import normalise_text
 from rulesarchive.differ.history import read_scraped_history
@@ -107,7 +107,7 @@ def main() -> int:
             rule_count=len(document.rules),
             glossary_count=len(document.glossary),
             content_sha256=hashlib.sha256(raw).hexdigest(),
-            source=Source("sample.txt", hashlib.sha256(raw).hexdigest(), "txt", "utf-8"),
+            source=Provenance("sample.txt", hashlib.sha256(raw).hexdigest(), "txt", "utf-8"),
             flags=("sample",),
         )
         archive.save(release, document, raw)
