@@ -10,6 +10,7 @@ from pathlib import Path
 
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release
 from rulesarchive.corpus.store import Archive
+from rulesarchive.differ.ahead import diff_ahead
 from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.glossary import term_key
 from rulesarchive.differ.lineage import (
@@ -90,6 +91,8 @@ def gather(
     # The lines kept for the first releases are extended over the rest: a build after one
     # new release follows one release, not the whole history.
     kept = kept_trace(archive, releases) if cache is not None else EMPTY_TRACE
+    if cache is not None:  # a first build: the diffs worked out on every core before the walk
+        diff_ahead(archive, releases, cache)
 
     def steps() -> Iterator[tuple[Document, ReleaseDiff | None]]:
         nonlocal headings
