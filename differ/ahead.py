@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import signal
 from pathlib import Path
 
 from rulesarchive.corpus.model import Document, Release
@@ -54,8 +55,13 @@ def diff_ahead(archive: Archive, releases: list[Release], folder: Path, chunk: i
 
 
 def _quiet() -> None:
-    """Keep a forked worker from logging what its parent says for it."""
+    """Keep a forked worker from logging what its parent says for it, or taking Ctrl-C.
+
+    The parent alone stops the pool on Ctrl-C: a worker interrupted while it holds the task
+    queue's lock leaves the others, and the parent ending the pool, waiting for it for ever.
+    """
     logging.disable(logging.INFO)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _diff_run(indexes: list[int]) -> None:

@@ -13,6 +13,7 @@ is kept in the cache and extended a release at a time. `history` reads the line 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 from collections.abc import Iterable, Iterator
@@ -299,7 +300,8 @@ def keep_trace(archive: Archive, releases: list[Release], trace: Trace, since: i
     with collection_paused():
         write_entry(entry_path(folder, keys[-1]), trace)
     if since:  # superseded: the extended trace answers everything it did
-        entry_path(folder, keys[since]).unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # a read-only cache: only left behind
+            entry_path(folder, keys[since]).unlink(missing_ok=True)
 
 
 def _trace_keys(releases: list[Release]) -> list[str]:

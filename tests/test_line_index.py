@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -209,6 +210,28 @@ def test_history_answers_without_an_index_it_cannot_write(archive_copy):
     path.unlink()
     path.mkdir()  # a folder where the file should be: the index cannot be opened
     assert _history(archive_copy, "217.1d") == expected
+
+
+def test_history_answers_when_the_kept_trace_cannot_be_replaced(
+    archive_copy, shared_archive, monkeypatch
+):
+    _history(archive_copy, "400.6")  # the index and the kept trace of six releases
+    later = ("2010-04-23", "2010-06-18", "2010-07-16", "2010-10-01")
+    _ingest(archive_copy, [shared_archive / "en" / f"{day}.txt" for day in later])
+    assert _dump(archive_copy)["languages"][0][2] == len(SMALL)  # left stale by the ingest
+    unlink = Path.unlink
+
+    def refuse(path, *args, **kwargs):
+        if path.parent.name == "lines":  # a read-only cache (chmod does not stop root)
+            raise PermissionError(13, "Permission denied", str(path))
+        return unlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "unlink", refuse)
+    monkeypatch.setattr("rulesarchive.differ.lineage.write_entry", lambda *_args: None)
+    answer = _history(archive_copy, "400.6", "--format", "json")
+    monkeypatch.undo()
+    assert "2010-10-01" in answer
+    assert answer == _history(archive_copy, "400.6", "--format", "json")
 
 
 def test_an_ingest_leaves_an_archive_without_index_without_one(archive_copy, shared_archive):

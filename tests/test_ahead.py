@@ -1,0 +1,19 @@
+"""The forked workers of differ.ahead leave Ctrl-C to their parent."""
+
+import multiprocessing
+import signal
+
+import pytest
+from rulesarchive.differ import ahead
+
+
+def _handler_after_quiet(_index: int) -> bool:
+    return signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+
+
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="no fork")
+def test_a_worker_ignores_ctrl_c_so_the_parent_alone_stops_the_pool():
+    # A worker interrupted while it held the task queue's lock hung the parent for ever.
+    with multiprocessing.get_context("fork").Pool(1, initializer=ahead._quiet) as pool:
+        assert pool.map(_handler_after_quiet, [0]) == [True]
+    assert signal.getsignal(signal.SIGINT) != signal.SIG_IGN  # the parent still takes it
