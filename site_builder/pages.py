@@ -15,6 +15,7 @@ from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.gather import Language
 from rulesarchive.site_builder.index_pages import IndexPages
+from rulesarchive.site_builder.link_cache import LinkCache
 from rulesarchive.site_builder.number_pages import NumberPages
 from rulesarchive.site_builder.refs import References
 from rulesarchive.site_builder.release_pages import ReleasePages
@@ -43,6 +44,7 @@ class LanguagePages:
         report: TranslationReport | None = None,
         english: Language | None = None,
         base_url: str = "",
+        links: LinkCache | None = None,
     ) -> None:
         self.base_url = base_url  # absolute links (canonical, alternates) start with it
         self.lastmod: dict[str, dt.date] = {}  # page -> when what it shows last changed
@@ -72,6 +74,7 @@ class LanguagePages:
                 key: paths.glossary_page(data.language, slug)
                 for key, slug in self.glossary_slugs.items()
             },
+            links,
         )
         self.index_of = {release.effective_date: i for i, release in enumerate(data.releases)}
         self.current_by_chapter: dict[str, list[Line]] = {}

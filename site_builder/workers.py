@@ -80,6 +80,7 @@ def _child(
         before = set(output.produced)
         written = output.written
         _make(pages, jobs, output, lambda _done, _total: None)
+        pages.refs.links.save("rules")
         made = {path: entry for path, entry in output.produced.items() if path not in before}
         lastmod: dict[str, dt.date] = {path: pages.lastmod[path] for path in made}
         sending.send(
