@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import pickle
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from jinja2 import Environment
 from rulesarchive.differ.history import Version
@@ -128,7 +128,7 @@ class LanguagePages:
         """Link from `page` to a line's rule page ('' for no line)."""
         return paths.relative(page, paths.rule_page(self.language, line)) if line else ""
 
-    def shares(self) -> tuple[Iterator[Job], Iterator[Job]]:
-        """Split the jobs in two shares of about equal work: the rule pages, and the others."""
+    def shares(self) -> tuple[list[Callable[[], Job]], Iterator[Job]]:
+        """Split the jobs in two: the rule pages' makers (shared out), and the others."""
         others = (ReleasePages, NumberPages, IndexPages, StatusPages)
         return RulePages(self).jobs(), (job for kind in others for job in kind(self).jobs())
