@@ -21,6 +21,7 @@ from rulesarchive.differ.translations import translation_report
 from rulesarchive.site_builder import feeds, paths, search
 from rulesarchive.site_builder.checks import CheckPages, check_gathered
 from rulesarchive.site_builder.gather import Language, gather
+from rulesarchive.site_builder.link_cache import LinkCache
 from rulesarchive.site_builder.output import Output, built_from
 from rulesarchive.site_builder.pages import LanguagePages
 from rulesarchive.site_builder.release_data import data_path, is_keyframe, release_script
@@ -138,8 +139,9 @@ def _render(
     lastmod: dict[str, dt.date] = {}
     for language, data in gathered.items():
         english = gathered.get("en") if language != "en" else None
+        links = LinkCache(archive.root if cache else None, language)
         pages = LanguagePages(
-            env, data, languages, pairing, reports.get(language), english, base_url
+            env, data, languages, pairing, reports.get(language), english, base_url, links
         )
         first_pages = first_pages or pages
         checks = CheckPages(pages, check_gathered(data, gathered.get("en"), headings[language]))
@@ -151,6 +153,7 @@ def _render(
             output,
             lambda done, total: tell(f"rendering {language}", done, total),  # noqa: B023
         )
+        links.save("others")  # the rule pages' part is saved by the process that made them
         lastmod.update(pages.lastmod)
         output.remove_stale(f"{language}/")
         if indexer is not None and _index_is_stale(output, language):

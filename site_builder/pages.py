@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import pickle
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from jinja2 import Environment
 from rulesarchive.differ.history import Version
@@ -15,6 +15,7 @@ from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.gather import Language
 from rulesarchive.site_builder.index_pages import IndexPages
+from rulesarchive.site_builder.link_cache import LinkCache
 from rulesarchive.site_builder.number_pages import NumberPages
 from rulesarchive.site_builder.refs import References
 from rulesarchive.site_builder.release_pages import ReleasePages
@@ -43,6 +44,7 @@ class LanguagePages:
         report: TranslationReport | None = None,
         english: Language | None = None,
         base_url: str = "",
+        links: LinkCache | None = None,
     ) -> None:
         self.base_url = base_url  # absolute links (canonical, alternates) start with it
         self.lastmod: dict[str, dt.date] = {}  # page -> when what it shows last changed
@@ -72,6 +74,7 @@ class LanguagePages:
                 key: paths.glossary_page(data.language, slug)
                 for key, slug in self.glossary_slugs.items()
             },
+            links,
         )
         self.index_of = {release.effective_date: i for i, release in enumerate(data.releases)}
         self.current_by_chapter: dict[str, list[Line]] = {}
@@ -125,7 +128,7 @@ class LanguagePages:
         """Link from `page` to a line's rule page ('' for no line)."""
         return paths.relative(page, paths.rule_page(self.language, line)) if line else ""
 
-    def shares(self) -> tuple[Iterator[Job], Iterator[Job]]:
-        """Split the jobs in two shares of about equal work: the rule pages, and the others."""
+    def shares(self) -> tuple[list[Callable[[], Job]], Iterator[Job]]:
+        """Split the jobs in two: the rule pages' makers (shared out), and the others."""
         others = (ReleasePages, NumberPages, IndexPages, StatusPages)
         return RulePages(self).jobs(), (job for kind in others for job in kind(self).jobs())

@@ -6,6 +6,7 @@ permanent page, at the version that release printed (`#v<date>`) unless it is th
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable
 
@@ -14,6 +15,7 @@ from rulesarchive.corpus import numbers
 from rulesarchive.corpus.numbers import CITATION
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.gather import Language
+from rulesarchive.site_builder.link_cache import LinkCache
 
 # 'rule 704', 'rules 613', 'section 7', '规则704'; not the start of '704.5'.
 CHAPTER = re.compile(
@@ -27,12 +29,17 @@ _TERM_SHAPE = re.compile(r"[^\d.:;!?“”\"]{3,40}")
 class References:
     """Find and link the references of one language's texts."""
 
-    def __init__(self, data: Language, glossary_paths: dict[str, str]) -> None:
+    def __init__(
+        self, data: Language, glossary_paths: dict[str, str], links: LinkCache | None = None
+    ) -> None:
         self.data = data
+        self.links = links or LinkCache(None, data.language)
         self.newest = len(data.releases) - 1
         self.glossary_paths = glossary_paths  # term key -> glossary page
         self.chapters = {h.number for h in data.headings if len(h.number) in (1, 3)}
         self._terms: dict[int, tuple[re.Pattern[str] | None, dict[str, str]]] = {}
+        self._term_keys: dict[int, tuple[tuple[str, str, str], ...]] = {}  # what _terms is from
+        self._digests: dict[int, str] = {}  # of _term_keys, as keys of the link cache take it
         # A text is read in many places (a rule's page, changelogs, its chapter): found once.
         self._found_in: dict[str, list[tuple[int, int, str, str]]] = {}
 
@@ -58,16 +65,39 @@ class References:
 
     def html(self, page: str, text: str, index: int, terms: set[str] | None = None) -> Markup:
         """Return text as HTML with its references linked; `terms`: link glossary terms once."""
+        found = self._found(text)
+        targets = tuple(self._target(kind, value, index) for _, _, kind, value in found)
+        glossary = None if terms is None else (self._terms_digest(index), tuple(sorted(terms)))
+        key = self.links.key(page, text, targets, glossary)
+        kept = self.links.get(key)
+        if kept is None:
+            before = set() if terms is None else set(terms)
+            html = self._html(page, text, index, terms, found, targets)
+            kept = (str(html), tuple(sorted((terms or set()) - before)))
+            self.links.put(key, kept)
+        elif terms is not None:
+            terms.update(kept[1])
+        return Markup(kept[0])
+
+    def _html(
+        self,
+        page: str,
+        text: str,
+        index: int,
+        terms: set[str] | None,
+        found: list[tuple[int, int, str, str]],
+        targets: tuple[str | None, ...],
+    ) -> str:
         parts: list[str] = []
         position = 0
-        for start, end, kind, value in self._found(text):
+        for (start, end, _kind, value), target in zip(found, targets, strict=True):
             if start < position:
                 continue
             parts.append(self._plain(page, text[position:start], index, terms))
-            parts.append(self._link(page, text[start:end], kind, value, index))
+            parts.append(self._link(page, text[start:end], value, target))
             position = end
         parts.append(self._plain(page, text[position:], index, terms))
-        return Markup("".join(parts))
+        return "".join(parts)
 
     def diff_html(
         self, page: str, pieces: Iterable[tuple[int, str]], index: int, before: int | None = None
@@ -93,11 +123,12 @@ class References:
             found = self._found_in[text] = sorted(found)
         return found
 
-    def _link(self, page: str, shown: str, kind: str, value: str, index: int) -> str:
+    def _target(self, kind: str, value: str, index: int) -> str | None:
         if kind == "rule":
-            target = self.rule_target(value, index)
-        else:
-            target = self.chapter_target(value, index)
+            return self.rule_target(value, index)
+        return self.chapter_target(value, index)
+
+    def _link(self, page: str, shown: str, value: str, target: str | None) -> str:
         if target is None:
             title = f"no rule {escape(value)} in this release"
             return f'<span class="dangling" title="{title}">{escape(shown)}</span>'
@@ -123,8 +154,9 @@ class References:
         parts.append(str(escape(text[position:])))
         return "".join(parts)
 
-    def _term_pattern(self, index: int) -> tuple[re.Pattern[str] | None, dict[str, str]]:
-        if index not in self._terms:
+    def _terms_of(self, index: int) -> tuple[tuple[str, str, str], ...]:
+        """Return the glossary terms a text of a release may link: (folded, key, page)."""
+        if index not in self._term_keys:
             keys = {}
             for term in self.data.glossary:
                 if term.key not in self.glossary_paths:
@@ -132,6 +164,20 @@ class References:
                 for first, last, entry in term.stretches:
                     if first <= index <= last and _TERM_SHAPE.fullmatch(entry.term):
                         keys[entry.term.casefold()] = term.key
+            # In the glossary's order, which the pattern's alternatives follow.
+            self._term_keys[index] = tuple(
+                (word, key, self.glossary_paths[key]) for word, key in keys.items()
+            )
+        return self._term_keys[index]
+
+    def _terms_digest(self, index: int) -> str:
+        if index not in self._digests:
+            self._digests[index] = hashlib.sha1(repr(self._terms_of(index)).encode()).hexdigest()
+        return self._digests[index]
+
+    def _term_pattern(self, index: int) -> tuple[re.Pattern[str] | None, dict[str, str]]:
+        if index not in self._terms:
+            keys = {word: key for word, key, _ in self._terms_of(index)}
             self._terms[index] = (_pattern(keys), keys)
         return self._terms[index]
 

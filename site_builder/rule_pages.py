@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.numbers import cited_numbers, parent_of, rule_sort_key
@@ -26,15 +27,24 @@ class RulePages:
     def __init__(self, site: LanguagePages) -> None:
         self.site = site
         self.cited_by = self._cited_by()
+        self._positions: dict[int, dict[str, int]] = {}  # release -> number -> its place
 
-    def jobs(self) -> Iterator[Job]:
-        """Yield every rule's page and the history files, a chapter each."""
-        for line in self.site.data.lines:
-            yield self.rule(line)
-        for chapter, lines in self.history_bundles().items():
-            yield self.site.data_file(
-                paths.history_data(self.site.language, chapter), self.history_json(lines)
-            )
+    def jobs(self) -> list[Callable[[], Job]]:
+        """Return the makers of every rule's page and of the history files, a chapter each.
+
+        Makers, not jobs: the processes making the pages share them out as they go.
+        """
+        rules: list[Callable[[], Job]] = [partial(self.rule, line) for line in self.site.data.lines]
+        histories: list[Callable[[], Job]] = [
+            partial(self._history_file, chapter, lines)
+            for chapter, lines in self.history_bundles().items()
+        ]
+        return rules + histories
+
+    def _history_file(self, chapter: str, lines: list[Line]) -> Job:
+        return self.site.data_file(
+            paths.history_data(self.site.language, chapter), self.history_json(lines)
+        )
 
     def _citations(self, line: Line) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         rule = line.rule
@@ -199,7 +209,11 @@ class RulePages:
         """Links to the rule's parent and to the rules before and after it in its release."""
         number = line.rule.number
         order = self.site.data.numbers[line.last]
-        position = order.index(number) if number in order else -1
+        if line.last not in self._positions:
+            places = self._positions[line.last] = {}
+            for place, held in enumerate(order):
+                places.setdefault(held, place)  # the first, as tuple.index finds it
+        position = self._positions[line.last].get(number, -1)
         wanted = [("parent", parent_of(number) or "")]
         if position >= 0:
             wanted.append(("previous", order[position - 1] if position > 0 else ""))

@@ -1,9 +1,12 @@
-"""Make a language's files: its jobs split in two shares, the second in a forked process.
+"""Make a language's files: the other pages in this process, the rule pages shared out.
 
 Working out a page's context and rendering it is pure Python, so one process uses one core.
-The rule pages (about half of the work) are made in a child forked once the language is
-gathered: it shares everything the parent gathered without copying or pickling it, writes its
-files into the staging folder itself and sends back only what the manifest keeps of them.
+A child forked once the language is gathered shares everything the parent gathered without
+copying or pickling it; it makes rule pages, writes them into the staging folder itself and
+sends back only what the manifest keeps of them. The rule pages are claimed in small runs
+from a counter both processes share: the parent makes the other pages first, then claims
+rule pages too, so both cores work till the end whichever share costs more (after one new
+release the rule pages are most of the work; from nothing, the changelogs weigh more).
 """
 
 from __future__ import annotations
@@ -11,16 +14,18 @@ from __future__ import annotations
 import datetime as dt
 import os
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from multiprocessing import get_context
 from multiprocessing.connection import Connection
+from multiprocessing.sharedctypes import Synchronized
 
 from rulesarchive.corpus.children import watch_parent
 from rulesarchive.site_builder.output import Output
 from rulesarchive.site_builder.pages import LanguagePages
 from rulesarchive.site_builder.render import Job
 
-FORK_FROM = 1500  # jobs in the child's share below which forking costs more than it saves
+FORK_FROM = 1500  # rule pages below which forking costs more than it saves
+RUN = 32  # rule pages claimed at a time (a few tens of milliseconds of work)
 
 # Told how far the making of a language's files is: (done, total).
 Tell = Callable[[int, int], None]
@@ -28,25 +33,29 @@ Tell = Callable[[int, int], None]
 
 def make_files(
     pages: LanguagePages,
-    shares: tuple[Iterable[Job], Iterable[Job]],
+    shares: tuple[Iterable[Job], Sequence[Callable[[], Job]]],
     expected: int,
     output: Output,
     tell: Tell,
 ) -> None:
-    """Make every job of both shares; `expected`: about how many the second share holds."""
+    """Make every job of both shares (the second: makers of jobs); `expected`: about how many
+    rule pages there are."""
     first, second = shares
     if expected < FORK_FROM or (os.cpu_count() or 1) < 2:
-        _make(pages, [*first, *second], output, tell)
+        _make(pages, [*first, *(make() for make in second)], output, tell)
         return
     output.flush()  # no copy running (nor its pool's thread) when the child is forked
-    receiving, sending = get_context("fork").Pipe(duplex=False)
-    child = get_context("fork").Process(
-        target=_child, args=(pages, second, output, sending, os.getpid()), daemon=True
+    context = get_context("fork")
+    claimed = context.Value("q", 0)  # the next rule page to claim
+    receiving, sending = context.Pipe(duplex=False)
+    child = context.Process(
+        target=_child, args=(pages, second, claimed, output, sending, os.getpid()), daemon=True
     )
     child.start()
     sending.close()
     try:
         _make(pages, list(first), output, tell)
+        _make(pages, _claim(second, claimed), output, tell)
         outcome = receiving.recv()
     except EOFError:
         outcome = ("failed", "the process making the rule pages ended without a word")
@@ -61,6 +70,18 @@ def make_files(
     pages.lastmod.update(lastmod)
 
 
+def _claim(makers: Sequence[Callable[[], Job]], claimed: Synchronized) -> Iterator[Job]:
+    """Yield the jobs of the runs of makers this process claims, till none is left."""
+    while True:
+        with claimed.get_lock():
+            start = claimed.value
+            claimed.value = start + RUN
+        if start >= len(makers):
+            return
+        for make in makers[start : start + RUN]:
+            yield make()
+
+
 def _make(pages: LanguagePages, jobs: Iterable[Job], output: Output, tell: Tell) -> None:
     """Make the jobs whose fingerprint changed (told as they go when `jobs` is a list)."""
     total = len(jobs) if isinstance(jobs, list) else 0
@@ -73,13 +94,19 @@ def _make(pages: LanguagePages, jobs: Iterable[Job], output: Output, tell: Tell)
 
 
 def _child(
-    pages: LanguagePages, jobs: Iterable[Job], output: Output, sending: Connection, parent: int
+    pages: LanguagePages,
+    makers: Sequence[Callable[[], Job]],
+    claimed: Synchronized,
+    output: Output,
+    sending: Connection,
+    parent: int,
 ) -> None:
     watch_parent(parent)
     try:
         before = set(output.produced)
         written = output.written
-        _make(pages, jobs, output, lambda _done, _total: None)
+        _make(pages, _claim(makers, claimed), output, lambda _done, _total: None)
+        pages.refs.links.save("rules")
         made = {path: entry for path, entry in output.produced.items() if path not in before}
         lastmod: dict[str, dt.date] = {path: pages.lastmod[path] for path in made}
         sending.send(

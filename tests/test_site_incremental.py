@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import time
 
 import jinja2
 import pytest
@@ -153,9 +155,14 @@ def test_pages_made_in_two_processes_are_the_pages_made_in_one(tmp_path, monkeyp
 def test_a_failure_in_the_forked_process_fails_the_build(tmp_path, monkeypatch):
     archive = fixture_archive(tmp_path / "archive")
     monkeypatch.setattr(workers, "FORK_FROM", 0)
+    parent = os.getpid()
+    make_rule = rule_pages.RulePages.rule
 
-    def rule(self, line):
-        raise ValueError("a rule page exploded")
+    def rule(self, line):  # in the forked process only (the parent claims rule pages too)
+        if os.getpid() != parent:
+            raise ValueError("a rule page exploded")
+        time.sleep(0.01)  # leaves rule pages for the child to claim
+        return make_rule(self, line)
 
     monkeypatch.setattr(rule_pages.RulePages, "rule", rule)
     with pytest.raises(RuntimeError, match="a rule page exploded"):

@@ -1,0 +1,64 @@
+"""Linked rule texts kept across builds: a text's HTML is worked out again only when it changed.
+
+An entry's key is everything its HTML is made from: the page it is on, the text, where each of
+its references leads, the glossary terms (and their pages) it may link, the terms already
+linked on the page. When a release is added, what the older texts' links resolve to is mostly
+the same (a reference to the newest release gains a version anchor, a term its slug): those
+texts are looked up, not linked again, and the ones whose links changed miss.
+
+Kept per language and per share of the pages (the rule pages are made in a forked process):
+ARCHIVE/.cache/links/<entry>.pickle, the entries a build used and nothing else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from rulesarchive.corpus.cache import cache_folder, entry_path, read_entry, write_entry
+from rulesarchive.site_builder.render import code_version
+
+# The parts pages are made in: the forked rule pages, and the rest in the building process.
+PARTS = ("rules", "others")
+
+Linked = tuple[str, tuple[str, ...]]  # the HTML, the glossary terms it linked
+
+
+class LinkCache:
+    """The linked texts of one language, read from the last build, kept for the next one."""
+
+    def __init__(self, archive_root: Path | None, language: str) -> None:
+        self.folder = cache_folder(archive_root, "links") if archive_root else None
+        self.language = language
+        self.found: dict[bytes, Linked] = {}  # from the last build
+        self.used: dict[bytes, Linked] = {}  # by this build (what the next one can find)
+        if self.folder is not None:
+            for part in PARTS:
+                entries = read_entry(self._path(part))
+                if isinstance(entries, dict):
+                    self.found.update(entries)
+
+    @staticmethod
+    def key(*inputs: object) -> bytes:
+        """Return the key of a text's HTML made from `inputs` (strings, numbers, tuples)."""
+        return hashlib.sha1(repr(inputs).encode()).digest()
+
+    def get(self, key: bytes) -> Linked | None:
+        """Return the HTML kept under `key`, if any."""
+        value = self.used.get(key) or self.found.get(key)
+        if value is not None:
+            self.used[key] = value
+        return value
+
+    def put(self, key: bytes, value: Linked) -> None:
+        """Keep a text's HTML under `key`."""
+        self.used[key] = value
+
+    def save(self, part: str) -> None:
+        """Keep what this process used for the next build, as the share `part` of the pages."""
+        if self.folder is not None:
+            write_entry(self._path(part), self.used)
+
+    def _path(self, part: str) -> Path:
+        assert self.folder is not None
+        return entry_path(self.folder, f"{self.language}:{part}:{code_version()}")

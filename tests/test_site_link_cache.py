@@ -1,0 +1,97 @@
+"""The linked texts kept across builds: found only when everything their HTML is made of is."""
+
+from __future__ import annotations
+
+from rulesarchive.site_builder import build as build_module
+from rulesarchive.site_builder import paths, workers
+from rulesarchive.site_builder.build import build_site
+from rulesarchive.site_builder.gather import gather
+from rulesarchive.site_builder.link_cache import LinkCache
+from rulesarchive.site_builder.refs import References
+
+from tests.site_fixture import fixture_archive
+
+RULE_PAGE = "en/r/2010-02-01/400.6/index.html"
+
+
+def _site(folder) -> dict[str, bytes]:
+    live = folder.resolve()
+    return {
+        path.relative_to(live).as_posix(): path.read_bytes()
+        for path in live.rglob("*")
+        if path.is_file() and path.name != ".manifest.json"
+    }
+
+
+def test_a_text_found_in_the_cache_links_what_it_linked_and_marks_its_terms(tmp_path):
+    archive = fixture_archive(tmp_path / "archive")
+    data = gather(archive, "en")
+    glossary = {term.key: f"en/glossary/{term.key}.html" for term in data.glossary}
+    text = "An attacking creature with trample, see rule 702.19 and rule 704."
+    newest = len(data.releases) - 1
+    made = []
+    for _ in range(2):  # the second from a cache the first saved
+        links = LinkCache(archive.root, "en")
+        refs = References(data, glossary, links)
+        seen: set[str] = set()
+        made.append((str(refs.html(RULE_PAGE, text, newest, seen)), seen))
+        links.save("others")
+    assert made[0] == made[1]
+    assert "<a " in made[0][0]
+    assert made[0][1], "the glossary terms the text links are marked as linked on the page"
+    assert len(LinkCache(archive.root, "en").found) == 1
+
+
+def test_a_change_in_where_a_link_leads_reaches_the_page(tmp_path, monkeypatch):
+    archive = fixture_archive(tmp_path / "archive")
+    out = tmp_path / "site"
+    build_site(archive, out, index_search=False)
+    assert LinkCache(archive.root, "en").found  # the rebuild below finds texts linked before
+    rule_page = paths.rule_page
+
+    def moved(language, line):  # every rule page moves: every link to one must follow
+        return rule_page(language, line).replace("/r/", "/rule/")
+
+    monkeypatch.setattr(paths, "rule_page", moved)
+    monkeypatch.setattr(build_module, "built_from", lambda out: None)  # as if code changed
+    build_site(archive, out, index_search=False)
+    monkeypatch.setattr(build_module, "built_from", lambda out: None)
+    build_site(archive, tmp_path / "fresh", index_search=False, cache=False)
+    assert _site(out) == _site(tmp_path / "fresh")
+    assert (
+        "rule/2010-02-01/400.6/"
+        in (out / "en" / "releases" / "2014-02-01" / "index.html").read_text()
+    )
+
+
+def test_a_glossary_page_renamed_reaches_the_terms_linked_to_it(tmp_path, monkeypatch):
+    archive = fixture_archive(tmp_path / "archive")
+    out = tmp_path / "site"
+    build_site(archive, out, index_search=False)
+    glossary_page = paths.glossary_page
+    monkeypatch.setattr(paths, "glossary_page", lambda lang, slug: glossary_page(lang, slug + "-x"))
+    monkeypatch.setattr(build_module, "built_from", lambda out: None)
+    build_site(archive, out, index_search=False)
+    build_site(archive, tmp_path / "fresh", index_search=False, cache=False)
+    assert _site(out) == _site(tmp_path / "fresh")
+    assert '-x/index.html">' in "".join(
+        page.decode() for path, page in _site(out).items() if "/r/" in path
+    )
+
+
+def test_a_rebuild_from_the_cache_in_two_processes_is_a_build_from_nothing(tmp_path, monkeypatch):
+    archive = fixture_archive(tmp_path / "archive")
+    release = archive.root / "en" / "2019-05-03"
+    release.rename(tmp_path / "aside")
+    monkeypatch.setattr(workers, "FORK_FROM", 0)
+    build_site(archive, tmp_path / "site", index_search=False)
+    (tmp_path / "aside").rename(release)  # one release added, as after an ingest
+    build_site(archive, tmp_path / "site", index_search=False)
+    build_site(archive, tmp_path / "fresh", index_search=False, cache=False)
+    assert _site(tmp_path / "site") == _site(tmp_path / "fresh")
+    assert {
+        part: LinkCache(archive.root, "en")._path(part).exists() for part in ("rules", "others")
+    } == {
+        "rules": True,
+        "others": True,
+    }
