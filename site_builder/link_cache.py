@@ -7,7 +7,8 @@ the same (a reference to the newest release gains a version anchor, a term its s
 texts are looked up, not linked again, and the ones whose links changed miss.
 
 Kept per language and per share of the pages (the rule pages are made in a forked process):
-ARCHIVE/.cache/links/<entry>.pickle, the entries a build used and nothing else.
+ARCHIVE/.cache/links/<entry>.pickle, the entries a build used and nothing else, with the
+version of the code that made them (entries of other code are never read).
 """
 
 from __future__ import annotations
@@ -34,9 +35,9 @@ class LinkCache:
         self.used: dict[bytes, Linked] = {}  # by this build (what the next one can find)
         if self.folder is not None:
             for part in PARTS:
-                entries = read_entry(self._path(part))
-                if isinstance(entries, dict):
-                    self.found.update(entries)
+                kept = read_entry(self._path(part))
+                if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == code_version():
+                    self.found.update(kept[1])
 
     @staticmethod
     def key(*inputs: object) -> bytes:
@@ -57,8 +58,9 @@ class LinkCache:
     def save(self, part: str) -> None:
         """Keep what this process used for the next build, as the share `part` of the pages."""
         if self.folder is not None:
-            write_entry(self._path(part), self.used)
+            write_entry(self._path(part), (code_version(), self.used))
 
     def _path(self, part: str) -> Path:
         assert self.folder is not None
-        return entry_path(self.folder, f"{self.language}:{part}:{code_version()}")
+        # One file per share, whatever code made it: a build by other code replaces it.
+        return entry_path(self.folder, f"{self.language}:{part}")

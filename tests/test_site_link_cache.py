@@ -95,3 +95,16 @@ def test_a_rebuild_from_the_cache_in_two_processes_is_a_build_from_nothing(tmp_p
         "rules": True,
         "others": True,
     }
+
+
+def test_texts_kept_by_other_code_are_never_read_and_replaced(tmp_path, monkeypatch):
+    from rulesarchive.site_builder import link_cache
+
+    archive = fixture_archive(tmp_path / "archive")
+    build_site(archive, tmp_path / "site", index_search=False)
+    assert LinkCache(archive.root, "en").found
+    kept = sorted((archive.root / ".cache" / "links").iterdir())
+    monkeypatch.setattr(link_cache, "code_version", lambda: "other code")
+    assert not LinkCache(archive.root, "en").found
+    LinkCache(archive.root, "en").save("others")
+    assert sorted((archive.root / ".cache" / "links").iterdir()) == kept  # replaced, not added
