@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -283,6 +283,32 @@ def extended_trace(archive: Archive, releases: list[Release], most_new: int | No
             trace, releases, walk(archive, releases, diff_folder(archive.root), start=count)
         )
     keep_trace(archive, releases, trace, count)
+    return trace
+
+
+def walk_and_trace(
+    archive: Archive,
+    releases: list[Release],
+    diffs: Path | None,
+    see: Callable[[int, Document, ReleaseDiff | None], None],
+) -> Trace:
+    """Walk every release, showing each to `see`, and return the trace of all of them.
+
+    With a diff cache (`diffs`), the kept trace of the first releases is extended over the
+    rest and kept in its place: a walk after one new release follows one release, not the
+    whole history again.
+    """
+    kept = kept_trace(archive, releases) if diffs is not None else EMPTY_TRACE
+
+    def steps() -> Iterator[tuple[Document, ReleaseDiff | None]]:
+        for index, (document, diff) in enumerate(walk(archive, releases, diffs)):
+            see(index, document, diff)
+            if index >= kept.count:
+                yield document, diff
+
+    trace = extend_trace(kept, releases, steps())
+    if diffs is not None:
+        keep_trace(archive, releases, trace, kept.count)
     return trace
 
 

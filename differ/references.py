@@ -32,14 +32,7 @@ from rulesarchive.differ.cache import cached_value, diff_folder
 from rulesarchive.differ.changes import Change, Kind
 from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.glossary import term_key
-from rulesarchive.differ.lineage import (
-    EMPTY_TRACE,
-    Line,
-    extend_trace,
-    keep_trace,
-    kept_trace,
-    walk,
-)
+from rulesarchive.differ.lineage import Line, walk_and_trace
 from rulesarchive.differ.translations import base_release, citation_differences
 
 from rulesarchive import corpus
@@ -583,19 +576,12 @@ def _check_english(archive: Archive, releases: list[Release], cache: bool) -> La
     headings: list[tuple[Heading, ...]] = []
     shared: dict[GlossaryEntry, GlossaryEntry] = {}
 
-    kept = kept_trace(archive, releases) if cache else EMPTY_TRACE  # extended, not retraced
-
-    def steps() -> Iterator[tuple[Document, ReleaseDiff | None]]:
-        for index, (document, diff) in enumerate(walk(archive, releases, folder)):
-            glossaries.append(tuple(shared.setdefault(e, e) for e in document.glossary))
-            headings.append(document.headings)
-            if index >= kept.count:
-                yield document, diff
+    def see(_index: int, document: Document, _diff: ReleaseDiff | None) -> None:
+        glossaries.append(tuple(shared.setdefault(e, e) for e in document.glossary))
+        headings.append(document.headings)
 
     with collection_paused():
-        trace = extend_trace(kept, releases, steps())
-        if cache:
-            keep_trace(archive, releases, trace, kept.count)
+        trace = walk_and_trace(archive, releases, folder, see)
         return check_snapshots("en", releases, snapshots(list(trace.lines), glossaries, headings))
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,14 +13,7 @@ from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.ahead import diff_ahead
 from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.glossary import term_key
-from rulesarchive.differ.lineage import (
-    EMPTY_TRACE,
-    Line,
-    extend_trace,
-    keep_trace,
-    kept_trace,
-    walk,
-)
+from rulesarchive.differ.lineage import Line, walk_and_trace
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,27 +81,19 @@ def gather(
     numbers: list[tuple[str, ...]] = []
     headings: tuple[Heading, ...] = ()  # of the newest release: the chapter index shows them
 
-    # The lines kept for the first releases are extended over the rest: a build after one
-    # new release follows one release, not the whole history.
-    kept = kept_trace(archive, releases) if cache is not None else EMPTY_TRACE
     if cache is not None:  # a first build: the diffs worked out on every core before the walk
         diff_ahead(archive, releases, cache)
 
-    def steps() -> Iterator[tuple[Document, ReleaseDiff | None]]:
+    def see(index: int, document: Document, diff: ReleaseDiff | None) -> None:
         nonlocal headings
-        for index, (document, diff) in enumerate(walk(archive, releases, cache)):
-            diffs.append(diff)
-            _grow_glossary(glossary, index, document)
-            numbers.append(tuple(rule.number for rule in document.rules))
-            if on_document:
-                on_document(index, releases[index], document)
-            headings = document.headings
-            if index >= kept.count:
-                yield document, diff
+        diffs.append(diff)
+        _grow_glossary(glossary, index, document)
+        numbers.append(tuple(rule.number for rule in document.rules))
+        if on_document:
+            on_document(index, releases[index], document)
+        headings = document.headings
 
-    trace = extend_trace(kept, releases, steps())
-    if cache is not None:  # the trace `rulesarchive history` and the next build extend
-        keep_trace(archive, releases, trace, kept.count)
+    trace = walk_and_trace(archive, releases, cache, see)
     lines = list(trace.lines)
     return Language(
         language,
