@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import errno
+import io
 import json
 import logging
 import sys
@@ -67,6 +68,8 @@ def main(ctx: click.Context, archive_path: Path, verbose: int, quiet: bool) -> N
     """Keep, normalise and diff every Comprehensive Rules release."""
     from rulesarchive.corpus.store import Archive
 
+    if isinstance(sys.stdout, io.TextIOWrapper):  # a terminal that can't show '→' gets '?'
+        sys.stdout.reconfigure(errors="replace")
     _configure_logging(verbose, quiet)
     ctx.obj = Archive(archive_path)
 

@@ -154,3 +154,12 @@ def test_only_a_utf8_stdout_is_answered_from_kept_outputs(archive):
     again = subprocess.run(timed, capture_output=True, check=True, env=ascii_out)
     assert again.stdout == made  # click writes UTF-8 all the same; the quick path stood aside
     assert b"click" in {line.split(b"|")[-1].strip() for line in again.stderr.splitlines()}
+
+
+def test_a_stdout_that_cannot_show_every_character_gets_replacements(archive):
+    command = [sys.executable, "-m", "rulesarchive", "-q", "--archive", str(archive), "changelog"]
+    made = subprocess.run(command, capture_output=True, check=True).stdout.decode()
+    latin = {**os.environ, "PYTHONIOENCODING": "latin-1"}
+    again = subprocess.run(command, capture_output=True, env=latin)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.decode("latin-1") == made.encode("latin-1", "replace").decode("latin-1")
