@@ -269,7 +269,7 @@ def language_trace(archive: Archive, language: str, cache: bool = True) -> Trace
 
 def extended_trace(archive: Archive, releases: list[Release], most_new: int | None) -> Trace | None:
     """Extend the kept trace to `releases`; None when more than `most_new` are left to follow."""
-    trace = kept_trace(archive, releases)
+    trace = _kept_trace(archive, releases)
     count = trace.count
     if count == len(releases):
         return trace
@@ -282,7 +282,7 @@ def extended_trace(archive: Archive, releases: list[Release], most_new: int | No
         trace = extend_trace(
             trace, releases, walk(archive, releases, diff_folder(archive.root), start=count)
         )
-    keep_trace(archive, releases, trace, count)
+    _keep_trace(archive, releases, trace, count)
     return trace
 
 
@@ -298,7 +298,7 @@ def walk_and_trace(
     rest and kept in its place: a walk after one new release follows one release, not the
     whole history again.
     """
-    kept = kept_trace(archive, releases) if diffs is not None else EMPTY_TRACE
+    kept = _kept_trace(archive, releases) if diffs is not None else EMPTY_TRACE
 
     def steps() -> Iterator[tuple[Document, ReleaseDiff | None]]:
         for index, (document, diff) in enumerate(walk(archive, releases, diffs)):
@@ -308,16 +308,11 @@ def walk_and_trace(
 
     trace = extend_trace(kept, releases, steps())
     if diffs is not None:
-        keep_trace(archive, releases, trace, kept.count)
+        _keep_trace(archive, releases, trace, kept.count)
     return trace
 
 
-def kept_trace(archive: Archive, releases: list[Release]) -> Trace:
-    """Return the kept trace of the most of `releases` (from the first), or an empty one."""
-    return _kept_trace(cache_folder(archive.root, "lines"), _trace_keys(releases))[1]
-
-
-def keep_trace(archive: Archive, releases: list[Release], trace: Trace, since: int) -> None:
+def _keep_trace(archive: Archive, releases: list[Release], trace: Trace, since: int) -> None:
     """Keep the trace of all `releases`, in place of the kept one of their first `since`."""
     if since == len(releases):
         return
@@ -338,16 +333,18 @@ def _trace_keys(releases: list[Release]) -> list[str]:
 _AHEAD_FROM = 8
 
 
-def _kept_trace(folder: Path, keys: list[str]) -> tuple[int, Trace]:
-    """Return the kept trace of the most releases (keys[n] names the first n), or none."""
+def _kept_trace(archive: Archive, releases: list[Release]) -> Trace:
+    """Return the kept trace of the most of `releases` (from the first), or an empty one."""
+    folder = cache_folder(archive.root, "lines")
+    keys = _trace_keys(releases)
     for count in range(len(keys) - 1, 0, -1):
         path = entry_path(folder, keys[count])
         if path.exists():
             with collection_paused():
                 found = read_entry(path)
             if isinstance(found, Trace) and found.count == count:
-                return count, found
-    return 0, EMPTY_TRACE
+                return found
+    return EMPTY_TRACE
 
 
 def walk(
