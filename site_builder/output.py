@@ -5,16 +5,20 @@ folder that is not live as a hard-link copy of the live one (made in another pro
 the archive is read), writes only the files whose inputs changed (each file's inputs are
 summed up in a fingerprint kept in `.manifest.json`), points the link at it in one atomic
 rename and then deletes the folder that was live: one copy of the site at rest, so the
-folder fits the free static hosts (file count and size). A build that fails leaves the live
-site as it was; a build stopped between the rename and the deletion leaves the old folder,
-which the next build catches up with the live one (the two manifests say which files differ)
-instead of copying the site again."""
+folder fits the free static hosts (file count and size). The deletion (18,000 folders for the
+real archive, seconds of a rebuild) is done by a detached process once the old folder is
+renamed out of the way, so the command returns as soon as the new site is live, as `git gc
+--auto` does. A build that fails leaves the live site as it was; a build stopped between the
+rename and the deletion leaves the old folder, which the next build catches up with the live
+one (the two manifests say which files differ) instead of copying the site again."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import sys
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
@@ -22,6 +26,17 @@ from pathlib import Path
 from rulesarchive.corpus.children import watch_parent
 
 MANIFEST = ".manifest.json"
+_PRUNING_PREFIX = ".pruning."  # + the site folder's name and a process id: being deleted
+_DELETE = "import shutil, sys\nfor top in sys.argv[1:]: shutil.rmtree(top, ignore_errors=True)"
+_PRUNERS: list[int] = []  # the deleting processes this process started
+
+
+def wait_for_pruning() -> None:
+    """Wait till the old folders this process let go of are deleted."""
+    while _PRUNERS:
+        os.waitpid(_PRUNERS.pop(), 0)
+
+
 _FORMAT = 2  # of the manifest; another format means nothing in it is trusted
 
 
@@ -36,7 +51,8 @@ class Output:
         self.staging = slots[1] if live == slots[0] else slots[0]
         own = _read_manifest(self.staging / MANIFEST)
         (self.staging / MANIFEST).unlink(missing_ok=True)  # unknown until this build ends
-        self.produced: dict[str, list[str]] = {}  # path -> [content sha256, fingerprint]
+        # path -> [content sha256, fingerprint, memo (or "")]
+        self.produced: dict[str, list[str]] = {}
         self.written = 0
         self.changed: set[str] = set()
         self._pending: list[tuple[str, bytes]] = []
@@ -71,19 +87,27 @@ class Output:
         self._point_at(moved)
         return moved
 
-    def fresh(self, path: str, fingerprint: str) -> bool:
+    def fresh(self, path: str, fingerprint: str, memo: str = "") -> bool:
         """Keep a file built from the same inputs last time; True when it was kept."""
         entry = self.previous.get(path)
         if entry is None or entry[1] != fingerprint:
             return False
+        self.produced[path] = [entry[0], fingerprint, memo]
+        return True
+
+    def kept(self, path: str, memo: str) -> bool:
+        """Keep a file whose memo (a sum of its inputs, see `render.Memoised`) is last time's."""
+        entry = self.previous.get(path)
+        if entry is None or len(entry) < 3 or not memo or entry[2] != memo:
+            return False
         self.produced[path] = entry
         return True
 
-    def write(self, path: str, content: str | bytes, fingerprint: str = "") -> None:
+    def write(self, path: str, content: str | bytes, fingerprint: str = "", memo: str = "") -> None:
         """Put a file in the site (written only if its bytes changed)."""
         data = content.encode() if isinstance(content, str) else content
         digest = hashlib.sha256(data).hexdigest()
-        self.produced[path] = [digest, fingerprint]
+        self.produced[path] = [digest, fingerprint, memo]
         entry = self.previous.get(path)
         if entry is not None and entry[0] == digest:
             return
@@ -131,11 +155,25 @@ class Output:
         self._point_at(self.staging)
 
     def prune(self) -> None:
-        """Delete the folder that was live before the swap (after `swap`)."""
+        """Delete the folder that was live before the swap (after `swap`), in the background.
+
+        It is renamed out of the way at once (the slot is free for the next build) and deleted
+        by a detached process; a deletion left unfinished is taken up by the next prune.
+        """
         for letter in "ab":
             slot = self.out.with_name(f".{self.out.name}.{letter}")
-            if slot != self.staging and slot.exists():
-                _remove_tree(slot)
+            if slot != self.staging and slot.exists() and not slot.is_symlink():
+                gone = f"{_PRUNING_PREFIX}{self.out.name}.{os.getpid()}.{time.monotonic_ns()}"
+                slot.rename(slot.with_name(gone))
+        leftovers = sorted(self.out.parent.glob(f"{_PRUNING_PREFIX}{self.out.name}.*"))
+        if leftovers:
+            quiet = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
+            # A new session: not stopped by the Ctrl-C that ends the command.
+            arguments = [sys.executable, "-c", _DELETE, *map(str, leftovers)]
+            spawned = os.posix_spawn(
+                sys.executable, arguments, os.environ, file_actions=quiet, setsid=True
+            )
+            _PRUNERS.append(spawned)
 
     def _point_at(self, folder: Path) -> None:
         link = self.out.with_name(f".{self.out.name}.link")

@@ -21,9 +21,11 @@ from rulesarchive.site_builder.refs import References
 from rulesarchive.site_builder.release_pages import ReleasePages
 from rulesarchive.site_builder.render import (
     Job,
+    Memoised,
     Page,
     code_version,
     fingerprint,
+    memo,
     messages,
     render_job,
 )
@@ -115,6 +117,18 @@ class LanguagePages:
         """Make the job of a data file: its content is what it shows."""
         self.lastmod[path] = self.data.releases[self.newest].effective_date
         return Job(path, None, {"content": content})
+
+    def memoised(
+        self, path: str, inputs: object, make: Callable[[], Job], modified: int | None = None
+    ) -> Memoised:
+        """Make a page known by its `inputs` (plain data), its job made only when they changed.
+
+        `modified` as for `page`, which a page kept as it was is not made through.
+        """
+        self.lastmod[path] = self.data.releases[
+            self.newest if modified is None else modified
+        ].effective_date
+        return Memoised(path, memo(self.salt, path, inputs), make)
 
     def fingerprint(self, job: Job) -> str:
         """Hash what a job of this language renders."""

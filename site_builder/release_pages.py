@@ -13,7 +13,7 @@ from rulesarchive.differ.glossary import GlossaryChange, term_key
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.changelog import FOLDED, change_page, is_split, part_of, part_page
 from rulesarchive.site_builder.condense import condense
-from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Memoised
 
 if TYPE_CHECKING:
     from rulesarchive.site_builder.pages import LanguagePages
@@ -27,13 +27,40 @@ class ReleasePages:
     def __init__(self, site: LanguagePages) -> None:
         self.site = site
 
-    def jobs(self) -> Iterator[Job]:
+    def jobs(self) -> Iterator[Job | Memoised]:
         """Yield the list of releases and every changelog (split ones part by part)."""
         yield self.language_home()
         for index in range(len(self.site.data.releases)):
-            yield self.release(index)
+            yield self.memoised(index)
             for part in self.release_parts(index):
-                yield self.release(index, part)
+                yield self.memoised(index, part)
+
+    def memoised(self, index: int, part: str | None = None) -> Memoised:
+        """A changelog known by what it is made from, so an unchanged one costs no word diffs.
+
+        Its references lead to lines of descent as they stood in the release and the one
+        before: those are the same for as long as every release up to this one is (`prefix`),
+        but for the newest release, whose links carry no version anchor. The rest is the
+        release's diff (from the same releases), its citation fixes, and the glossary pages
+        its entries link to (the slugs are given out over every release).
+        """
+        data = self.site.data
+        release = data.releases[index]
+        diff = data.diffs[index]
+        terms = [entry.new_term or entry.old_term or "" for entry in diff.glossary] if diff else []
+        inputs = (
+            data.prefix[index],
+            release,
+            data.releases[index - 1] if index else None,
+            index == self.site.newest,
+            part,
+            sorted(self.site.citation_fixes.get(index, {}).items()),
+            [self.site.glossary_slugs.get(term_key(term)) for term in terms],
+        )
+        page = part_page(release, part) if part else paths.release_page(release)
+        return self.site.memoised(
+            page, inputs, lambda: self.release(index, part), None if part else index
+        )
 
     def release_rows(self) -> list[dict]:
         rows = []

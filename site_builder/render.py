@@ -6,7 +6,7 @@ import hashlib
 import io
 import json
 import pickle
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -84,6 +84,22 @@ class Job:
     context: dict
 
 
+@dataclass(frozen=True, slots=True)
+class Memoised:
+    """A page known by a sum of what it is made from, before its job is made.
+
+    `memo` hashes the inputs the page's context is worked out from (not the context): when
+    the last build made the page under the same memo, the page is kept without working out
+    its context; otherwise `make` makes the job, fingerprinted and rendered as any other.
+    For pages whose context costs more than their inputs (a changelog's word diffs and
+    links), where a new release leaves most of them as they were.
+    """
+
+    path: str
+    memo: str
+    make: Callable[[], Job]
+
+
 def fingerprint(job: Job, salt: str) -> str:
     """Hash a job's path, template and context; `salt` sums up what every page shares.
 
@@ -92,6 +108,13 @@ def fingerprint(job: Job, salt: str) -> str:
     """
     digest = hashlib.sha1(f"{salt}\0{job.path}\0{job.template}\0".encode())
     digest.update(_plain_bytes(job.context))
+    return digest.hexdigest()
+
+
+def memo(salt: str, path: str, inputs: object) -> str:
+    """Hash what a memoised page is made from (plain data, as a context is; see `Memoised`)."""
+    digest = hashlib.sha1(f"{salt}\0{path}\0".encode())
+    digest.update(_plain_bytes(inputs))
     return digest.hexdigest()
 
 

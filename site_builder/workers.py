@@ -22,7 +22,7 @@ from multiprocessing.sharedctypes import Synchronized
 from rulesarchive.corpus.children import watch_parent
 from rulesarchive.site_builder.output import Output
 from rulesarchive.site_builder.pages import LanguagePages
-from rulesarchive.site_builder.render import Job
+from rulesarchive.site_builder.render import Job, Memoised
 
 FORK_FROM = 1500  # rule pages below which forking costs more than it saves
 RUN = 32  # rule pages claimed at a time (a few tens of milliseconds of work)
@@ -33,7 +33,7 @@ Tell = Callable[[int, int], None]
 
 def make_files(
     pages: LanguagePages,
-    shares: tuple[Iterable[Job], Sequence[Callable[[], Job]]],
+    shares: tuple[Iterable[Job | Memoised], Sequence[Callable[[], Job]]],
     expected: int,
     output: Output,
     tell: Tell,
@@ -82,13 +82,16 @@ def _claim(makers: Sequence[Callable[[], Job]], claimed: Synchronized) -> Iterat
             yield make()
 
 
-def _make(pages: LanguagePages, jobs: Iterable[Job], output: Output, tell: Tell) -> None:
+def _make(pages: LanguagePages, jobs: Iterable[Job | Memoised], output: Output, tell: Tell) -> None:
     """Make the jobs whose fingerprint changed (told as they go when `jobs` is a list)."""
     total = len(jobs) if isinstance(jobs, list) else 0
-    for done, job in enumerate(jobs, 1):
-        fingerprint = pages.fingerprint(job)
-        if not output.fresh(job.path, fingerprint):
-            output.write(job.path, pages.render(job).content, fingerprint)
+    for done, item in enumerate(jobs, 1):
+        memo = item.memo if isinstance(item, Memoised) else ""
+        if not (memo and output.kept(item.path, memo)):
+            job = item.make() if isinstance(item, Memoised) else item
+            fingerprint = pages.fingerprint(job)
+            if not output.fresh(job.path, fingerprint, memo):
+                output.write(job.path, pages.render(job).content, fingerprint, memo)
         if total and (done % 100 == 0 or done == total):
             tell(done, total)
 

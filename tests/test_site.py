@@ -14,6 +14,7 @@ from bs4 import BeautifulSoup
 from click.testing import CliRunner
 from rulesarchive.site_builder import build as build_module
 from rulesarchive.site_builder import changelog, paths
+from rulesarchive.site_builder import output as output_module
 from rulesarchive.site_builder.build import build_site, sample_archive
 from rulesarchive.site_builder.gather import is_term
 
@@ -150,6 +151,7 @@ def test_rebuild_writes_only_what_changed(tmp_path):
     third = build_site(archive, out, index_search=False)
     assert first.written == first.pages and again.written == 0 and third.written == 0
     assert out.is_symlink() and (out / "index.html").exists()
+    output_module.wait_for_pruning()
     kept = sorted(p.name for p in tmp_path.iterdir())
     assert kept in ([".site.a", "archive", "site"], [".site.b", "archive", "site"])  # one copy
 
