@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.numbers import parent_of, rule_sort_key
 from rulesarchive.differ.lineage import Line
-from rulesarchive.differ.words import diff_words
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.gather import GlossaryLine
 from rulesarchive.site_builder.render import Job
@@ -128,7 +127,7 @@ class IndexPages:
             before = term.stretches[position - 1] if position else None
             typography = before is not None and before[2].text == version.text
             if before is not None and not typography:
-                diff = diff_words(before[2].text, version.text)
+                diff = self.site.refs.links.word_diff(before[2].text, version.text)
                 text = self.site.refs.diff_html(page, diff, first, before[1])
             else:
                 text = self.site.refs.html(page, version.printed_text, first)

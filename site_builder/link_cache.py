@@ -1,5 +1,8 @@
 """Linked rule texts kept across builds: a text's HTML is worked out again only when it changed.
 
+The word diffs of glossary histories are kept the same way (by both texts): every build
+shows every term's history, and a new release changes few of them.
+
 An entry's key is everything its HTML is made from: the page it is on, the text, where each of
 its references leads, the glossary terms (and their pages) it may link, the terms already
 linked on the page. When a release is added, what the older texts' links resolve to is mostly
@@ -17,6 +20,7 @@ import hashlib
 from pathlib import Path
 
 from rulesarchive.corpus.cache import cache_folder, entry_path, read_entry, write_entry
+from rulesarchive.differ.words import Diff, diff_words
 from rulesarchive.site_builder.render import code_version
 
 # The parts pages are made in: the forked rule pages, and the rest in the building process.
@@ -33,11 +37,14 @@ class LinkCache:
         self.language = language
         self.found: dict[bytes, Linked] = {}  # from the last build
         self.used: dict[bytes, Linked] = {}  # by this build (what the next one can find)
+        self.diffs_found: dict[bytes, Diff] = {}  # word diffs, the same way
+        self.diffs_used: dict[bytes, Diff] = {}
         if self.folder is not None:
             for part in PARTS:
                 kept = read_entry(self._path(part))
-                if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == code_version():
+                if isinstance(kept, tuple) and len(kept) == 3 and kept[0] == code_version():
                     self.found.update(kept[1])
+                    self.diffs_found.update(kept[2])
 
     @staticmethod
     def key(*inputs: object) -> bytes:
@@ -55,10 +62,19 @@ class LinkCache:
         """Keep a text's HTML under `key`."""
         self.used[key] = value
 
+    def word_diff(self, old: str, new: str) -> Diff:
+        """Return the word diff of two texts (`differ.words.diff_words`), kept across builds."""
+        key = self.key(old, new)
+        kept = self.diffs_used.get(key) or self.diffs_found.get(key)
+        if kept is None:
+            kept = diff_words(old, new)
+        self.diffs_used[key] = kept
+        return kept
+
     def save(self, part: str) -> None:
         """Keep what this process used for the next build, as the share `part` of the pages."""
         if self.folder is not None:
-            write_entry(self._path(part), (code_version(), self.used))
+            write_entry(self._path(part), (code_version(), self.used, self.diffs_used))
 
     def _path(self, part: str) -> Path:
         assert self.folder is not None

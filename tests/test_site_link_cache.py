@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
 from rulesarchive.site_builder import build as build_module
+from rulesarchive.site_builder import pages as pages_module
 from rulesarchive.site_builder import paths, workers
 from rulesarchive.site_builder.build import build_site
 from rulesarchive.site_builder.gather import gather
@@ -53,9 +55,10 @@ def test_a_change_in_where_a_link_leads_reaches_the_page(tmp_path, monkeypatch):
         return rule_page(language, line).replace("/r/", "/rule/")
 
     monkeypatch.setattr(paths, "rule_page", moved)
-    monkeypatch.setattr(build_module, "built_from", lambda out: None)  # as if code changed
-    build_site(archive, out, index_search=False)
+    # As if code changed, as it would (the pages' salt; the link cache keeps its entries).
     monkeypatch.setattr(build_module, "built_from", lambda out: None)
+    monkeypatch.setattr(pages_module, "code_version", lambda: "paths.py changed")
+    build_site(archive, out, index_search=False)
     build_site(archive, tmp_path / "fresh", index_search=False, cache=False)
     assert _site(out) == _site(tmp_path / "fresh")
     assert (
@@ -71,6 +74,7 @@ def test_a_glossary_page_renamed_reaches_the_terms_linked_to_it(tmp_path, monkey
     glossary_page = paths.glossary_page
     monkeypatch.setattr(paths, "glossary_page", lambda lang, slug: glossary_page(lang, slug + "-x"))
     monkeypatch.setattr(build_module, "built_from", lambda out: None)
+    monkeypatch.setattr(pages_module, "code_version", lambda: "paths.py changed")
     build_site(archive, out, index_search=False)
     build_site(archive, tmp_path / "fresh", index_search=False, cache=False)
     assert _site(out) == _site(tmp_path / "fresh")
@@ -108,3 +112,15 @@ def test_texts_kept_by_other_code_are_never_read_and_replaced(tmp_path, monkeypa
     assert not LinkCache(archive.root, "en").found
     LinkCache(archive.root, "en").save("others")
     assert sorted((archive.root / ".cache" / "links").iterdir()) == kept  # replaced, not added
+
+
+def test_a_word_diff_is_worked_out_once_across_builds(tmp_path, monkeypatch):
+    from rulesarchive.site_builder import link_cache
+
+    old, new = "Trample is a static ability.", "Trample is a keyword ability."
+    first = LinkCache(tmp_path, "en")
+    diff = first.word_diff(old, new)
+    assert (-1, "static") in diff and (1, "keyword") in diff
+    first.save("others")
+    monkeypatch.setattr(link_cache, "diff_words", lambda *texts: pytest.fail("worked out again"))
+    assert LinkCache(tmp_path, "en").word_diff(old, new) == diff
