@@ -19,13 +19,14 @@ from dataclasses import dataclass
 from rulesarchive.corpus.model import Document, Release, Rule
 from rulesarchive.corpus.numbers import CHAPTER, NUMBER, parse_citations, rule_sort_key
 from rulesarchive.corpus.store import Archive
-from rulesarchive.differ.cache import cached_diff, diff_folder
+from rulesarchive.differ.cache import cached_diff, cached_value, diff_folder
 from rulesarchive.differ.changes import WORDING
 from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.translation_align import (
     ENGLISH_NAME,
     QUANTITY,
     Shift,
+    TranslationAlignment,
     align_translation,
 )
 
@@ -165,11 +166,12 @@ def compare_translation(
     base: Release | None,
     base_document: Document | None,
     later: list[tuple[Release, ReleaseDiff]],
+    alignment: TranslationAlignment | None = None,
 ) -> TranslationReport:
     """Pair a translation's rules with its base English rules and follow them to today.
 
     `later` holds each English release after the base, oldest first, with its diff from the
-    release before it.
+    release before it. `alignment`: of the two documents' rules, when already worked out.
     """
     if base is None or base_document is None:
         rules = tuple(RuleStatus(rule.number, "extra") for rule in document.rules)
@@ -177,7 +179,8 @@ def compare_translation(
     english: dict[str, Rule] = {}
     for rule in base_document.rules:
         english.setdefault(rule.number, rule)
-    alignment = align_translation(document.rules, base_document.rules, document.excerpt)
+    if alignment is None:
+        alignment = align_translation(document.rules, base_document.rules, document.excerpt)
     translated_cites = {
         alignment.rules[rule.number]: _references(rule.text, *rule.examples)
         for rule in document.rules
@@ -270,6 +273,13 @@ def translation_report(
         return compare_translation(release, document, None, None, [])
     base_document = archive.load(base)
     folder = diff_folder(archive.root) if cache else None
+    # Kept: a new English release changes what is stale, not how the translation pairs up.
+    alignment = cached_value(
+        folder,
+        f"translation alignment:{release.content_sha256}:{base.content_sha256}",
+        lambda: align_translation(document.rules, base_document.rules, document.excerpt),
+        f"alignment of {release.key} with {base.key}",
+    )
     later = []
     previous, previous_document = base, base_document
     for newer in english[english.index(base) + 1 :]:
@@ -277,7 +287,7 @@ def translation_report(
         diff = cached_diff(folder, previous, newer, previous_document, newer_document)
         later.append((newer, diff))
         previous, previous_document = newer, newer_document
-    return compare_translation(release, document, base, base_document, later)
+    return compare_translation(release, document, base, base_document, later, alignment)
 
 
 def translated_languages(archive: Archive) -> list[str]:

@@ -101,6 +101,23 @@ def test_the_base_follows_when_the_missing_english_release_arrives(shared_archiv
     assert report.counts["missing"] == report.counts["extra"] == 0
 
 
+def test_the_alignment_is_kept_and_a_later_english_release_still_moves_staleness(
+    shared_archive, tmp_path, monkeypatch
+):
+    from rulesarchive.differ import translations
+
+    archive = Archive(tmp_path / "archive")
+    english = [shared_archive / "en" / f"{date}.txt" for date in ("2024-06-07", "2024-08-02")]
+    ingest_paths(archive, [english[0], shared_archive / "zh-Hans" / "2024-06-07.txt"])
+    first = translation_report(archive, "zh-Hans")
+    ingest_paths(archive, [english[1]])
+    monkeypatch.setattr(translations, "align_translation", lambda *a: pytest.fail("aligned again"))
+    kept = translation_report(archive, "zh-Hans")
+    monkeypatch.undo()
+    assert kept == translation_report(archive, "zh-Hans", cache=False)
+    assert kept.counts["stale"] > first.counts["stale"]
+
+
 def test_chinese_history_shows_a_few_changed_characters(ingested):
     archive, _ = ingested
     history = rule_history(archive, "104.6", "zh-Hans")
