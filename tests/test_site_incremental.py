@@ -199,3 +199,20 @@ def test_a_new_release_remakes_only_the_changelogs_it_changes_and_the_site_is_as
     assert _manifest(out) == _manifest(fresh)
     for path in _manifest(out):
         assert (out / path).read_bytes() == (fresh / path).read_bytes(), path
+
+
+def test_the_old_folder_is_deleted_after_the_build_and_a_deletion_left_unfinished_is_taken_up(
+    tmp_path, monkeypatch
+):
+    archive = fixture_archive(tmp_path / "archive")
+    out = tmp_path / "site"
+    build_site(archive, out, index_search=False)
+    left = tmp_path / ".pruning.site.1.2"  # as a deleting process killed halfway leaves it
+    (left / "en").mkdir(parents=True)
+    (left / "en" / "index.html").write_text("old")
+    monkeypatch.setattr(build_module, "built_from", lambda out: None)
+    build_site(archive, out, index_search=False)
+    output_module.wait_for_pruning()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == [
+        out.resolve().name
+    ]
