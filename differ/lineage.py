@@ -291,17 +291,21 @@ def walk_and_trace(
     releases: list[Release],
     diffs: Path | None,
     see: Callable[[int, Document, ReleaseDiff | None], None],
+    start: int = 0,
 ) -> Trace:
-    """Walk every release, showing each to `see`, and return the trace of all of them.
+    """Walk the releases, showing each to `see`, and return the trace of all of them.
 
     With a diff cache (`diffs`), the kept trace of the first releases is extended over the
     rest and kept in its place: a walk after one new release follows one release, not the
-    whole history again.
+    whole history again. `see` is shown every release from `start` on (and those before that
+    the kept trace does not cover, when it is shorter), not necessarily from the first.
     """
     kept = _kept_trace(archive, releases) if diffs is not None else EMPTY_TRACE
+    first = min(start, kept.count)
 
     def steps() -> Iterator[tuple[Document, ReleaseDiff | None]]:
-        for index, (document, diff) in enumerate(walk(archive, releases, diffs)):
+        walked = walk(archive, releases, diffs, start=first)
+        for index, (document, diff) in enumerate(walked, start=first):
             see(index, document, diff)
             if index >= kept.count:
                 yield document, diff

@@ -13,7 +13,7 @@ from itertools import chain
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from rulesarchive.corpus.model import Document, Heading, Release
+from rulesarchive.corpus.model import Document, Release
 from rulesarchive.corpus.present import release_label
 from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.cache import diff_folder
@@ -105,26 +105,30 @@ def _render(
 ) -> None:
     env = environment()
     gathered: dict[str, Language] = {}
-    headings: dict[str, list[tuple[Heading, ...]]] = {}
     tell = progress or (lambda _stage, _done, _total: None)
     for language in languages:
-        total = len(archive.releases(language))
-
-        held: list[tuple[Release, Document]] = []  # the release before, for its steps
-        headings[language] = []  # each release's, for the reference check
+        releases = archive.releases(language)
+        held: dict[str, Document] = {}  # the release before, for its steps
+        walked: set[int] = set()
 
         def on_document(index: int, release: Release, document: Document) -> None:
-            _release_data(output, release, document, held[-1] if held else None)  # noqa: B023
-            held[:] = [(release, document)]  # noqa: B023
-            headings[language].append(document.headings)  # noqa: B023
-            tell(f"reading {language}", index + 1, total)  # noqa: B023 (used while looping)
+            before = releases[index - 1] if index else None  # noqa: B023 (used while looping)
+            _release_data(output, archive, release, before, held | {release.key: document})  # noqa: B023
+            held.clear()  # noqa: B023
+            held[release.key] = document  # noqa: B023
+            walked.add(index)  # noqa: B023
+            tell(f"reading {language}", index + 1, len(releases))  # noqa: B023
 
         gathered[language] = gather(
             archive,
             language,
             cache=diff_folder(archive.root) if cache else None,
             on_document=on_document,
+            kept=True,
         )
+        for index, release in enumerate(releases):
+            if index not in walked:  # taken from the kept summary: made only if missing
+                _release_data(output, archive, release, releases[index - 1] if index else None, {})
     reports = {
         language: translation_report(archive, language, cache=cache)
         for language in languages
@@ -144,7 +148,7 @@ def _render(
             env, data, languages, pairing, reports.get(language), english, base_url, links
         )
         first_pages = first_pages or pages
-        checks = CheckPages(pages, check_gathered(data, gathered.get("en"), headings[language]))
+        checks = CheckPages(pages, check_gathered(data, gathered.get("en"), data.release_headings))
         rules, others = pages.shares()
         make_files(
             pages,
@@ -190,18 +194,29 @@ def _languages(archive: Archive) -> list[str]:
 
 def _release_data(
     output: Output,
+    archive: Archive,
     release: Release,
-    document: Document,
-    previous: tuple[Release, Document] | None,
+    previous: Release | None,
+    documents: dict[str, Document],
 ) -> None:
-    """Write a release's data file (whole, or the steps from the release before)."""
+    """Write a release's data file (whole, or the steps from the release before).
+
+    `documents` holds those of the release and the one before when they are at hand; any
+    other is read only when the file must be made.
+    """
     inputs = [release_label(release), release.content_sha256]
-    if previous is not None and not is_keyframe(release, previous[0]):
-        inputs += [release_label(previous[0]), previous[0].content_sha256]
+    if previous is not None and not is_keyframe(release, previous):
+        inputs += [release_label(previous), previous.content_sha256]
     fingerprint = repr(inputs)
     path = data_path(release)
-    if not output.fresh(path, fingerprint):
-        output.write(path, release_script(release, document, previous), fingerprint)
+    if output.fresh(path, fingerprint):
+        return
+
+    def document(of: Release) -> Document:
+        return documents.get(of.key) or archive.load(of)
+
+    steps = (previous, document(previous)) if previous is not None else None
+    output.write(path, release_script(release, document(release), steps), fingerprint)
 
 
 def _moves(data: Language) -> str:

@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rulesarchive.corpus.cache import (
+    cache_folder,
+    collection_paused,
+    entry_path,
+    read_entry,
+    write_entry,
+)
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release
 from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.ahead import diff_ahead
+from rulesarchive.differ.cache import cached_release_diff
 from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.glossary import term_key
-from rulesarchive.differ.lineage import Line, walk_and_trace
+from rulesarchive.differ.lineage import Line, release_digests, walk_and_trace
+from rulesarchive.site_builder.render import code_version
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +49,7 @@ class Language:
     by_id: dict[str, Line] = field(default_factory=dict)
     prefix: list[str] = field(default_factory=list)  # [i]: what releases 0..i say, summed up
     numbers: list[tuple[str, ...]] = field(default_factory=list)  # [i]: release i's, in order
+    release_headings: list[tuple[Heading, ...]] = field(default_factory=list)  # [i]: release i's
 
     def __post_init__(self) -> None:
         for line in self.lines:
@@ -68,45 +80,98 @@ def gather(
     language: str,
     cache: Path | None = None,
     on_document: Callable[[int, Release, Document], None] | None = None,
+    kept: bool = False,
 ) -> Language:
     """Read every release of a language once, oldest first, diffing each with the one before.
 
     Diffs are cached under `cache`, keyed by the two releases' content hashes, so a rebuild
     after one new release diffs one pair. `on_document` sees each document as it passes
     (the per-release data files are written from it); only two documents are held at a time.
+    With `kept` (and a cache), what the last gather read of the releases it shares with this
+    one is taken from the cache (their glossaries, numbers and headings) and their diffs
+    from the diff cache: their documents are not read, and `on_document` sees only the
+    releases after them.
     """
     releases = archive.releases(language)
-    diffs: list[ReleaseDiff | None] = []
-    glossary: dict[str, list[list]] = {}
-    numbers: list[tuple[str, ...]] = []
-    headings: tuple[Heading, ...] = ()  # of the newest release: the chapter index shows them
-
     if cache is not None:  # a first build: the diffs worked out on every core before the walk
         diff_ahead(archive, releases, cache)
+    keys = _summary_keys(releases)
+    folder = cache_folder(archive.root, "gathered") if cache is not None else None
+    summary = _kept_summary(folder, keys) if folder is not None and kept else _Summary()
+    start = summary.count
+    diffs: list[ReleaseDiff | None] = [None] * len(releases)
+    for index in range(1, start):
+        old, new = releases[index - 1], releases[index]
+        diffs[index] = cached_release_diff(cache, old, new, archive.load)
 
     def see(index: int, document: Document, diff: ReleaseDiff | None) -> None:
-        nonlocal headings
-        diffs.append(diff)
-        _grow_glossary(glossary, index, document)
-        numbers.append(tuple(rule.number for rule in document.rules))
+        diffs[index] = diff
+        if index >= start:
+            summary.add(index, document)
         if on_document:
             on_document(index, releases[index], document)
-        headings = document.headings
 
-    trace = walk_and_trace(archive, releases, cache, see)
-    lines = list(trace.lines)
+    trace = walk_and_trace(archive, releases, cache, see, start)
+    if folder is not None and summary.count > start:
+        with collection_paused():
+            write_entry(entry_path(folder, keys[summary.count]), summary)
+        if start:  # superseded by the one just kept
+            with contextlib.suppress(OSError):
+                entry_path(folder, keys[start]).unlink(missing_ok=True)
     return Language(
         language,
         releases,
         diffs,
-        lines,
+        list(trace.lines),
         [
             GlossaryLine(key, tuple((a, b, entry) for a, b, entry in stretches))
-            for key, stretches in glossary.items()
+            for key, stretches in summary.glossary.items()
         ],
-        headings,
-        numbers=numbers,
+        summary.headings[-1] if summary.headings else (),
+        numbers=summary.numbers,
+        release_headings=summary.headings,
     )
+
+
+@dataclass
+class _Summary:
+    """What gathering the first `count` releases read from their documents, kept for the next."""
+
+    count: int = 0
+    glossary: dict[str, list[list]] = field(default_factory=dict)  # key -> [first, last, entry]
+    numbers: list[tuple[str, ...]] = field(default_factory=list)
+    headings: list[tuple[Heading, ...]] = field(default_factory=list)
+
+    def add(self, index: int, document: Document) -> None:
+        """Add the next release's document."""
+        assert index == self.count
+        _grow_glossary(self.glossary, index, document)
+        numbers = tuple(sys.intern(rule.number) for rule in document.rules)
+        # The same tuple as the release before's when equal: kept once in the cache.
+        if self.numbers and self.numbers[-1] == numbers:
+            numbers = self.numbers[-1]
+        self.numbers.append(numbers)
+        headings = document.headings
+        if self.headings and self.headings[-1] == headings:
+            headings = self.headings[-1]
+        self.headings.append(headings)
+        self.count += 1
+
+
+def _summary_keys(releases: list[Release]) -> list[str]:
+    return [f"gathered:{code_version()}:{digest}" for digest in release_digests(releases)]
+
+
+def _kept_summary(folder: Path, keys: list[str]) -> _Summary:
+    """Return the kept summary of the most of the releases (from the first), or an empty one."""
+    for count in range(len(keys) - 1, 0, -1):
+        path = entry_path(folder, keys[count])
+        if path.exists():
+            with collection_paused():
+                found = read_entry(path)
+            if isinstance(found, _Summary) and found.count == count:
+                return found
+    return _Summary()
 
 
 # What a parse of an old glossary let through as a term: a numbered definition ('1. A player

@@ -176,7 +176,8 @@ def test_a_failure_in_the_forked_process_fails_the_build(tmp_path, monkeypatch):
 def test_a_new_release_remakes_only_the_changelogs_it_changes_and_the_site_is_as_from_nothing(
     shared_archive, tmp_path, monkeypatch
 ):
-    """Changelogs are memoised by what they are made from (`LanguagePages.memoised`); real
+    """Changelogs are memoised by what they are made from (`LanguagePages.memoised`), and the
+    releases gathered before are read from the kept summary (`gather(kept=True)`); real
     releases, a glossary change and renumbered rules among them."""
     archive = Archive(tmp_path / "archive")
     dates = ["2021-06-09", "2021-07-12", "2021-09-24", "2021-11-15"]
@@ -191,11 +192,15 @@ def test_a_new_release_remakes_only_the_changelogs_it_changes_and_the_site_is_as
         lambda self, index, part=None: made.append((index, part)) or release(self, index, part),
     )
     ingest_paths(archive, [shared_archive / "en" / f"{dates[-1]}.txt"])
+    loaded: list[str] = []
+    load = Archive.load
+    monkeypatch.setattr(Archive, "load", lambda self, r: loaded.append(r.key) or load(self, r))
     build_site(archive, out, index_search=False)
     assert {index for index, _ in made} == {2, 3}  # the newest before (its links gain anchors)
+    assert set(loaded) == {r.key for r in archive.releases()[-2:]}  # the rest is kept
     monkeypatch.undo()
     fresh = tmp_path / "fresh"
-    build_site(archive, fresh, index_search=False)
+    build_site(archive, fresh, index_search=False, cache=False)  # no kept diff, trace, summary
     assert _manifest(out) == _manifest(fresh)
     for path in _manifest(out):
         assert (out / path).read_bytes() == (fresh / path).read_bytes(), path
