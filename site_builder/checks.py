@@ -3,22 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
+from rulesarchive.differ.cache import cached_value
 from rulesarchive.differ.glossary import term_key
 from rulesarchive.differ.references import (
     GLOSSARY,
     LanguageCheck,
     Problem,
-    check_snapshots,
+    check_kept,
     check_translated_releases,
     mark_fixes,
     snapshots,
+    translation_key,
 )
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.gather import Language
 from rulesarchive.site_builder.pages import LanguagePages
-from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, code_version
 
 
 def check_page(release: Release) -> str:
@@ -27,15 +30,42 @@ def check_page(release: Release) -> str:
 
 
 def check_gathered(
-    data: Language, english: Language | None, headings: list[tuple[Heading, ...]]
+    data: Language,
+    english: Language | None,
+    headings: list[tuple[Heading, ...]],
+    cache: Path | None = None,
 ) -> LanguageCheck:
     """Check a gathered language: English by its lines, a translation against its English.
 
-    `headings` are each release's, as the documents passed while gathering.
+    `headings` are each release's, as the documents passed while gathering. With a `cache`
+    folder, English goes on from the check kept there for its first releases (and keeps its
+    own): a release added at the end is the only one checked. A translation's check is kept
+    whole, until its releases or the English ones it can be checked against change.
     """
-    shots = snapshots(data.lines, _glossaries(data), headings)
     if data.language == "en":
-        return check_snapshots("en", data.releases, shots)
+        glossaries = _glossaries(data)
+        return check_kept(
+            "en",
+            data.releases,
+            lambda start: snapshots(data.lines, glossaries, headings, start),
+            cache,
+            f"site:{code_version()}",
+        )
+    english_releases = english.releases if english else []
+    key = translation_key(data.language, data.releases, english_releases)
+    return cached_value(
+        cache,
+        f"site:{code_version()}:{key}",
+        lambda: _check_translated(data, english, headings),
+        f"reference check {data.language}",
+    )
+
+
+def _check_translated(
+    data: Language, english: Language | None, headings: list[tuple[Heading, ...]]
+) -> LanguageCheck:
+    """Check each release of a translation against the English release it translates."""
+    shots = snapshots(data.lines, _glossaries(data), headings)
     english_shots = snapshots(english.lines, _glossaries(english)) if english else []
     english_releases = english.releases if english else []
     documents = [
