@@ -19,11 +19,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from pathlib import Path
+from typing import TypeVar
 
 from rulesarchive.corpus.cache import (
     cache_folder,
@@ -172,7 +174,6 @@ class CheckState:
 
     def __init__(self) -> None:
         """Start before the first release."""
-        self.count = 0
         self.meanings: Meanings = {}
         self.previous: set[str] = set()  # the line ids of the last release checked
         self.vocabulary = _Vocabulary()
@@ -193,11 +194,15 @@ class CheckState:
             terms = {f"glossary/{term_key(e.term)}": GLOSSARY + e.term for e in shot.glossary}
             self.lives.add(release, found, count, numbers.number_of | terms)
             self.previous = lines
-            self.count += 1
+
+    @property
+    def count(self) -> int:
+        """Return how many releases are checked."""
+        return self.lives.count
 
     def result(self, language: str, releases: Sequence[Release]) -> LanguageCheck:
         """Return the check of the releases checked so far (the first `count` of `releases`)."""
-        return self.lives.result(language, releases[: self.count])
+        return self.lives.result(language, releases)
 
 
 def check_kept(
@@ -215,48 +220,51 @@ def check_kept(
     checked. A release changed or inserted before the end, or other code, finds no kept
     state: every release is checked again.
     """
-    keys = _check_keys(language, releases, code)
-    state = _kept_check(folder, keys) if folder is not None else CheckState()
+    keys = _keys(f"check:{language}:{code}", [repr(release) for release in releases])
+    state = _kept_state(folder, keys, CheckState())
     since = state.count
     if since < len(releases):
         with collection_paused():
             state.extend(releases, shots_from(since))
         if folder is not None:
-            _keep_check(folder, keys, state, since)
+            _keep_state(folder, keys, state)
+            if since:  # superseded: the state kept now goes on from everything it did
+                with contextlib.suppress(OSError):  # a read-only cache: only left behind
+                    entry_path(folder, keys[since]).unlink(missing_ok=True)
     return state.result(language, releases)
 
 
-def _check_keys(language: str, releases: Sequence[Release], code: str) -> list[str]:
-    """Return, for each n, the key of the state after the first n releases ([0]: none)."""
-    digest = hashlib.sha256(
-        f"{language}:{code}:{code_fingerprint()}:{_corpus_fingerprint()}".encode()
-    )
+_State = TypeVar("_State", "CheckState", "_Lives")
+
+
+def _keys(name: str, steps: Iterable[str]) -> list[str]:
+    """Return, for each n, the key of a state after the first n steps ([0]: none)."""
+    digest = hashlib.sha256(f"{name}:{code_fingerprint()}:{_corpus_fingerprint()}".encode())
     keys = [f"check-state:{digest.hexdigest()}"]
-    for release in releases:  # all of it: a problem's `since` is the whole release
-        digest.update(repr(release).encode())
+    for step in steps:  # a release's whole repr: a problem's `since` is the whole release
+        digest.update(step.encode())
         keys.append(f"check-state:{digest.hexdigest()}")
     return keys
 
 
-def _kept_check(folder: Path, keys: list[str]) -> CheckState:
-    """Return the kept state of the most releases (from the first), or a state before any."""
+def _kept_state(folder: Path | None, keys: list[str], fresh: _State) -> _State:
+    """Return the kept state of the most releases (from the first), or `fresh`."""
+    if folder is None:
+        return fresh
     for count in range(len(keys) - 1, 0, -1):
         path = entry_path(folder, keys[count])
         if path.exists():
             with collection_paused():
                 found = read_entry(path)
-            if isinstance(found, CheckState) and found.count == count:
+            if isinstance(found, type(fresh)) and found.count == count:
                 return found
-    return CheckState()
+    return fresh
 
 
-def _keep_check(folder: Path, keys: list[str], state: CheckState, since: int) -> None:
-    """Keep the state after all the releases, in place of the kept one after `since`."""
+def _keep_state(folder: Path, keys: list[str], state: CheckState | _Lives) -> None:
+    """Keep the state after its releases (a cache that cannot be written is only slower)."""
     with collection_paused():
         write_entry(entry_path(folder, keys[state.count]), state)
-    if since:  # superseded: the state kept now goes on from everything it did
-        with contextlib.suppress(OSError):  # a read-only cache: only left behind
-            entry_path(folder, keys[since]).unlink(missing_ok=True)
 
 
 def follow_problems(
@@ -305,11 +313,16 @@ class _Lives:
         self.counts.append(count)
         self.fixes.append({number: tuple(cites) for number, cites in fixed.items()})
 
+    @property
+    def count(self) -> int:
+        """Return how many releases are seen."""
+        return len(self.counts)
+
     def result(self, language: str, releases: Sequence[Release]) -> LanguageCheck:
-        """Return the check of the releases seen so far."""
+        """Return the check of the releases seen so far (the first `count` of `releases`)."""
         return LanguageCheck(
             language,
-            tuple(releases),
+            tuple(releases[: self.count]),
             tuple(self.present),
             tuple(self.counts),
             tuple(sorted(self.ended + list(self.opened.values()), key=_life_order)),
@@ -661,13 +674,12 @@ def check_language(
         raise LookupError(f"no {language} releases in the archive")
     if until is not None:
         releases = releases[: releases.index(until) + 1]
-    inputs = f"check:{language}:{_corpus_fingerprint()}:{releases!r}"
-    if language != "en":
-        inputs = translation_key(language, releases, archive.releases("en"))
+    english = archive.releases("en") if language != "en" else []
+    inputs = f"check:{language}:{_corpus_fingerprint()}:{releases!r}:{english!r}"
 
     def check() -> LanguageCheck:
         if language != "en":
-            return check_translations(archive, language, until)
+            return check_translations(archive, language, until, cache)
         return _check_english(archive, releases, cache)
 
     folder = cache_folder(archive.root, "checks") if cache else None
@@ -797,42 +809,87 @@ def check_translated_releases(
     english_rules: Callable[[Release], Sequence[Rule]],
 ) -> LanguageCheck:
     """Check each translated release, oldest first, against the English release it translates."""
+    lives = _Lives()
+    with collection_paused():
+        _follow_translated(lives, releases, documents, english, english_rules)
+    return lives.result(language, releases)
+
+
+def check_translated_kept(
+    language: str,
+    releases: Sequence[Release],
+    documents_from: Callable[[int], Iterable[Document]],
+    english: Sequence[Release],
+    english_rules: Callable[[Release], Sequence[Rule]],
+    folder: Path | None,
+    code: str = "",
+) -> LanguageCheck:
+    """Check as `check_translated_releases` does, going on from the state kept in `folder`.
+
+    `documents_from(n)` gives the documents of `releases[n:]`. A translated release is checked
+    against the English releases up to its date: an English release added after every
+    translated one changes nothing, one added before goes back to the first translated release
+    on or after it (as a translated release changed or inserted does).
+    """
+    dates = [release.effective_date for release in english]
+    english_keys = _keys("english", [repr(release) for release in english])
+    steps = [
+        f"{release!r}:{english_keys[bisect_right(dates, release.effective_date)]}"
+        for release in releases
+    ]
+    keys = _keys(f"translated:{language}:{code}", steps)
+    lives = _kept_state(folder, keys, _Lives())
+
+    def keep(lives: _Lives) -> None:
+        # after each release: an English release added goes back to any of them
+        if folder is not None:
+            _keep_state(folder, keys, lives)
+
+    if lives.count < len(releases):
+        documents = documents_from(lives.count)
+        with collection_paused():
+            _follow_translated(lives, releases, documents, english, english_rules, keep)
+    return lives.result(language, releases)
+
+
+def _follow_translated(
+    lives: _Lives,
+    releases: Sequence[Release],
+    documents: Iterable[Document],
+    english: Sequence[Release],
+    english_rules: Callable[[Release], Sequence[Rule]],
+    seen: Callable[[_Lives], None] = lambda _lives: None,
+) -> None:
+    """Check the translated releases after the ones `lives` has seen; `documents` are theirs.
+
+    `seen` is shown `lives` after each release.
+    """
     numbers: dict[str, set[str]] = {}
+    candidates = list(english)
 
     def numbers_of(release: Release) -> set[str]:
         if release.key not in numbers:
             numbers[release.key] = {rule.number for rule in english_rules(release)}
         return numbers[release.key]
 
-    def checked() -> Iterator[tuple[list[Problem], int, dict[str, str]]]:
-        memo: dict[int, _Cited | None] = {}
-        kept = []  # the documents, so that the memo's identities stay theirs
-        for release, document in zip(releases, documents, strict=True):
-            kept.append(document)
-            base = base_release(release, document, list(english), numbers_of)
-            base_rules = english_rules(base) if base else None
-            yield check_translated(release, document, base_rules, memo)
-
-    with collection_paused():
-        return follow_problems(language, releases, checked())
-
-
-def translation_key(language: str, releases: Sequence[Release], english: Sequence[Release]) -> str:
-    """Name what a translated language's check is made from: its releases and the English ones.
-
-    Only English releases up to its newest release count: a translation is checked against the
-    English releases before it, so English releases added later change nothing.
-    """
-    newest = max((release.effective_date for release in releases), default=None)
-    bases = [r for r in english if newest is not None and r.effective_date <= newest]
-    inputs = repr((language, _corpus_fingerprint(), list(releases), bases))
-    return f"translated-check:{hashlib.sha256(inputs.encode()).hexdigest()}"
+    memo: dict[int, _Cited | None] = {}
+    kept = []  # the documents, so that the memo's identities stay theirs
+    for release, document in zip(releases[lives.count :], documents, strict=True):
+        kept.append(document)
+        base = base_release(release, document, candidates, numbers_of)
+        base_rules = english_rules(base) if base else None
+        lives.add(release, *check_translated(release, document, base_rules, memo))
+        seen(lives)
 
 
 def check_translations(
-    archive: Archive, language: str, until: Release | None = None
+    archive: Archive, language: str, until: Release | None = None, cache: bool = False
 ) -> LanguageCheck:
-    """Check every release of a translated language of the archive against its English base."""
+    """Check every release of a translated language of the archive against its English base.
+
+    With the cache, the check goes on from the one kept for the first releases (see
+    `check_translated_kept`): the releases before are not read.
+    """
     releases = archive.releases(language)
     if not releases:
         raise LookupError(f"no {language} releases in the archive")
@@ -845,7 +902,12 @@ def check_translations(
             rules[release.key] = archive.load(release).rules
         return rules[release.key]
 
-    documents = (archive.load(release) for release in releases)
-    return check_translated_releases(
-        language, releases, documents, archive.releases("en"), english_rules
+    return check_translated_kept(
+        language,
+        releases,
+        lambda start: (archive.load(release) for release in releases[start:]),
+        archive.releases("en"),
+        english_rules,
+        cache_folder(archive.root, "checks") if cache else None,
+        "cli",
     )

@@ -6,17 +6,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
-from rulesarchive.differ.cache import cached_value
 from rulesarchive.differ.glossary import term_key
 from rulesarchive.differ.references import (
     GLOSSARY,
     LanguageCheck,
     Problem,
     check_kept,
-    check_translated_releases,
+    check_translated_kept,
     mark_fixes,
     snapshots,
-    translation_key,
 )
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.gather import Language
@@ -39,8 +37,8 @@ def check_gathered(
 
     `headings` are each release's, as the documents passed while gathering. With a `cache`
     folder, English goes on from the check kept there for its first releases (and keeps its
-    own): a release added at the end is the only one checked. A translation's check is kept
-    whole, until its releases or the English ones it can be checked against change.
+    own): a release added at the end is the only one checked. A translation goes on the
+    same way from the first of its releases on or after an English release added.
     """
     if data.language == "en":
         glossaries = _glossaries(data)
@@ -51,39 +49,49 @@ def check_gathered(
             cache,
             f"site:{code_version()}",
         )
-    english_releases = english.releases if english else []
-    key = translation_key(data.language, data.releases, english_releases)
-    return cached_value(
-        cache,
-        f"site:{code_version()}:{key}",
-        lambda: _check_translated(data, english, headings),
-        f"reference check {data.language}",
-    )
+    return _check_translated(data, english, headings, cache)
 
 
 def _check_translated(
-    data: Language, english: Language | None, headings: list[tuple[Heading, ...]]
+    data: Language,
+    english: Language | None,
+    headings: list[tuple[Heading, ...]],
+    cache: Path | None,
 ) -> LanguageCheck:
-    """Check each release of a translation against the English release it translates."""
-    shots = snapshots(data.lines, _glossaries(data), headings)
-    english_shots = snapshots(english.lines, _glossaries(english)) if english else []
+    """Check the releases of a translation against the English releases they translate."""
     english_releases = english.releases if english else []
-    documents = [
-        Document(
-            data.language,
-            release.effective_date,
-            rules=tuple(rule for _, rule in shot.rules),
-            glossary=shot.glossary,
-            excerpt="excerpt" in release.flags,
-        )
-        for release, shot in zip(data.releases, shots, strict=True)
-    ]
+    english_rules: dict[str, list[Rule]] = {}  # by release key, from the first one asked for
 
-    def english_rules(release: Release) -> list[Rule]:
-        return [rule for _, rule in english_shots[english_releases.index(release)].rules]
+    def rules_of(release: Release) -> list[Rule]:
+        if release.key not in english_rules and english:
+            since = english_releases.index(release)
+            blank = [()] * len(english_releases)
+            shots = snapshots(english.lines, blank, start=since)
+            for other, shot in zip(english_releases[since:], shots, strict=True):
+                english_rules.setdefault(other.key, [rule for _, rule in shot.rules])
+        return english_rules[release.key]
 
-    return check_translated_releases(
-        data.language, data.releases, documents, english_releases, english_rules
+    def documents_from(start: int) -> list[Document]:
+        shots = snapshots(data.lines, _glossaries(data), headings, start)
+        return [
+            Document(
+                data.language,
+                release.effective_date,
+                rules=tuple(rule for _, rule in shot.rules),
+                glossary=shot.glossary,
+                excerpt="excerpt" in release.flags,
+            )
+            for release, shot in zip(data.releases[start:], shots, strict=True)
+        ]
+
+    return check_translated_kept(
+        data.language,
+        data.releases,
+        documents_from,
+        english_releases,
+        rules_of,
+        cache,
+        f"site:{code_version()}",
     )
 
 

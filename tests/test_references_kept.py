@@ -6,6 +6,7 @@ import shutil
 
 import pytest
 from rulesarchive.corpus.cache import cache_folder
+from rulesarchive.corpus.model import Document, Release, Rule
 from rulesarchive.differ.cache import diff_folder
 from rulesarchive.differ.classify import diff_documents
 from rulesarchive.differ.lineage import trace_lines
@@ -15,8 +16,9 @@ from rulesarchive.differ.references import (
     check_kept,
     check_language,
     check_snapshots,
+    check_translated_kept,
+    check_translated_releases,
     snapshots,
-    translation_key,
 )
 from rulesarchive.site_builder.checks import check_gathered
 from rulesarchive.site_builder.gather import gather
@@ -118,13 +120,53 @@ def test_an_unreadable_kept_state_or_an_unwritable_cache_checks_from_nothing(tmp
         assert kept(releases, shots, 5, blocked / "checks") == (whole, [0])
 
 
-def test_a_translation_check_is_kept_until_an_english_release_it_can_be_checked_against_changes():
-    chinese = [dataclasses.replace(release(day), language="zh-Hans") for day in (2, 4)]
-    english = [release(day) for day in range(1, 7)]
-    key = translation_key("zh-Hans", chinese, english[:4])
-    assert translation_key("zh-Hans", chinese, english) == key  # 5 and 6 come after: no base
-    assert translation_key("zh-Hans", chinese, [english[0], *english[2:]]) != key
-    assert translation_key("zh-Hans", [*chinese, release(5)], english) != key
+CHINESE = [
+    Document("zh-Hans", None, rules=(Rule("100.1", "见规则100.2。"), Rule("100.2", "抓一张牌。"))),
+    Document("zh-Hans", None, rules=(Rule("100.1", "见规则100.2。"), Rule("100.3", "抓一张牌。"))),
+    Document("zh-Hans", None, rules=(Rule("100.1", "见规则100.3。"), Rule("100.3", "抓两张牌。"))),
+]
+
+
+def chinese(day: int) -> Release:
+    return dataclasses.replace(release(day), language="zh-Hans")
+
+
+class Translated:
+    """The translated check kept in `folder`, saying from which release documents were asked."""
+
+    def __init__(self, folder, english_documents) -> None:
+        self.folder, self.starts = folder, []
+        self.english = dict(english_documents)
+
+    def __call__(self, releases, documents, english) -> LanguageCheck:
+        def documents_from(start: int):
+            self.starts.append(start)
+            return documents[start : len(releases)]
+
+        return check_translated_kept(
+            "zh-Hans", releases, documents_from, english, self.rules, self.folder
+        )
+
+    def rules(self, release: Release):
+        return self.english[release.key].rules
+
+
+def test_a_translation_goes_on_from_its_first_release_after_an_english_release_added(tmp_path):
+    english = [release(day) for day in (1, 3, 5, 7)]
+    releases = [chinese(day) for day in (2, 4, 6)]
+    check = Translated(tmp_path, {r.key: d for r, d in zip(english, DOCUMENTS, strict=False)})
+
+    def whole(count: int, bases: list[Release]) -> LanguageCheck:
+        return check_translated_releases(
+            "zh-Hans", releases[:count], CHINESE[:count], bases, check.rules
+        )
+
+    assert check(releases[:2], CHINESE, english[:2]) == whole(2, english[:2])
+    assert check(releases, CHINESE, english[:2]) == whole(3, english[:2])  # one added
+    assert check(releases, CHINESE, english[:3]) == whole(3, english[:3])  # English of day 5
+    assert check(releases, CHINESE, english) == whole(3, english)  # of day 7: after them all
+    assert check.starts == [0, 2, 2]
+    assert whole(3, english[:2]) != whole(3, english[:3])  # day 6 is checked against day 5
 
 
 @pytest.fixture(scope="module")
@@ -174,22 +216,24 @@ def test_the_site_keeps_its_checks_and_reads_them_back(gathered, tmp_path):
         whole = check_gathered(data, base, headings)
         assert check_gathered(data, base, headings, tmp_path) == whole  # kept
         assert check_gathered(data, base, headings, tmp_path) == whole  # read back
-    assert len(list(tmp_path.iterdir())) == 2
+    # English: its last state; a translation: the state after each of its releases
+    assert len(list(tmp_path.iterdir())) == 1 + len(chinese.releases)
 
 
 def test_the_check_command_goes_on_from_the_kept_check(english, monkeypatch):
     archive, _, _ = english
-    releases = archive.releases("en")
-    whole = check_language(archive, "en", cache=False)
     shutil.rmtree(cache_folder(archive.root, "checks"), ignore_errors=True)  # derived data only
-    assert check_language(archive, "en", until=releases[-3]) == check_language(
-        archive, "en", cache=False, until=releases[-3]
-    )
-    loaded = []
     load = archive.load
-    monkeypatch.setattr(archive, "load", lambda release: loaded.append(release) or load(release))
-    assert check_language(archive, "en") == whole
-    assert loaded == releases[-2:]  # the two new releases alone are read
+    for language, added in (("en", 2), ("zh-Hans", 1)):
+        releases = archive.releases(language)
+        whole = check_language(archive, language, cache=False)
+        check_language(archive, language, until=releases[-added - 1])  # kept
+        loaded = []
+        monkeypatch.setattr(archive, "load", lambda r, seen=loaded: seen.append(r) or load(r))
+        assert check_language(archive, language) == whole
+        # the new releases alone are read (and a translation's English bases)
+        assert [r for r in loaded if r.language == language] == releases[-added:]
+        monkeypatch.setattr(archive, "load", load)
 
 
 def _glossaries(data):
