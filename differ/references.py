@@ -826,10 +826,11 @@ def check_translated_kept(
 ) -> LanguageCheck:
     """Check as `check_translated_releases` does, going on from the state kept in `folder`.
 
-    `documents_from(n)` gives the documents of `releases[n:]`. A translated release is checked
-    against the English releases up to its date: an English release added after every
-    translated one changes nothing, one added before goes back to the first translated release
-    on or after it (as a translated release changed or inserted does).
+    `documents_from(n)` gives the documents of `releases[n:]`; `english` is oldest first. A
+    translated release is checked against the English releases up to its date: an English
+    release added after every translated one changes nothing, one added before goes back to
+    the first translated release on or after it (as a translated release changed or inserted
+    does).
     """
     dates = [release.effective_date for release in english]
     english_keys = _keys("english", [repr(release) for release in english])
