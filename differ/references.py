@@ -16,23 +16,32 @@ whose words the citing text shares most.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from pathlib import Path
+from typing import TypeVar
 
-from rulesarchive.corpus.cache import cache_folder, collection_paused
+from rulesarchive.corpus.cache import (
+    cache_folder,
+    collection_paused,
+    entry_path,
+    read_entry,
+    write_entry,
+)
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
 from rulesarchive.corpus.numbers import Citation, parent_of, parse_citations, rule_sort_key
 from rulesarchive.corpus.store import Archive
-from rulesarchive.differ.cache import cached_value, diff_folder
+from rulesarchive.differ.cache import cached_value, code_fingerprint, diff_folder
 from rulesarchive.differ.changes import Change, Kind
 from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.glossary import term_key
-from rulesarchive.differ.lineage import Line, walk_and_trace
+from rulesarchive.differ.lineage import Line, extended_trace, walk_and_trace
 from rulesarchive.differ.translations import base_release, citation_differences
 
 from rulesarchive import corpus
@@ -126,18 +135,22 @@ def snapshots(
     lines: Sequence[Line],
     glossaries: Sequence[Sequence[GlossaryEntry]],
     headings: Sequence[tuple[Heading, ...]] | None = None,
+    start: int = 0,
 ) -> list[Snapshot]:
     """Rebuild each release's rules (by line id) from the lines, beside its glossary (and
-    headings, where known)."""
-    rules: list[list[tuple[str, Rule]]] = [[] for _ in glossaries]
+    headings, where known): of every release, or of those from `start` on."""
+    rules: list[list[tuple[str, Rule]]] = [[] for _ in glossaries[start:]]
     for line in lines:
+        if line.last < start:
+            continue
         for stretch in line.stretches:
             held = (line.id, stretch.rule)  # one pair shared by the releases of the stretch
-            for index in range(stretch.first, stretch.last + 1):
-                rules[index].append(held)
-    titles = headings or [()] * len(rules)
+            for index in range(max(stretch.first, start), stretch.last + 1):
+                rules[index - start].append(held)
+    titles = headings[start:] if headings else [()] * len(rules)
     return [
-        Snapshot(tuple(r), tuple(g), h) for r, g, h in zip(rules, glossaries, titles, strict=True)
+        Snapshot(tuple(r), tuple(g), h)
+        for r, g, h in zip(rules, glossaries[start:], titles, strict=True)
     ]
 
 
@@ -145,23 +158,113 @@ def check_snapshots(
     language: str, releases: Sequence[Release], shots: Iterable[Snapshot]
 ) -> LanguageCheck:
     """Check every release in order, following each citation from the release it appeared in."""
-
-    def checked() -> Iterator[tuple[list[Problem], int, dict[str, str]]]:
-        meanings: Meanings = {}
-        previous: set[str] = set()
-        vocabulary = _Vocabulary()
-        memo: dict[int, _Cited | None] = {}
-        for release, shot in zip(releases, shots, strict=False):
-            lines = {line_id for line_id, _ in shot.rules}
-            vocabulary.update(shot)
-            numbers = _Release.of(shot, lines - previous, previous - lines, vocabulary)
-            found, meanings, count = _check_release(release, shot, numbers, meanings, memo)
-            terms = {f"glossary/{term_key(e.term)}": GLOSSARY + e.term for e in shot.glossary}
-            yield found, count, numbers.number_of | terms
-            previous = lines
-
+    state = CheckState()
     with collection_paused():
-        return follow_problems(language, releases, checked())
+        state.extend(releases, shots)
+    return state.result(language, releases)
+
+
+class CheckState:
+    """Where checking a language's releases stopped: its first `count` releases checked.
+
+    It holds their findings so far and all that checking one more release needs (what each
+    citation means, the last release's lines, the vocabulary, the problems still open), so a
+    release added at the end costs one release's check, not the whole history again.
+    """
+
+    def __init__(self) -> None:
+        """Start before the first release."""
+        self.meanings: Meanings = {}
+        self.previous: set[str] = set()  # the line ids of the last release checked
+        self.vocabulary = _Vocabulary()
+        self.lives = _Lives()
+
+    def extend(self, releases: Sequence[Release], shots: Iterable[Snapshot]) -> None:
+        """Check the releases after the ones checked so far; `shots` are theirs, in order."""
+        memo: dict[int, _Cited | None] = {}
+        for release, shot in zip(releases[self.count :], shots, strict=True):
+            lines = {line_id for line_id, _ in shot.rules}
+            self.vocabulary.update(shot)
+            numbers = _Release.of(
+                shot, lines - self.previous, self.previous - lines, self.vocabulary
+            )
+            found, self.meanings, count = _check_release(
+                release, shot, numbers, self.meanings, memo
+            )
+            terms = {f"glossary/{term_key(e.term)}": GLOSSARY + e.term for e in shot.glossary}
+            self.lives.add(release, found, count, numbers.number_of | terms)
+            self.previous = lines
+
+    @property
+    def count(self) -> int:
+        """Return how many releases are checked."""
+        return self.lives.count
+
+    def result(self, language: str, releases: Sequence[Release]) -> LanguageCheck:
+        """Return the check of the releases checked so far (the first `count` of `releases`)."""
+        return self.lives.result(language, releases)
+
+
+def check_kept(
+    language: str,
+    releases: Sequence[Release],
+    shots_from: Callable[[int], Iterable[Snapshot]],
+    folder: Path | None,
+    code: str = "",
+) -> LanguageCheck:
+    """Check every release as `check_snapshots` does, going on from the state kept in `folder`.
+
+    `shots_from(n)` gives the snapshots of `releases[n:]`; `code` names the code they are made
+    with (the differ's and the corpus's are named here). The state after every release is kept
+    in place of the one used: after one release added at the end, that release alone is
+    checked. A release changed or inserted before the end, or other code, finds no kept
+    state: every release is checked again.
+    """
+    keys = _keys(f"check:{language}:{code}", [repr(release) for release in releases])
+    state = _kept_state(folder, keys, CheckState())
+    since = state.count
+    if since < len(releases):
+        with collection_paused():
+            state.extend(releases, shots_from(since))
+        if folder is not None:
+            _keep_state(folder, keys, state)
+            if since:  # superseded: the state kept now goes on from everything it did
+                with contextlib.suppress(OSError):  # a read-only cache: only left behind
+                    entry_path(folder, keys[since]).unlink(missing_ok=True)
+    return state.result(language, releases)
+
+
+_State = TypeVar("_State", "CheckState", "_Lives")
+
+
+def _keys(name: str, steps: Iterable[str]) -> list[str]:
+    """Return, for each n, the key of a state after the first n steps ([0]: none)."""
+    digest = hashlib.sha256(f"{name}:{code_fingerprint()}:{_corpus_fingerprint()}".encode())
+    keys = [f"check-state:{digest.hexdigest()}"]
+    for step in steps:  # a release's whole repr: a problem's `since` is the whole release
+        digest.update(step.encode())
+        keys.append(f"check-state:{digest.hexdigest()}")
+    return keys
+
+
+def _kept_state(folder: Path | None, keys: list[str], fresh: _State) -> _State:
+    """Return the kept state of the most releases (from the first), or `fresh`."""
+    if folder is None:
+        return fresh
+    for count in range(len(keys) - 1, 0, -1):
+        path = entry_path(folder, keys[count])
+        if path.exists():
+            with collection_paused():
+                found = read_entry(path)
+            if isinstance(found, type(fresh)) and found.count == count:
+                return found
+    return fresh
+
+
+def _keep_state(folder: Path, keys: list[str], state: CheckState | _Lives) -> None:
+    """Keep the state after its releases (a cache that cannot be written is only slower)."""
+    with collection_paused():
+        write_entry(entry_path(folder, keys[state.count]), state)
 
 
 def follow_problems(
@@ -174,12 +277,27 @@ def follow_problems(
     A problem lives while its rule cites the same thing wrongly release after release; the
     first release without it fixed it, when the rule is still there.
     """
-    opened: dict[tuple[str, str], Problem] = {}  # (source, cites) -> the problem, latest
-    present: list[tuple[Problem, ...]] = []
-    counts: list[int] = []
-    fixes: list[dict[str, tuple[str, ...]]] = []
-    ended: list[Problem] = []
+    lives = _Lives()
     for release, (found, count, numbers) in zip(releases, checked, strict=True):
+        lives.add(release, found, count, numbers)
+    return lives.result(language, releases)
+
+
+class _Lives:
+    """The problems of the releases seen so far, joined into lives (see `follow_problems`)."""
+
+    def __init__(self) -> None:
+        self.opened: dict[tuple[str, str], Problem] = {}  # (source, cites) -> problem, latest
+        self.present: list[tuple[Problem, ...]] = []
+        self.counts: list[int] = []
+        self.fixes: list[dict[str, tuple[str, ...]]] = []
+        self.ended: list[Problem] = []
+
+    def add(
+        self, release: Release, found: list[Problem], count: int, numbers: dict[str, str]
+    ) -> None:
+        """Follow the problems on into one more release."""
+        opened = self.opened
         problems = {}
         for finding in found:
             key = (finding.source, finding.cites)
@@ -187,21 +305,29 @@ def follow_problems(
             problems[key] = replace(finding, since=since)
         fixed: dict[str, list[str]] = {}
         for key in [key for key in opened if key not in problems]:
-            ended.append(replace(opened.pop(key), fixed=release))
+            self.ended.append(replace(opened.pop(key), fixed=release))
             if key[0] in numbers:  # the rule is still there: its citation was put right
                 fixed.setdefault(numbers[key[0]], []).append(key[1])
         opened.update(problems)
-        present.append(tuple(sorted(problems.values(), key=_problem_order)))
-        counts.append(count)
-        fixes.append({number: tuple(cites) for number, cites in fixed.items()})
-    return LanguageCheck(
-        language,
-        tuple(releases),
-        tuple(present),
-        tuple(counts),
-        tuple(sorted(ended + list(opened.values()), key=_life_order)),
-        tuple(fixes),
-    )
+        self.present.append(tuple(sorted(problems.values(), key=_problem_order)))
+        self.counts.append(count)
+        self.fixes.append({number: tuple(cites) for number, cites in fixed.items()})
+
+    @property
+    def count(self) -> int:
+        """Return how many releases are seen."""
+        return len(self.counts)
+
+    def result(self, language: str, releases: Sequence[Release]) -> LanguageCheck:
+        """Return the check of the releases seen so far (the first `count` of `releases`)."""
+        return LanguageCheck(
+            language,
+            tuple(releases[: self.count]),
+            tuple(self.present),
+            tuple(self.counts),
+            tuple(sorted(self.ended + list(self.opened.values()), key=_life_order)),
+            tuple(self.fixes),
+        )
 
 
 def _problem_order(problem: Problem) -> tuple:
@@ -290,10 +416,10 @@ class _Vocabulary:
         """Move the counts to the next release: only the texts that changed are counted."""
         now = {line_id: rule.text for line_id, rule in shot.rules}
         for line_id, text in self.texts.items():
-            if now.get(line_id) is not text:
+            if now.get(line_id) != text:
                 self.counts.subtract(_words(text))
         for line_id, text in now.items():
-            if self.texts.get(line_id) is not text:
+            if self.texts.get(line_id) != text:
                 self.counts.update(_words(text))
         self.texts = now
 
@@ -553,7 +679,7 @@ def check_language(
 
     def check() -> LanguageCheck:
         if language != "en":
-            return check_translations(archive, language, until)
+            return check_translations(archive, language, until, cache)
         return _check_english(archive, releases, cache)
 
     folder = cache_folder(archive.root, "checks") if cache else None
@@ -570,19 +696,33 @@ def _corpus_fingerprint() -> str:
 
 
 def _check_english(archive: Archive, releases: list[Release], cache: bool) -> LanguageCheck:
-    """Trace the English releases' lines of descent and check every citation along them."""
-    folder = diff_folder(archive.root) if cache else None
-    glossaries: list[tuple[GlossaryEntry, ...]] = []
-    headings: list[tuple[Heading, ...]] = []
+    """Trace the English releases' lines of descent and check every citation along them.
+
+    With the cache, the check goes on from the one kept for the first releases: after a
+    release added at the end, that release alone is read and checked.
+    """
+    diffs = diff_folder(archive.root) if cache else None
     shared: dict[GlossaryEntry, GlossaryEntry] = {}
 
-    def see(_index: int, document: Document, _diff: ReleaseDiff | None) -> None:
-        glossaries.append(tuple(shared.setdefault(e, e) for e in document.glossary))
-        headings.append(document.headings)
+    def shots_from(start: int) -> list[Snapshot]:
+        glossaries: list[tuple[GlossaryEntry, ...]] = [()] * start
+        headings: list[tuple[Heading, ...]] = [()] * start
 
-    with collection_paused():
-        trace = walk_and_trace(archive, releases, folder, see)
-        return check_snapshots("en", releases, snapshots(list(trace.lines), glossaries, headings))
+        def see(index: int, document: Document, _diff: ReleaseDiff | None) -> None:
+            if index >= start:
+                glossaries.append(tuple(shared.setdefault(e, e) for e in document.glossary))
+                headings.append(document.headings)
+
+        if start == 0 or diffs is None:
+            trace = walk_and_trace(archive, releases, diffs, see)
+        else:  # the kept trace and the new releases' documents: the old ones are not read
+            trace = extended_trace(archive, releases, None)
+            for index in range(start, len(releases)):
+                see(index, archive.load(releases[index]), None)
+        return snapshots(list(trace.lines), glossaries, headings, start)
+
+    folder = cache_folder(archive.root, "checks") if cache else None
+    return check_kept("en", releases, shots_from, folder, "cli")
 
 
 def check_release(archive: Archive, check: LanguageCheck, release: Release) -> ReleaseCheck:
@@ -669,30 +809,88 @@ def check_translated_releases(
     english_rules: Callable[[Release], Sequence[Rule]],
 ) -> LanguageCheck:
     """Check each translated release, oldest first, against the English release it translates."""
+    lives = _Lives()
+    with collection_paused():
+        _follow_translated(lives, releases, documents, english, english_rules)
+    return lives.result(language, releases)
+
+
+def check_translated_kept(
+    language: str,
+    releases: Sequence[Release],
+    documents_from: Callable[[int], Iterable[Document]],
+    english: Sequence[Release],
+    english_rules: Callable[[Release], Sequence[Rule]],
+    folder: Path | None,
+    code: str = "",
+) -> LanguageCheck:
+    """Check as `check_translated_releases` does, going on from the state kept in `folder`.
+
+    `documents_from(n)` gives the documents of `releases[n:]`; `english` is oldest first. A
+    translated release is checked against the English releases up to its date: an English
+    release added after every translated one changes nothing, one added before goes back to
+    the first translated release on or after it (as a translated release changed or inserted
+    does).
+    """
+    dates = [release.effective_date for release in english]
+    english_keys = _keys("english", [repr(release) for release in english])
+    steps = [
+        f"{release!r}:{english_keys[bisect_right(dates, release.effective_date)]}"
+        for release in releases
+    ]
+    keys = _keys(f"translated:{language}:{code}", steps)
+    lives = _kept_state(folder, keys, _Lives())
+
+    def keep(lives: _Lives) -> None:
+        # after each release: an English release added goes back to any of them
+        if folder is not None:
+            _keep_state(folder, keys, lives)
+
+    if lives.count < len(releases):
+        documents = documents_from(lives.count)
+        with collection_paused():
+            _follow_translated(lives, releases, documents, english, english_rules, keep)
+    return lives.result(language, releases)
+
+
+def _follow_translated(
+    lives: _Lives,
+    releases: Sequence[Release],
+    documents: Iterable[Document],
+    english: Sequence[Release],
+    english_rules: Callable[[Release], Sequence[Rule]],
+    seen: Callable[[_Lives], None] = lambda _lives: None,
+) -> None:
+    """Check the translated releases after the ones `lives` has seen; `documents` are theirs.
+
+    `seen` is shown `lives` after each release.
+    """
     numbers: dict[str, set[str]] = {}
+    candidates = list(english)
 
     def numbers_of(release: Release) -> set[str]:
         if release.key not in numbers:
             numbers[release.key] = {rule.number for rule in english_rules(release)}
         return numbers[release.key]
 
-    def checked() -> Iterator[tuple[list[Problem], int, dict[str, str]]]:
-        memo: dict[int, _Cited | None] = {}
-        kept = []  # the documents, so that the memo's identities stay theirs
-        for release, document in zip(releases, documents, strict=True):
-            kept.append(document)
-            base = base_release(release, document, list(english), numbers_of)
-            base_rules = english_rules(base) if base else None
-            yield check_translated(release, document, base_rules, memo)
-
-    with collection_paused():
-        return follow_problems(language, releases, checked())
+    memo: dict[int, _Cited | None] = {}
+    kept = []  # the documents, so that the memo's identities stay theirs
+    for release, document in zip(releases[lives.count :], documents, strict=True):
+        kept.append(document)
+        base = base_release(release, document, candidates, numbers_of)
+        base_rules = english_rules(base) if base else None
+        lives.add(release, *check_translated(release, document, base_rules, memo))
+        seen(lives)
 
 
 def check_translations(
-    archive: Archive, language: str, until: Release | None = None
+    archive: Archive, language: str, until: Release | None = None, cache: bool = False
 ) -> LanguageCheck:
-    """Check every release of a translated language of the archive against its English base."""
+    """Check every release of a translated language of the archive against its English base.
+
+    With the cache, the check goes on from the one kept for the first releases (see
+    `check_translated_kept`): the releases before are not read.
+    """
     releases = archive.releases(language)
     if not releases:
         raise LookupError(f"no {language} releases in the archive")
@@ -705,7 +903,12 @@ def check_translations(
             rules[release.key] = archive.load(release).rules
         return rules[release.key]
 
-    documents = (archive.load(release) for release in releases)
-    return check_translated_releases(
-        language, releases, documents, archive.releases("en"), english_rules
+    return check_translated_kept(
+        language,
+        releases,
+        lambda start: (archive.load(release) for release in releases[start:]),
+        archive.releases("en"),
+        english_rules,
+        cache_folder(archive.root, "checks") if cache else None,
+        "cli",
     )

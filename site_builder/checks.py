@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
 from rulesarchive.differ.glossary import term_key
@@ -10,15 +11,15 @@ from rulesarchive.differ.references import (
     GLOSSARY,
     LanguageCheck,
     Problem,
-    check_snapshots,
-    check_translated_releases,
+    check_kept,
+    check_translated_kept,
     mark_fixes,
     snapshots,
 )
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.gather import Language
 from rulesarchive.site_builder.pages import LanguagePages
-from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, code_version
 
 
 def check_page(release: Release) -> str:
@@ -27,33 +28,70 @@ def check_page(release: Release) -> str:
 
 
 def check_gathered(
-    data: Language, english: Language | None, headings: list[tuple[Heading, ...]]
+    data: Language,
+    english: Language | None,
+    headings: list[tuple[Heading, ...]],
+    cache: Path | None = None,
 ) -> LanguageCheck:
     """Check a gathered language: English by its lines, a translation against its English.
 
-    `headings` are each release's, as the documents passed while gathering.
+    `headings` are each release's, as the documents passed while gathering. With a `cache`
+    folder, English goes on from the check kept there for its first releases (and keeps its
+    own): a release added at the end is the only one checked. A translation goes on the
+    same way from the first of its releases on or after an English release added.
     """
-    shots = snapshots(data.lines, _glossaries(data), headings)
     if data.language == "en":
-        return check_snapshots("en", data.releases, shots)
-    english_shots = snapshots(english.lines, _glossaries(english)) if english else []
-    english_releases = english.releases if english else []
-    documents = [
-        Document(
-            data.language,
-            release.effective_date,
-            rules=tuple(rule for _, rule in shot.rules),
-            glossary=shot.glossary,
-            excerpt="excerpt" in release.flags,
+        glossaries = _glossaries(data)
+        return check_kept(
+            "en",
+            data.releases,
+            lambda start: snapshots(data.lines, glossaries, headings, start),
+            cache,
+            f"site:{code_version()}",
         )
-        for release, shot in zip(data.releases, shots, strict=True)
-    ]
+    return _check_translated(data, english, headings, cache)
 
-    def english_rules(release: Release) -> list[Rule]:
-        return [rule for _, rule in english_shots[english_releases.index(release)].rules]
 
-    return check_translated_releases(
-        data.language, data.releases, documents, english_releases, english_rules
+def _check_translated(
+    data: Language,
+    english: Language | None,
+    headings: list[tuple[Heading, ...]],
+    cache: Path | None,
+) -> LanguageCheck:
+    """Check the releases of a translation against the English releases they translate."""
+    english_releases = english.releases if english else []
+    english_rules: dict[str, list[Rule]] = {}  # by release key, from the first one asked for
+
+    def rules_of(release: Release) -> list[Rule]:
+        if release.key not in english_rules and english:
+            since = english_releases.index(release)
+            blank = [()] * len(english_releases)
+            shots = snapshots(english.lines, blank, start=since)
+            for other, shot in zip(english_releases[since:], shots, strict=True):
+                english_rules.setdefault(other.key, [rule for _, rule in shot.rules])
+        return english_rules[release.key]
+
+    def documents_from(start: int) -> list[Document]:
+        shots = snapshots(data.lines, _glossaries(data), headings, start)
+        return [
+            Document(
+                data.language,
+                release.effective_date,
+                rules=tuple(rule for _, rule in shot.rules),
+                glossary=shot.glossary,
+                excerpt="excerpt" in release.flags,
+            )
+            for release, shot in zip(data.releases[start:], shots, strict=True)
+        ]
+
+    return check_translated_kept(
+        data.language,
+        data.releases,
+        documents_from,
+        english_releases,
+        rules_of,
+        cache,
+        f"site:{code_version()}",
     )
 
 
