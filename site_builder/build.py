@@ -13,6 +13,7 @@ from itertools import chain
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from rulesarchive.corpus.cache import cache_folder
 from rulesarchive.corpus.model import Document, Release
 from rulesarchive.corpus.present import release_label
 from rulesarchive.corpus.store import Archive
@@ -148,7 +149,13 @@ def _render(
             env, data, languages, pairing, reports.get(language), english, base_url, links
         )
         first_pages = first_pages or pages
-        checks = CheckPages(pages, check_gathered(data, gathered.get("en"), data.release_headings))
+        checked = check_gathered(
+            data,
+            gathered.get("en"),
+            data.release_headings,
+            cache_folder(archive.root, "checks") if cache else None,
+        )
+        checks = CheckPages(pages, checked)
         rules, others = pages.shares()
         make_files(
             pages,
