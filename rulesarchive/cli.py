@@ -16,10 +16,9 @@ from typing import TYPE_CHECKING
 import click
 
 from rulesarchive.corpus.model import LANGUAGES
-from rulesarchive.defaults import ARCHIVE_VARIABLE, DEFAULT_ARCHIVE
+from rulesarchive.defaults import ARCHIVE_VARIABLE, DEFAULT_ARCHIVE, DIFF_FORMATS
 from rulesarchive.errors import reported_errors
 from rulesarchive.options import (
-    DIFF_FORMATS,
     format_option,
     language_option,
     languages_option,
@@ -450,9 +449,10 @@ def check(archive: Archive, reference, lang: str, every: bool, output: str, stri
 
 def _diff_output(data: dict, output: str) -> str:
     from rulesarchive.differ.report import diff_text
+    from rulesarchive.quick import json_text
 
     if output == "json":
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        return json_text(data)
     return diff_text(data, markdown=output == "markdown")
 
 

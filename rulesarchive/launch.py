@@ -1,8 +1,9 @@
 """The `rulesarchive` command: a reading command's kept output when it has one, else the CLI.
 
 `diff` and `changelog` asked again on an unchanged archive print their kept output (see
-rulesarchive.kept) without importing click or the library; any other command line, or one
-whose output is not kept, runs the click commands of rulesarchive.cli.
+rulesarchive.kept), and a first `diff` of two releases named by date prints the report kept
+beside their cached diff (rulesarchive.quick), without importing click or the library; any
+other command line, or one with neither, runs the click commands of rulesarchive.cli.
 """
 
 from __future__ import annotations
@@ -50,14 +51,19 @@ def _writes_utf8(stream) -> bool:
 
 
 def kept_answer(argv: list[str], environ: Mapping[str, str]) -> str | None:
-    """Return the kept output of this command line, or None when the CLI must run."""
+    """Return the kept output (or report) of this command line, or None when the CLI must run."""
     request = parse_request(argv, environ)
     if request is None:
         return None
     from rulesarchive.kept import KeptOutput
 
     root, *values = request
-    return KeptOutput(root, *values).read()
+    text = KeptOutput(root, *values).read()
+    if text is None and values[0] == "diff":
+        from rulesarchive.quick import report_answer
+
+        text = report_answer(root, *values[1:])
+    return text
 
 
 def parse_request(argv: list[str], environ: Mapping[str, str]) -> list[str] | None:

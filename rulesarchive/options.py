@@ -8,7 +8,6 @@ from rulesarchive.corpus.model import LANGUAGES
 from rulesarchive.defaults import DEFAULT_FORMAT, DEFAULT_LANGUAGE
 
 TEXT_FORMATS = ("text", "json")
-DIFF_FORMATS = ("text", "markdown", "json")
 
 
 def language_option(help: str | None = None, default: str | None = DEFAULT_LANGUAGE):

@@ -7,10 +7,12 @@ import sys
 
 import pytest
 from click.testing import CliRunner
+from rulesarchive.differ.cache import diff_folder
 
 from rulesarchive import kept
 from rulesarchive.cli import main
 from rulesarchive.launch import kept_answer, parse_request
+from rulesarchive.quick import report_answer
 from tests.samples import modern_text
 
 DATES = ["April 1, 2011", "May 1, 2011", "June 17, 2011"]
@@ -66,7 +68,7 @@ def test_the_newest_changelog_is_made_afresh_after_an_ingest(archive, tmp_path):
 
 
 def test_a_release_rewritten_in_place_is_read_afresh(archive):
-    argv = ["--archive", str(archive), "diff", "2011-04-01", "2011-05-01"]
+    argv = ["--archive", str(archive), "changelog", "2011-05-01"]
     cli(archive, *argv[2:])
     document = archive / "en" / "2011-05-01" / "document.json"
     stat = document.stat()
@@ -76,7 +78,7 @@ def test_a_release_rewritten_in_place_is_read_afresh(archive):
 
 
 def test_a_change_of_the_code_is_never_answered_from_older_outputs(archive, monkeypatch):
-    argv = ["--archive", str(archive), "diff", "2011-04-01", "2011-05-01"]
+    argv = ["--archive", str(archive), "changelog", "2011-05-01"]
     cli(archive, *argv[2:])
     assert kept_answer(argv, {}) is not None
     monkeypatch.setattr(kept, "_fingerprint", "the code of another version")
@@ -84,8 +86,8 @@ def test_a_change_of_the_code_is_never_answered_from_older_outputs(archive, monk
 
 
 def test_an_output_that_logged_something_is_not_kept(archive):
-    cli(archive, "-v", "diff", "2011-04-01", "2011-05-01")  # logs the diff cache's answer
-    assert kept_answer(["--archive", str(archive), "diff", "2011-04-01", "2011-05-01"], {}) is None
+    cli(archive, "-v", "changelog")  # logs the diff cache's answer
+    assert kept_answer(["--archive", str(archive), "changelog"], {}) is None
 
 
 def test_errors_are_not_kept(archive):
@@ -163,3 +165,62 @@ def test_a_stdout_that_cannot_show_every_character_gets_replacements(archive):
     again = subprocess.run(command, capture_output=True, env=latin)
     assert again.returncode == 0, again.stderr
     assert again.stdout.decode("latin-1") == made.encode("latin-1", "replace").decode("latin-1")
+
+
+FORMATS = ["text", "markdown", "json"]
+
+
+@pytest.mark.parametrize("output", FORMATS)
+def test_a_first_diff_is_answered_byte_for_byte_from_the_report_beside_its_diff(archive, output):
+    cli(archive, "history", "400.6")  # diffs the pair (as a site build or an ingest does)
+    argv = ["--archive", str(archive), "diff", "2011-04-01", "2011-05-01", "--format", output]
+    assert not (archive / ".cache" / "outputs").exists()  # nothing kept: a first run
+    answered = kept_answer(argv, {})
+    assert answered is not None and answered == cli(archive, *argv[2:])
+
+
+def test_after_an_ingest_the_new_pair_is_answered_from_its_report(archive, tmp_path):
+    cli(archive, "history", "400.6")  # an archive with a line index: ingest extends it
+    ingest(archive, tmp_path, DATES[2])
+    answered = report_answer(str(archive), "2011-05-01", "2011-06-17", "en", "text")
+    assert answered is not None and answered == cli(archive, "diff", "2011-05-01", "2011-06-17")
+
+
+def test_a_report_is_kept_where_the_quick_path_looks_for_it(archive):
+    cli(archive, "-q", "diff", "2011-05-01", "2011-04-01")
+    assert [path.suffix for path in diff_folder(archive).iterdir()].count(".report") == 1
+    assert report_answer(str(archive), "2011-05-01", "2011-04-01", "en", "text") is not None
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        ("DDG", "2011-05-01", "en", "text"),  # a set code: the CLI looks it up
+        ("2011-04-01", "2011-05-01", "zh-Hans", "text"),  # no such releases
+        ("2011-04-01", "2011-05-01", "en", "html"),  # not a format: click says so
+        ("2011-04-01", "2011-04-01", "en", "text"),  # a pair never diffed
+    ],
+)
+def test_a_diff_without_its_report_goes_to_the_cli(archive, values):
+    cli(archive, "history", "400.6")
+    assert report_answer(str(archive), *values) is None
+
+
+def test_a_report_of_releases_relabelled_since_is_not_read(archive):
+    cli(archive, "history", "400.6")
+    metadata = archive / "en" / "2011-05-01" / "release.json"
+    metadata.write_text(metadata.read_text().replace('"NPH"', '"XXX"'))
+    assert report_answer(str(archive), "2011-04-01", "2011-05-01", "en", "text") is None
+
+
+def test_a_first_diff_answered_from_its_report_imports_neither_click_nor_the_differ(archive):
+    cli(archive, "history", "400.6")
+    command = [sys.executable, "-X", "importtime", "-m", "rulesarchive", "--archive", str(archive)]
+    found = subprocess.run([*command, "diff", "2011-04-01", "2011-05-01"], capture_output=True)
+    assert found.returncode == 0 and found.stdout.decode() == cli(
+        archive, "diff", "2011-04-01", "2011-05-01"
+    )
+    imported = {line.split(b"|")[-1].strip() for line in found.stderr.splitlines()}
+    assert b"rulesarchive.differ.cache" in imported
+    for heavy in (b"click", b"rulesarchive.corpus.store", b"rulesarchive.differ.classify"):
+        assert heavy not in imported
