@@ -5,3 +5,4 @@ ARCHIVE_VARIABLE = "RULESARCHIVE_ARCHIVE"
 DEFAULT_LANGUAGE = "en"
 DEFAULT_FORMAT = "text"
 DIFF_FORMATS = ("text", "markdown", "json")  # what `diff` and `changelog` print
+TEXT_FORMATS = ("text", "json")  # what the other reading commands print
