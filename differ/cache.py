@@ -14,13 +14,13 @@ import marshal
 import os
 import sys
 from functools import cache
-from pathlib import Path
 
-from rulesarchive import differ
+from rulesarchive import corpus, differ
 
 TYPE_CHECKING = False  # not typing's: the quick path of the command line never imports typing
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from pathlib import Path
     from typing import TypeVar
 
     from rulesarchive.corpus.model import Document, Release
@@ -95,7 +95,8 @@ def read_report(folder: Path, old: tuple[str, ...], new: tuple[str, ...]) -> dic
 
 
 def _report_path(folder: Path, old: tuple[str, ...], new: tuple[str, ...]) -> str:
-    parts = (_REPORT_FORMAT, sys.version, code_fingerprint(), *old, *new)
+    # the corpus's code too: it names the releases in the report (corpus.present)
+    parts = (_REPORT_FORMAT, sys.version, code_fingerprint(), _package_digest(corpus), *old, *new)
     name = hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
     return os.path.join(folder, f"{name}.report")
 
@@ -156,7 +157,16 @@ def diff_folder(archive_root: Path) -> Path:
 @cache
 def code_fingerprint() -> str:
     """Hash of the differ's code: what other code computed is never reused."""
+    return _package_digest(differ)
+
+
+@cache
+def _package_digest(package) -> str:
+    """Hash of the content of a package's own .py files (os, not pathlib: see the top)."""
     digest = hashlib.sha256()
-    for path in sorted(Path(differ.__file__).parent.glob("*.py")):
-        digest.update(path.read_bytes())
+    folder = os.path.dirname(package.__file__)
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".py"):
+            with open(os.path.join(folder, name), "rb") as handle:
+                digest.update(handle.read())
     return digest.hexdigest()[:16]

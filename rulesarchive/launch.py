@@ -71,16 +71,17 @@ def kept_answer(argv: list[str], environ: Mapping[str, str]) -> str | None:
 
 
 def kept_output(request: list[str]) -> str | None:
-    """Return the kept output of a request, or for a `diff` its kept report; else None."""
-    from rulesarchive.kept import KeptOutput
-
+    """Return the kept report of a `diff`, or the kept output of a request; else None."""
     root, *values = request
-    text = KeptOutput(root, *values).read()
-    if text is None and values[0] == "diff":
+    if values[0] == "diff":  # its report first: as quick to read, and there the first time
         from rulesarchive.quick import report_answer
 
         text = report_answer(root, *values[1:])
-    return text
+        if text is not None:
+            return text
+    from rulesarchive.kept import KeptOutput
+
+    return KeptOutput(root, *values).read()
 
 
 def library_output(request: list[str]) -> str | None:

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 from click.testing import CliRunner
+from rulesarchive.differ import cache as differ_cache
 from rulesarchive.differ.cache import diff_folder
 
 from rulesarchive import kept, reading
@@ -223,6 +224,13 @@ def test_a_report_of_releases_relabelled_since_is_not_read(archive):
     metadata = archive / "en" / "2011-05-01" / "release.json"
     metadata.write_text(metadata.read_text().replace('"NPH"', '"XXX"'))
     assert report_answer(str(archive), "2011-04-01", "2011-05-01", "en", "text") is None
+
+
+def test_a_report_made_by_other_code_is_not_read(archive, monkeypatch):
+    diff_every_pair(archive)
+    assert report_answer(str(archive), "2011-04-01", "2011-05-01", "en", "json") is not None
+    monkeypatch.setattr(differ_cache, "_package_digest", lambda package: "another version")
+    assert report_answer(str(archive), "2011-04-01", "2011-05-01", "en", "json") is None
 
 
 def test_a_first_diff_answered_from_its_report_imports_neither_click_nor_the_differ(archive):
