@@ -365,9 +365,11 @@ def history(archive: Archive, number, lang, reference, from_file, every_release,
         raise click.UsageError("give a rule NUMBER or --from-file FILE")
     from rulesarchive.reading import history_output
 
+    plain = reference is None and not every_release  # a line the quick path recognises
+    answer = _Answer(archive, "history", number, lang, output) if plain else None
     text = history_output(archive, number, lang, output, reference, every_release)
-    if reference is None and not every_release:  # the plain line the quick path recognises
-        _Answer(archive, "history", number, lang, output).print(text)
+    if answer is not None:
+        answer.print(text)
     else:
         click.echo(text, nl=False)
 

@@ -274,6 +274,13 @@ def test_a_repeated_history_is_answered_from_its_kept_output(archive):
     argv = ["--archive", str(archive), "history", "400.6", "--format", "json"]
     made = cli(archive, *argv[2:])
     assert kept_answer(argv, {}) == made and '"rule": "400.6"' in made
+    cli(archive, "history", "400.6", "--all")  # not a line the quick path recognises
+    assert kept_answer(["--archive", str(archive), "history", "400.6", "--all"], {}) is None
+
+
+def test_a_history_that_logged_something_is_not_kept(archive):
+    cli(archive, "-v", "history", "400.6")  # logs the caches' answers as it works
+    assert kept_answer(["--archive", str(archive), "history", "400.6"], {}) is None
 
 
 def test_an_output_the_library_logged_about_is_printed_but_not_kept(archive, monkeypatch):
