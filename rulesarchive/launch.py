@@ -34,7 +34,11 @@ _FORMATS = {"diff": DIFF_FORMATS, "changelog": DIFF_FORMATS, "history": TEXT_FOR
 def main() -> None:
     """Run the command line."""
     request = parse_request(sys.argv[1:], os.environ) if _writes_utf8(sys.stdout) else None
-    text = answer(request) if request else None
+    try:
+        text = answer(request) if request else None
+    except KeyboardInterrupt:  # Ctrl-C while the library works: as click says it
+        sys.stderr.write("\nAborted!\n")
+        sys.exit(1)
     if text is None:
         from rulesarchive.cli import main as commands
 

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from rulesarchive.differ import cache as differ_cache
 from rulesarchive.differ.cache import diff_folder
 
-from rulesarchive import kept, reading
+from rulesarchive import kept, launch, reading
 from rulesarchive.cli import main
 from rulesarchive.launch import kept_answer, library_output, parse_request
 from rulesarchive.quick import report_answer
@@ -292,3 +292,14 @@ def test_an_output_the_library_logged_about_is_printed_but_not_kept(archive, mon
     request = [str(archive), "history", "400.6", "en", "text"]
     assert library_output(request) == "400.6 ...\n"
     assert kept_answer(["--archive", str(archive), "history", "400.6"], {}) is None
+
+
+def test_ctrl_c_while_the_library_works_ends_as_click_ends_it(monkeypatch, capsys):
+    def interrupted(_request):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(launch, "answer", interrupted)
+    monkeypatch.setattr(sys, "argv", ["rulesarchive", "changelog"])
+    with pytest.raises(SystemExit) as ended:
+        launch.main()
+    assert ended.value.code == 1 and capsys.readouterr().err == "\nAborted!\n"
