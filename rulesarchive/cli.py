@@ -6,7 +6,6 @@ import datetime as dt
 import errno
 import io
 import json
-import logging
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -16,10 +15,10 @@ from typing import TYPE_CHECKING
 import click
 
 from rulesarchive.corpus.model import LANGUAGES
-from rulesarchive.defaults import ARCHIVE_VARIABLE, DEFAULT_ARCHIVE
+from rulesarchive.defaults import ARCHIVE_VARIABLE, DEFAULT_ARCHIVE, DIFF_FORMATS
 from rulesarchive.errors import reported_errors
+from rulesarchive.logs import LineHandler, configure_logging
 from rulesarchive.options import (
-    DIFF_FORMATS,
     format_option,
     language_option,
     languages_option,
@@ -70,7 +69,7 @@ def main(ctx: click.Context, archive_path: Path, verbose: int, quiet: bool) -> N
 
     if isinstance(sys.stdout, io.TextIOWrapper):  # a terminal that can't show '→' gets '?'
         sys.stdout.reconfigure(errors="replace")
-    _configure_logging(verbose, quiet)
+    configure_logging(verbose, quiet)
     ctx.obj = Archive(archive_path)
 
 
@@ -293,15 +292,10 @@ def rule(archive: Archive, number: str, reference: str | None, lang: str, output
 @click.pass_obj
 def diff(archive: Archive, old: str, new: str, lang: str, output: str) -> None:
     """Show what changed, rule by rule, between any two releases."""
-    from rulesarchive.corpus.lookup import find_release
-    from rulesarchive.differ.cache import cached_release_diff, diff_folder
-    from rulesarchive.differ.report import diff_data
+    from rulesarchive.reading import diff_output
 
     answer = _Answer(archive, "diff", old, new, lang, output)
-    old_release, new_release = find_release(archive, old, lang), find_release(archive, new, lang)
-    folder = diff_folder(archive.root)
-    result = cached_release_diff(folder, old_release, new_release, archive.load)
-    answer.print(_diff_output(diff_data(old_release, new_release, result), output))
+    answer.print(diff_output(archive, old, new, lang, output))
 
 
 @main.command()
@@ -311,21 +305,10 @@ def diff(archive: Archive, old: str, new: str, lang: str, output: str) -> None:
 @click.pass_obj
 def changelog(archive: Archive, reference: str | None, lang: str, output: str) -> None:
     """Show a release's changes against the release before it (default: the newest)."""
-    from rulesarchive.corpus.lookup import find_release, previous_release
-    from rulesarchive.corpus.store import ArchiveError
-    from rulesarchive.differ.cache import cached_release_diff, diff_folder
-    from rulesarchive.differ.references import check_language, mark_fixes
-    from rulesarchive.differ.report import diff_data
+    from rulesarchive.reading import changelog_output
 
     answer = _Answer(archive, "changelog", reference or "", lang, output)
-    release = find_release(archive, reference, lang)
-    before = previous_release(archive, release)
-    if before is None:
-        raise ArchiveError(f"{release.key} is the oldest {lang} release: nothing to compare")
-    fixes = check_language(archive, lang, until=release).fixes[-1]
-    diff = cached_release_diff(diff_folder(archive.root), before, release, archive.load)
-    result = mark_fixes(diff, fixes)
-    answer.print(_diff_output(diff_data(before, release, result, fixes), output))
+    answer.print(changelog_output(archive, reference, lang, output))
 
 
 @main.command()
@@ -368,27 +351,27 @@ def translations(archive: Archive, language, reference, only_stale: bool, output
 @click.pass_obj
 def history(archive: Archive, number, lang, reference, from_file, every_release, output) -> None:
     """Show every version of a rule, following it through renumbering."""
-    from rulesarchive.corpus.lookup import find_release
-    from rulesarchive.corpus.present import release_label
-    from rulesarchive.differ.history import read_scraped_history
-    from rulesarchive.differ.report import history_data, history_text
-    from rulesarchive.differ.rule_index import rule_history
-
-    releases = None
     if from_file:
-        found = read_scraped_history(from_file, number or "")
-    elif number:
-        release = find_release(archive, reference, lang) if reference else None
-        found = rule_history(archive, number.rstrip("."), lang, release)
-        if every_release:
-            releases = [release_label(release) for release in archive.releases(lang)]
-    else:
+        from rulesarchive.differ.history import read_scraped_history
+        from rulesarchive.differ.report import history_data, history_text
+
+        data = history_data(read_scraped_history(from_file, number or ""))
+        if output == "json":
+            click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        else:
+            click.echo(history_text(data), nl=False)
+        return
+    if not number:
         raise click.UsageError("give a rule NUMBER or --from-file FILE")
-    data = history_data(found)
-    if output == "json":
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    from rulesarchive.reading import history_output
+
+    plain = reference is None and not every_release  # a line the quick path recognises
+    answer = _Answer(archive, "history", number, lang, output) if plain else None
+    text = history_output(archive, number, lang, output, reference, every_release)
+    if answer is not None:
+        answer.print(text)
     else:
-        click.echo(history_text(data, releases), nl=False)
+        click.echo(text, nl=False)
 
 
 @main.command()
@@ -448,14 +431,6 @@ def check(archive: Archive, reference, lang: str, every: bool, output: str, stri
         sys.exit(1)  # with --all, only the problems still open count
 
 
-def _diff_output(data: dict, output: str) -> str:
-    from rulesarchive.differ.report import diff_text
-
-    if output == "json":
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    return diff_text(data, markdown=output == "markdown")
-
-
 class _Answer:
     """A reading command's output: printed, and kept for the quick path (rulesarchive.launch)."""
 
@@ -463,12 +438,12 @@ class _Answer:
         from rulesarchive.kept import KeptOutput
 
         self.kept = KeptOutput(archive.root, *request)  # named by the archive as it is now
-        self.logged = _EchoHandler.records
+        self.logged = LineHandler.records
 
     def print(self, text: str) -> None:
         """Print the output; keep it unless something was logged (a replay would not say it)."""
         click.echo(text, nl=False)
-        if _EchoHandler.records == self.logged:
+        if LineHandler.records == self.logged:
             self.kept.keep(text)
 
 
@@ -525,29 +500,6 @@ def _progress_after_plan(label: str) -> Iterator[_Plan]:
     """Like _progress, for jobs that learn their length once planned (scrape)."""
     with ExitStack() as stack:
         yield _Plan(label, stack)
-
-
-class _EchoHandler(logging.Handler):
-    """Log records as lines on stderr, through click (so CliRunner sees them too)."""
-
-    records = 0  # how many were shown, in this process
-
-    def emit(self, record: logging.LogRecord) -> None:
-        _EchoHandler.records += 1
-        click.echo(self.format(record), err=True)
-
-
-def _configure_logging(verbose: int, quiet: bool) -> None:
-    """Show the library's log records on stderr: warnings by default, more with -v, less with -q."""
-    levels = {0: logging.WARNING, 1: logging.INFO}
-    level = logging.ERROR if quiet else levels.get(verbose, logging.DEBUG)
-    logger = logging.getLogger("rulesarchive")
-    logger.setLevel(level)
-    for handler in [h for h in logger.handlers if isinstance(h, _EchoHandler)]:
-        logger.removeHandler(handler)
-    handler = _EchoHandler()
-    handler.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
-    logger.addHandler(handler)
 
 
 class _Stages:

@@ -4,3 +4,5 @@ DEFAULT_ARCHIVE = "archive"
 ARCHIVE_VARIABLE = "RULESARCHIVE_ARCHIVE"
 DEFAULT_LANGUAGE = "en"
 DEFAULT_FORMAT = "text"
+DIFF_FORMATS = ("text", "markdown", "json")  # what `diff` and `changelog` print
+TEXT_FORMATS = ("text", "json")  # what the other reading commands print

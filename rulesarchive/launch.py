@@ -1,8 +1,11 @@
-"""The `rulesarchive` command: a reading command's kept output when it has one, else the CLI.
+"""The `rulesarchive` command: the reading commands without click, else the CLI.
 
-`diff` and `changelog` asked again on an unchanged archive print their kept output (see
-rulesarchive.kept) without importing click or the library; any other command line, or one
-whose output is not kept, runs the click commands of rulesarchive.cli.
+A plain `diff`, `changelog` or `history` command line (see parse_request) is answered here,
+without importing click: from its kept output when the same line was asked on an unchanged
+archive (rulesarchive.kept), a `diff` of two releases named by date from the report kept
+beside their cached diff (rulesarchive.quick), else by the library (rulesarchive.reading).
+Any other command line, or one the library fails on (the CLI then reports the error), runs
+the click commands of rulesarchive.cli.
 """
 
 from __future__ import annotations
@@ -15,19 +18,27 @@ from rulesarchive.defaults import (
     DEFAULT_ARCHIVE,
     DEFAULT_FORMAT,
     DEFAULT_LANGUAGE,
+    DIFF_FORMATS,
+    TEXT_FORMATS,
 )
 
 TYPE_CHECKING = False  # not typing's: this module must stay as cheap to import as it can
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-# The reading commands answered here: their positional arguments (fewest, most).
-_ARGUMENTS = {"diff": (2, 2), "changelog": (0, 1)}
+# The reading commands answered here: their positional arguments (fewest, most) and formats.
+_ARGUMENTS = {"diff": (2, 2), "changelog": (0, 1), "history": (1, 1)}
+_FORMATS = {"diff": DIFF_FORMATS, "changelog": DIFF_FORMATS, "history": TEXT_FORMATS}
 
 
 def main() -> None:
     """Run the command line."""
-    text = kept_answer(sys.argv[1:], os.environ) if _writes_utf8(sys.stdout) else None
+    request = parse_request(sys.argv[1:], os.environ) if _writes_utf8(sys.stdout) else None
+    try:
+        text = answer(request) if request else None
+    except KeyboardInterrupt:  # Ctrl-C while the library works: as click says it
+        sys.stderr.write("\nAborted!\n")
+        sys.exit(1)
     if text is None:
         from rulesarchive.cli import main as commands
 
@@ -49,22 +60,70 @@ def _writes_utf8(stream) -> bool:
     return (getattr(stream, "encoding", None) or "").lower().replace("-", "") == "utf8"
 
 
+def answer(request: list[str]) -> str | None:
+    """Return the output of a parsed request (see parse_request), or None: the CLI must run."""
+    text = kept_output(request)
+    if text is None:
+        text = library_output(request)
+    return text
+
+
 def kept_answer(argv: list[str], environ: Mapping[str, str]) -> str | None:
-    """Return the kept output of this command line, or None when the CLI must run."""
+    """Return the kept output (or report) of this command line, or None when there is none."""
     request = parse_request(argv, environ)
-    if request is None:
-        return None
+    return kept_output(request) if request else None
+
+
+def kept_output(request: list[str]) -> str | None:
+    """Return the kept report of a `diff`, or the kept output of a request; else None."""
+    root, *values = request
+    if values[0] == "diff":  # its report first: as quick to read, and there the first time
+        from rulesarchive.quick import report_answer
+
+        text = report_answer(root, *values[1:])
+        if text is not None:
+            return text
     from rulesarchive.kept import KeptOutput
 
-    root, *values = request
     return KeptOutput(root, *values).read()
 
 
-def parse_request(argv: list[str], environ: Mapping[str, str]) -> list[str] | None:
-    """Return [archive, command, values...] of a plain `diff`/`changelog` line, else None.
+def library_output(request: list[str]) -> str | None:
+    """Return the output the library makes for a request, kept for the next time; None on error.
 
-    Only the plainest form is recognised (`--archive`, the arguments, `--lang`, `--format`);
-    anything else (-v, --help, a repeated option) goes to click, which parses it fully.
+    Errors are left to the CLI, which runs again and reports them as it does every error.
+    """
+    from rulesarchive import reading
+    from rulesarchive.corpus.store import Archive
+    from rulesarchive.kept import KeptOutput
+    from rulesarchive.logs import LineHandler, configure_logging
+
+    root, command, *values = request
+    *arguments, language, output = values
+    archive = Archive(root)
+    configure_logging()
+    kept = KeptOutput(root, command, *values)  # named by the archive as it is now
+    logged = LineHandler.records
+    try:
+        if command == "diff":
+            text = reading.diff_output(archive, *arguments, language, output)
+        elif command == "changelog":
+            text = reading.changelog_output(archive, arguments[0] or None, language, output)
+        else:
+            text = reading.history_output(archive, arguments[0], language, output)
+    except Exception:  # any failure: the CLI runs again and reports it its way
+        return None
+    if LineHandler.records == logged:  # a replay would not say what was logged
+        kept.keep(text)
+    return text
+
+
+def parse_request(argv: list[str], environ: Mapping[str, str]) -> list[str] | None:
+    """Return [archive, command, values...] of a plain reading command line, else None.
+
+    Only the plainest form is recognised (`--archive`, the arguments, `--lang`, `--format`
+    of one of the command's formats); anything else (-v, --help, --all, a repeated option)
+    goes to click, which parses it fully.
     """
     archive = environ.get(ARCHIVE_VARIABLE) or DEFAULT_ARCHIVE
     rest = list(argv)
@@ -89,7 +148,7 @@ def parse_request(argv: list[str], environ: Mapping[str, str]) -> list[str] | No
         else:
             arguments.append(token)
     fewest, most = _ARGUMENTS[command]
-    if not fewest <= len(arguments) <= most:
+    if not fewest <= len(arguments) <= most or options["--format"] not in _FORMATS[command]:
         return None
     arguments += [""] * (most - len(arguments))  # changelog without RELEASE: the newest
     return [archive, command, *arguments, options["--lang"], options["--format"]]

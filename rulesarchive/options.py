@@ -5,10 +5,7 @@ from __future__ import annotations
 import click
 
 from rulesarchive.corpus.model import LANGUAGES
-from rulesarchive.defaults import DEFAULT_FORMAT, DEFAULT_LANGUAGE
-
-TEXT_FORMATS = ("text", "json")
-DIFF_FORMATS = ("text", "markdown", "json")
+from rulesarchive.defaults import DEFAULT_FORMAT, DEFAULT_LANGUAGE, TEXT_FORMATS
 
 
 def language_option(help: str | None = None, default: str | None = DEFAULT_LANGUAGE):

@@ -1,16 +1,21 @@
 """The quick path: a repeated `diff`/`changelog` answers from its kept output, byte for byte,
 and never from a stale one (after an ingest, an edit of a release, a change of the code)."""
 
+import logging
 import os
+import shutil
 import subprocess
 import sys
 
 import pytest
 from click.testing import CliRunner
+from rulesarchive.differ import cache as differ_cache
+from rulesarchive.differ.cache import diff_folder
 
-from rulesarchive import kept
+from rulesarchive import kept, launch, reading
 from rulesarchive.cli import main
-from rulesarchive.launch import kept_answer, parse_request
+from rulesarchive.launch import kept_answer, library_output, parse_request
+from rulesarchive.quick import report_answer
 from tests.samples import modern_text
 
 DATES = ["April 1, 2011", "May 1, 2011", "June 17, 2011"]
@@ -66,7 +71,7 @@ def test_the_newest_changelog_is_made_afresh_after_an_ingest(archive, tmp_path):
 
 
 def test_a_release_rewritten_in_place_is_read_afresh(archive):
-    argv = ["--archive", str(archive), "diff", "2011-04-01", "2011-05-01"]
+    argv = ["--archive", str(archive), "changelog", "2011-05-01"]
     cli(archive, *argv[2:])
     document = archive / "en" / "2011-05-01" / "document.json"
     stat = document.stat()
@@ -76,7 +81,7 @@ def test_a_release_rewritten_in_place_is_read_afresh(archive):
 
 
 def test_a_change_of_the_code_is_never_answered_from_older_outputs(archive, monkeypatch):
-    argv = ["--archive", str(archive), "diff", "2011-04-01", "2011-05-01"]
+    argv = ["--archive", str(archive), "changelog", "2011-05-01"]
     cli(archive, *argv[2:])
     assert kept_answer(argv, {}) is not None
     monkeypatch.setattr(kept, "_fingerprint", "the code of another version")
@@ -84,8 +89,8 @@ def test_a_change_of_the_code_is_never_answered_from_older_outputs(archive, monk
 
 
 def test_an_output_that_logged_something_is_not_kept(archive):
-    cli(archive, "-v", "diff", "2011-04-01", "2011-05-01")  # logs the diff cache's answer
-    assert kept_answer(["--archive", str(archive), "diff", "2011-04-01", "2011-05-01"], {}) is None
+    cli(archive, "-v", "changelog")  # logs the diff cache's answer
+    assert kept_answer(["--archive", str(archive), "changelog"], {}) is None
 
 
 def test_errors_are_not_kept(archive):
@@ -107,6 +112,11 @@ def test_errors_are_not_kept(archive):
         ["changelog", "--", "A"],
         ["--archive=", "changelog"],
         ["rule", "100.1"],
+        ["history"],
+        ["history", "400.6", "--all"],
+        ["history", "400.6", "--release", "FDN"],
+        ["history", "400.6", "--format", "markdown"],
+        ["diff", "A", "B", "--format", "html"],
         [],
     ],
 )
@@ -163,3 +173,133 @@ def test_a_stdout_that_cannot_show_every_character_gets_replacements(archive):
     again = subprocess.run(command, capture_output=True, env=latin)
     assert again.returncode == 0, again.stderr
     assert again.stdout.decode("latin-1") == made.encode("latin-1", "replace").decode("latin-1")
+
+
+FORMATS = ["text", "markdown", "json"]
+
+
+def diff_every_pair(archive) -> None:
+    """Diff every consecutive pair as a site build or an ingest does, and keep no output."""
+    cli(archive, "history", "400.6")
+    shutil.rmtree(archive / ".cache" / "outputs")
+
+
+@pytest.mark.parametrize("output", FORMATS)
+def test_a_first_diff_is_answered_byte_for_byte_from_the_report_beside_its_diff(archive, output):
+    diff_every_pair(archive)
+    argv = ["--archive", str(archive), "diff", "2011-04-01", "2011-05-01", "--format", output]
+    answered = kept_answer(argv, {})
+    assert answered is not None and answered == cli(archive, *argv[2:])
+
+
+def test_after_an_ingest_the_new_pair_is_answered_from_its_report(archive, tmp_path):
+    diff_every_pair(archive)  # and makes the line index, which an ingest extends
+    ingest(archive, tmp_path, DATES[2])
+    answered = report_answer(str(archive), "2011-05-01", "2011-06-17", "en", "text")
+    assert answered is not None and answered == cli(archive, "diff", "2011-05-01", "2011-06-17")
+
+
+def test_a_report_is_kept_where_the_quick_path_looks_for_it(archive):
+    cli(archive, "-q", "diff", "2011-05-01", "2011-04-01")
+    assert [path.suffix for path in diff_folder(archive).iterdir()].count(".report") == 1
+    assert report_answer(str(archive), "2011-05-01", "2011-04-01", "en", "text") is not None
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        ("DDG", "2011-05-01", "en", "text"),  # a set code: the CLI looks it up
+        ("2011-04-01", "2011-05-01", "zh-Hans", "text"),  # no such releases
+        ("2011-04-01", "2011-05-01", "en", "html"),  # not a format: click says so
+        ("2011-04-01", "2011-04-01", "en", "text"),  # a pair never diffed
+    ],
+)
+def test_a_diff_without_its_report_goes_to_the_cli(archive, values):
+    diff_every_pair(archive)
+    assert report_answer(str(archive), *values) is None
+
+
+def test_a_report_of_releases_relabelled_since_is_not_read(archive):
+    diff_every_pair(archive)
+    metadata = archive / "en" / "2011-05-01" / "release.json"
+    metadata.write_text(metadata.read_text().replace('"NPH"', '"XXX"'))
+    assert report_answer(str(archive), "2011-04-01", "2011-05-01", "en", "text") is None
+
+
+def test_a_report_made_by_other_code_is_not_read(archive, monkeypatch):
+    diff_every_pair(archive)
+    assert report_answer(str(archive), "2011-04-01", "2011-05-01", "en", "json") is not None
+    monkeypatch.setattr(differ_cache, "_package_digest", lambda package: "another version")
+    assert report_answer(str(archive), "2011-04-01", "2011-05-01", "en", "json") is None
+
+
+def test_a_first_diff_answered_from_its_report_imports_neither_click_nor_the_differ(archive):
+    diff_every_pair(archive)
+    command = [sys.executable, "-X", "importtime", "-m", "rulesarchive", "--archive", str(archive)]
+    found = subprocess.run([*command, "diff", "2011-04-01", "2011-05-01"], capture_output=True)
+    assert found.returncode == 0 and found.stdout.decode() == cli(
+        archive, "diff", "2011-04-01", "2011-05-01"
+    )
+    imported = {line.split(b"|")[-1].strip() for line in found.stderr.splitlines()}
+    assert b"rulesarchive.differ.cache" in imported
+    for heavy in (b"click", b"rulesarchive.corpus.store", b"rulesarchive.differ.classify"):
+        assert heavy not in imported
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        *(["changelog", "--format", output] for output in FORMATS),
+        ["changelog", "DDG", "--lang", "en"],  # the oldest: an error, reported by click
+        ["diff", "DDG", "NPH", "--format", "markdown"],  # a set code: no report looked for
+        ["history", "400.6"],
+        ["history", "400.6.", "--format", "json"],
+        ["history", "999.9"],  # no such rule: an error, reported by click
+    ],
+)
+def test_a_first_reading_command_runs_the_library_without_click(archive, args):
+    command = [sys.executable, "-X", "importtime", "-m", "rulesarchive", "--archive", str(archive)]
+    found = subprocess.run([*command, *args], capture_output=True)
+    imported = {line.split(b"|")[-1].strip() for line in found.stderr.splitlines()}
+    expected = CliRunner().invoke(main, ["--archive", str(archive), *args])
+    assert found.stdout.decode() == expected.stdout and found.returncode == expected.exit_code
+    if expected.exit_code == 0:
+        assert b"click" not in imported and b"rulesarchive.reading" in imported
+    else:  # the library failed: click ran the command again and said why
+        assert b"click" in imported
+        assert found.stderr.decode().endswith(expected.stderr)
+
+
+def test_a_repeated_history_is_answered_from_its_kept_output(archive):
+    argv = ["--archive", str(archive), "history", "400.6", "--format", "json"]
+    made = cli(archive, *argv[2:])
+    assert kept_answer(argv, {}) == made and '"rule": "400.6"' in made
+    cli(archive, "history", "400.6", "--all")  # not a line the quick path recognises
+    assert kept_answer(["--archive", str(archive), "history", "400.6", "--all"], {}) is None
+
+
+def test_a_history_that_logged_something_is_not_kept(archive):
+    cli(archive, "-v", "history", "400.6")  # logs the caches' answers as it works
+    assert kept_answer(["--archive", str(archive), "history", "400.6"], {}) is None
+
+
+def test_an_output_the_library_logged_about_is_printed_but_not_kept(archive, monkeypatch):
+    def logging_history(*_arguments) -> str:
+        logging.getLogger("rulesarchive.differ").warning("line index damaged: making it again")
+        return "400.6 ...\n"
+
+    monkeypatch.setattr(reading, "history_output", logging_history)
+    request = [str(archive), "history", "400.6", "en", "text"]
+    assert library_output(request) == "400.6 ...\n"
+    assert kept_answer(["--archive", str(archive), "history", "400.6"], {}) is None
+
+
+def test_ctrl_c_while_the_library_works_ends_as_click_ends_it(monkeypatch, capsys):
+    def interrupted(_request):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(launch, "answer", interrupted)
+    monkeypatch.setattr(sys, "argv", ["rulesarchive", "changelog"])
+    with pytest.raises(SystemExit) as ended:
+        launch.main()
+    assert ended.value.code == 1 and capsys.readouterr().err == "\nAborted!\n"
