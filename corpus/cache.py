@@ -65,6 +65,31 @@ def write_entry(path: Path, value: object) -> None:
     _write(path, value)
 
 
+def kept_progress(folder: Path, keys: list[str], kind: type[T]) -> T | None:
+    """Return the work kept for the most steps, or None.
+
+    For work that goes a step (a release) at a time: `keys[n]` names it after the first n
+    steps, and what is kept under it is a `kind` whose `count` is n.
+    """
+    for count in range(len(keys) - 1, 0, -1):
+        path = entry_path(folder, keys[count])
+        if path.exists():
+            with collection_paused():
+                found = read_entry(path)
+            if isinstance(found, kind) and getattr(found, "count", None) == count:
+                return found
+    return None
+
+
+def keep_progress(folder: Path, keys: list[str], value: object, count: int, since: int) -> None:
+    """Keep work done for `count` steps under `keys[count]`, in place of that of `since` steps."""
+    with collection_paused():
+        write_entry(entry_path(folder, keys[count]), value)
+    if since and since != count:  # superseded: the work kept now answers everything it did
+        with contextlib.suppress(OSError):  # a read-only cache: only left behind
+            entry_path(folder, keys[since]).unlink(missing_ok=True)
+
+
 @contextmanager
 def collection_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector while building many objects that form no cycles.

@@ -80,7 +80,7 @@ def report_fields(
     return (language, effective_date, set_code, set_name, content_sha256)
 
 
-def read_report(folder: Path, old: tuple[str, ...], new: tuple[str, ...]) -> dict | None:
+def read_report(folder: str | Path, old: tuple[str, ...], new: tuple[str, ...]) -> dict | None:
     """Return the report kept beside the diff of two releases (named by `report_fields`).
 
     A dict: "data", the diff's JSON form (differ.report.diff_data), and "text" and "markdown",
@@ -94,7 +94,7 @@ def read_report(folder: Path, old: tuple[str, ...], new: tuple[str, ...]) -> dic
     return report if isinstance(report, dict) else None
 
 
-def _report_path(folder: Path, old: tuple[str, ...], new: tuple[str, ...]) -> str:
+def _report_path(folder: str | Path, old: tuple[str, ...], new: tuple[str, ...]) -> str:
     # the corpus's code too: it names the releases in the report (corpus.present)
     parts = (_REPORT_FORMAT, sys.version, code_fingerprint(), _package_digest(corpus), *old, *new)
     name = hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]

@@ -13,7 +13,6 @@ is kept in the cache and extended a release at a time. `history` reads the line 
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import logging
 from collections.abc import Callable, Iterable, Iterator
@@ -23,9 +22,8 @@ from pathlib import Path
 from rulesarchive.corpus.cache import (
     cache_folder,
     collection_paused,
-    entry_path,
-    read_entry,
-    write_entry,
+    keep_progress,
+    kept_progress,
 )
 from rulesarchive.corpus.model import Document, Release, Rule
 from rulesarchive.corpus.store import Archive
@@ -318,15 +316,9 @@ def walk_and_trace(
 
 def _keep_trace(archive: Archive, releases: list[Release], trace: Trace, since: int) -> None:
     """Keep the trace of all `releases`, in place of the kept one of their first `since`."""
-    if since == len(releases):
-        return
-    folder = cache_folder(archive.root, "lines")
-    keys = _trace_keys(releases)
-    with collection_paused():
-        write_entry(entry_path(folder, keys[-1]), trace)
-    if since:  # superseded: the extended trace answers everything it did
-        with contextlib.suppress(OSError):  # a read-only cache: only left behind
-            entry_path(folder, keys[since]).unlink(missing_ok=True)
+    if since < len(releases):
+        folder = cache_folder(archive.root, "lines")
+        keep_progress(folder, _trace_keys(releases), trace, len(releases), since)
 
 
 def _trace_keys(releases: list[Release]) -> list[str]:
@@ -340,15 +332,7 @@ _AHEAD_FROM = 8
 def _kept_trace(archive: Archive, releases: list[Release]) -> Trace:
     """Return the kept trace of the most of `releases` (from the first), or an empty one."""
     folder = cache_folder(archive.root, "lines")
-    keys = _trace_keys(releases)
-    for count in range(len(keys) - 1, 0, -1):
-        path = entry_path(folder, keys[count])
-        if path.exists():
-            with collection_paused():
-                found = read_entry(path)
-            if isinstance(found, Trace) and found.count == count:
-                return found
-    return EMPTY_TRACE
+    return kept_progress(folder, _trace_keys(releases), Trace) or EMPTY_TRACE
 
 
 def walk(

@@ -16,7 +16,6 @@ whose words the citing text shares most.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import re
 from bisect import bisect_right
@@ -30,9 +29,8 @@ from typing import TypeVar
 from rulesarchive.corpus.cache import (
     cache_folder,
     collection_paused,
-    entry_path,
-    read_entry,
-    write_entry,
+    keep_progress,
+    kept_progress,
 )
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
 from rulesarchive.corpus.numbers import Citation, parent_of, parse_citations, rule_sort_key
@@ -227,10 +225,7 @@ def check_kept(
         with collection_paused():
             state.extend(releases, shots_from(since))
         if folder is not None:
-            _keep_state(folder, keys, state)
-            if since:  # superseded: the state kept now goes on from everything it did
-                with contextlib.suppress(OSError):  # a read-only cache: only left behind
-                    entry_path(folder, keys[since]).unlink(missing_ok=True)
+            keep_progress(folder, keys, state, state.count, since)
     return state.result(language, releases)
 
 
@@ -249,22 +244,8 @@ def _keys(name: str, steps: Iterable[str]) -> list[str]:
 
 def _kept_state(folder: Path | None, keys: list[str], fresh: _State) -> _State:
     """Return the kept state of the most releases (from the first), or `fresh`."""
-    if folder is None:
-        return fresh
-    for count in range(len(keys) - 1, 0, -1):
-        path = entry_path(folder, keys[count])
-        if path.exists():
-            with collection_paused():
-                found = read_entry(path)
-            if isinstance(found, type(fresh)) and found.count == count:
-                return found
-    return fresh
-
-
-def _keep_state(folder: Path, keys: list[str], state: CheckState | _Lives) -> None:
-    """Keep the state after its releases (a cache that cannot be written is only slower)."""
-    with collection_paused():
-        write_entry(entry_path(folder, keys[state.count]), state)
+    found = kept_progress(folder, keys, type(fresh)) if folder is not None else None
+    return found or fresh
 
 
 def follow_problems(
@@ -716,7 +697,9 @@ def _check_english(archive: Archive, releases: list[Release], cache: bool) -> La
         if start == 0 or diffs is None:
             trace = walk_and_trace(archive, releases, diffs, see)
         else:  # the kept trace and the new releases' documents: the old ones are not read
-            trace = extended_trace(archive, releases, None)
+            extended = extended_trace(archive, releases, None)
+            assert extended is not None  # with no limit on the releases to follow
+            trace = extended
             for index in range(start, len(releases)):
                 see(index, archive.load(releases[index]), None)
         return snapshots(list(trace.lines), glossaries, headings, start)
@@ -844,7 +827,7 @@ def check_translated_kept(
     def keep(lives: _Lives) -> None:
         # after each release: an English release added goes back to any of them
         if folder is not None:
-            _keep_state(folder, keys, lives)
+            keep_progress(folder, keys, lives, lives.count, 0)
 
     if lives.count < len(releases):
         documents = documents_from(lives.count)

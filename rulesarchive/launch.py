@@ -106,7 +106,8 @@ def library_output(request: list[str]) -> str | None:
     logged = LineHandler.records
     try:
         if command == "diff":
-            text = reading.diff_output(archive, *arguments, language, output)
+            old, new = arguments
+            text = reading.diff_output(archive, old, new, language, output)
         elif command == "changelog":
             text = reading.changelog_output(archive, arguments[0] or None, language, output)
         else:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import re
 import sys
@@ -12,10 +11,8 @@ from pathlib import Path
 
 from rulesarchive.corpus.cache import (
     cache_folder,
-    collection_paused,
-    entry_path,
-    read_entry,
-    write_entry,
+    keep_progress,
+    kept_progress,
 )
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release
 from rulesarchive.corpus.store import Archive
@@ -97,7 +94,8 @@ def gather(
         diff_ahead(archive, releases, cache)
     keys = _summary_keys(releases)
     folder = cache_folder(archive.root, "gathered") if cache is not None else None
-    summary = _kept_summary(folder, keys) if folder is not None and kept else _Summary()
+    found = kept_progress(folder, keys, _Summary) if folder is not None and kept else None
+    summary = found or _Summary()
     start = summary.count
     diffs: list[ReleaseDiff | None] = [None] * len(releases)
     for index in range(1, start):
@@ -113,11 +111,7 @@ def gather(
 
     trace = walk_and_trace(archive, releases, cache, see, start)
     if folder is not None and summary.count > start:
-        with collection_paused():
-            write_entry(entry_path(folder, keys[summary.count]), summary)
-        if start:  # superseded by the one just kept
-            with contextlib.suppress(OSError):
-                entry_path(folder, keys[start]).unlink(missing_ok=True)
+        keep_progress(folder, keys, summary, summary.count, start)
     return Language(
         language,
         releases,
@@ -160,18 +154,6 @@ class _Summary:
 
 def _summary_keys(releases: list[Release]) -> list[str]:
     return [f"gathered:{code_version()}:{digest}" for digest in release_digests(releases)]
-
-
-def _kept_summary(folder: Path, keys: list[str]) -> _Summary:
-    """Return the kept summary of the most of the releases (from the first), or an empty one."""
-    for count in range(len(keys) - 1, 0, -1):
-        path = entry_path(folder, keys[count])
-        if path.exists():
-            with collection_paused():
-                found = read_entry(path)
-            if isinstance(found, _Summary) and found.count == count:
-                return found
-    return _Summary()
 
 
 # What a parse of an old glossary let through as a term: a numbered definition ('1. A player

@@ -142,7 +142,7 @@ class LanguagePages:
         """Link from `page` to a line's rule page ('' for no line)."""
         return paths.relative(page, paths.rule_page(self.language, line)) if line else ""
 
-    def shares(self) -> tuple[list[Callable[[], Job]], Iterator[Job]]:
+    def shares(self) -> tuple[list[Callable[[], Job]], Iterator[Job | Memoised]]:
         """Split the jobs in two: the rule pages' makers (shared out), and the others."""
         others = (ReleasePages, NumberPages, IndexPages, StatusPages)
         return RulePages(self).jobs(), (job for kind in others for job in kind(self).jobs())

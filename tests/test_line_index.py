@@ -227,7 +227,7 @@ def test_history_answers_when_the_kept_trace_cannot_be_replaced(
         return unlink(path, *args, **kwargs)
 
     monkeypatch.setattr(Path, "unlink", refuse)
-    monkeypatch.setattr("rulesarchive.differ.lineage.write_entry", lambda *_args: None)
+    monkeypatch.setattr("rulesarchive.corpus.cache.write_entry", lambda *_args: None)
     answer = _history(archive_copy, "400.6", "--format", "json")
     monkeypatch.undo()
     assert "2010-10-01" in answer
