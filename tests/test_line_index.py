@@ -281,5 +281,5 @@ def test_history_from_an_up_to_date_index_reads_no_release_and_no_trace(archive_
         raise AssertionError("history read more than the index")
 
     monkeypatch.setattr(Archive, "load", refuse)
-    monkeypatch.setattr("rulesarchive.differ.lineage.read_entry", refuse)
+    monkeypatch.setattr("rulesarchive.corpus.cache.read_entry", refuse)
     assert _history(archive_copy, "400.6", "--format", "json") == expected
