@@ -163,7 +163,7 @@ class _Evidence:
         mass = self._masses.get(text)
         if mass is None:
             weights = self.weights
-            mass = sum(weights[word] * count for word, count in _bag(text).items())
+            mass = sum(weights[word] * count for word, count in word_bag(text).items())
             self._masses[text] = mass
         return mass
 
@@ -172,7 +172,7 @@ class _Evidence:
         key = (one, other)
         shared = self._shared.get(key)
         if shared is None:
-            a, b = _bag(one), _bag(other)
+            a, b = word_bag(one), word_bag(other)
             if len(b) < len(a):
                 a, b = b, a
             weights = self.weights
@@ -239,15 +239,12 @@ class _Evidence:
         A title ('Artifacts') is found in too many texts to tell anything: below KEPT_WORDS
         words the answer is the likeness.
         """
-        if min(_bag(one).total(), _bag(other).total()) < KEPT_WORDS:
+        if min(word_bag(one).total(), word_bag(other).total()) < KEPT_WORDS:
             return self.likeness(one, other)
         mass = min(self.mass(one), self.mass(other))
         return self.shared(one, other) / mass if mass else 0.0
 
 
-# A rule's words are asked for by several steps, and for both releases of a chain's pairs;
-# the counters are shared, never changed.
-_bag = lru_cache(maxsize=1 << 15)(word_bag)
 _parent = lru_cache(maxsize=1 << 14)(parent_of)  # asked of every rule of each pair
 
 
@@ -284,7 +281,7 @@ def _document_frequency(
 
 def _words_of_each(rules: Sequence[Rule]) -> Iterator[str]:
     """Yield the words of each rule, each word once a rule."""
-    return chain.from_iterable(_bag(rule.text).keys() for rule in rules)
+    return chain.from_iterable(word_bag(rule.text).keys() for rule in rules)
 
 
 def _opening_bonus(old: str, new: str) -> float:
@@ -321,7 +318,7 @@ def _match_by_evidence(
     postings: dict[str, list[int]] = defaultdict(list)
     common: dict[str, bool] = {}
     for index in free_new:
-        for word in _bag(new[index].text):
+        for word in word_bag(new[index].text):
             too_common = common.get(word)
             if too_common is None:
                 too_common = common[word] = evidence.common(word)
@@ -334,7 +331,7 @@ def _match_by_evidence(
         if index in matched:
             continue
         votes: dict[int, float] = defaultdict(float)
-        for word in _bag(rule.text):
+        for word in word_bag(rule.text):
             posting = postings.get(word)
             if posting:
                 weight = weights[word]

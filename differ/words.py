@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 from diff_match_patch import diff_match_patch
 
@@ -153,6 +154,9 @@ def words_of(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
+# A rule's words are asked for by several steps (aligning, splits), and for both releases of a
+# chain's pairs: the counters are shared, never changed.
+@lru_cache(maxsize=1 << 15)
 def word_bag(text: str) -> Counter[str]:
     """Count the words of a text, lower-cased (spaces and punctuation left out)."""
     return Counter(words_of(text))
