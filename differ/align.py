@@ -366,11 +366,26 @@ def _best_candidates(votes: dict[int, float], mass: float, masses: dict[int, flo
     The second ranking keeps a short rule that holds one sentence of a long one in the running.
     `mass` is the text's, `masses` the candidates'.
     """
-    both = nsmallest(_CANDIDATES, [(-share / (mass + masses[c]), c) for c, share in votes.items()])
-    theirs = nsmallest(
-        _CANDIDATES // 2, [(-share / (masses[c] or 1), c) for c, share in votes.items()]
-    )
-    return {*(c for _, c in both), *(c for _, c in theirs)}
+    candidates = list(votes)
+    pairs = list(zip(votes.values(), map(masses.__getitem__, candidates), strict=True))
+    return {
+        *_lowest([-share / (mass + their) for share, their in pairs], candidates),
+        *_lowest([-share / (their or 1) for share, their in pairs], candidates, 2),
+    }
+
+
+def _lowest(keys: list[float], candidates: list[int], fraction: int = 1) -> list[int]:
+    """Return the _CANDIDATES // fraction candidates of lowest (key, candidate)."""
+    count = _CANDIDATES // fraction
+    if len(keys) <= count:
+        return candidates
+    # Sorting bare floats and pairing only those at or below the cut is far quicker than
+    # sorting (key, candidate) pairs; ties at the cut go to the lower candidates, as before.
+    cut = sorted(keys)[count - 1]
+    chosen = [pair for pair in zip(keys, candidates, strict=True) if pair[0] <= cut]
+    if len(chosen) > count:
+        chosen = nsmallest(count, chosen)
+    return [candidate for _, candidate in chosen]
 
 
 def _match_rewritten_in_place(

@@ -70,7 +70,7 @@ def diff_words(old: str, new: str) -> Diff:
     encoded_new = _encode(new_tokens[same_head:end_new], vocabulary)
     diffs = diff_chars(encoded_old, encoded_new)
     decode = {char: token for token, char in vocabulary.items()}
-    words = [(op, "".join(decode[char] for char in text)) for op, text in diffs]
+    words = [(op, "".join(map(decode.__getitem__, text))) for op, text in diffs]
     equal_head = old[:head] + "".join(old_tokens[:same_head])
     equal_tail = "".join(old_tokens[end_old:]) + old[len(old) - tail :]
     return tuple(
@@ -193,6 +193,7 @@ def _absorb_small_equalities(diffs: list[tuple[int, str]]) -> list[tuple[int, st
     return result
 
 
+@lru_cache(maxsize=1 << 12)  # the words between two edits: ' the ', ', ', ' a ' again and again
 def _small(text: str) -> bool:
     return sum(1 for token in tokenise(text) if token[0].isalnum()) <= 1
 
