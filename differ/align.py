@@ -14,7 +14,7 @@ from typing import NamedTuple
 from rulesarchive.corpus.model import Rule
 from rulesarchive.corpus.numbers import RULE_NUMBER, parent_of, rule_sort_key
 from rulesarchive.differ.texts import typography_key, words_key
-from rulesarchive.differ.words import word_bag, words_of
+from rulesarchive.differ.words import first_words, word_bag
 
 # Scores are IDF-weighted Dice coefficients of the two texts' words: a word found in few rules
 # of the two releases (a keyword's name, a cited rule number) weighs far more than the words of
@@ -296,7 +296,7 @@ def _opening_bonus(old: str, new: str) -> float:
 
 @lru_cache(maxsize=1 << 15)
 def _opening(text: str) -> tuple[str, ...]:
-    return tuple(words_of(text)[:_OPENING_WORDS])
+    return tuple(first_words(text, _OPENING_WORDS))
 
 
 def _place_bonus(old: str, new: str) -> float:
@@ -366,11 +366,11 @@ def _best_candidates(votes: dict[int, float], mass: float, masses: dict[int, flo
     The second ranking keeps a short rule that holds one sentence of a long one in the running.
     `mass` is the text's, `masses` the candidates'.
     """
-    candidates = list(votes)
-    pairs = list(zip(votes.values(), map(masses.__getitem__, candidates), strict=True))
+    candidates, shares = list(votes), list(votes.values())
+    theirs = list(map(masses.__getitem__, candidates))
     return {
-        *_lowest([-share / (mass + their) for share, their in pairs], candidates),
-        *_lowest([-share / (their or 1) for share, their in pairs], candidates, 2),
+        *_lowest([-s / (mass + m) for s, m in zip(shares, theirs, strict=True)], candidates),
+        *_lowest([-s / (m or 1) for s, m in zip(shares, theirs, strict=True)], candidates, 2),
     }
 
 

@@ -6,6 +6,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import islice
 
 from diff_match_patch import diff_match_patch
 
@@ -152,6 +153,11 @@ def _merge_equalities(diffs: list[tuple[int, str]]) -> list[tuple[int, str]]:
 def words_of(text: str) -> list[str]:
     """Return the words of a text, lower-cased: the tokens that are not space or punctuation."""
     return _WORD.findall(text.lower())
+
+
+def first_words(text: str, count: int) -> list[str]:
+    """Return the first `count` words of a text, lower-cased (reading no further)."""
+    return [match.group() for match in islice(_WORD.finditer(text.lower()), count)]
 
 
 # A rule's words are asked for by several steps (aligning, splits), and for both releases of a
