@@ -113,7 +113,7 @@ def _match_in_order(old: Sequence[Rule], new: Sequence[Rule], matched: dict[int,
 
 
 class _Weights(dict[str, float]):
-    """Word weights, each worked out the first time it is asked for."""
+    """Word weights, log(1 + rules / rules holding the word), each worked out when first asked."""
 
     def __init__(self, old: Counter[str], new: Counter[str], total: int) -> None:
         super().__init__()
@@ -148,10 +148,6 @@ class _Evidence:
         self._shared: dict[tuple[str, str], float] = {}
         self.parents: dict[str, str] = {}  # old number -> new number of the rules paired so far
         self.kept_children: set[tuple[str, str]] = set()  # (old, new) whose sub-rules paired
-
-    def weight(self, word: str) -> float:
-        """Return a word's weight: log(1 + rules / rules holding it)."""
-        return self.weights[word]
 
     def common(self, word: str) -> bool:
         """Tell whether a word is too common to point at candidates."""
