@@ -50,7 +50,8 @@ def align_rules(
     """Pair every rule of `old` with its counterpart in `new`, or with None.
 
     `whole` gives the two whole releases when `old` and `new` are what is left of them once the
-    identical rules are set aside: words are weighed by how rare they are in the releases.
+    rules with the same text on both sides (identical ones, retyped ones) are set aside: words
+    are weighed by how rare they are in the releases.
 
     Certain pairs first (same number and words; a text found once on each side; identical
     short texts within a chapter, in order); then every other candidate pair is scored by the
@@ -226,7 +227,7 @@ class _Evidence:
         if whole is not None:  # what was set aside as identical is under the same number
             aligned = {rule.number for rule in old}
             stayed = {rule.number for rule in whole[0]} & {rule.number for rule in whole[1]}
-            stayed -= aligned  # the numbers of the certain pairs are aligned: none is here
+            stayed -= aligned  # the pairs learnt above are all in `aligned`: none is replaced
             self.parents |= dict(zip(stayed, stayed, strict=True))
             parents = filter(None, map(_parent, stayed))
             self.kept_children |= {(parent, parent) for parent in parents}
