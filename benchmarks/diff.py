@@ -1,7 +1,9 @@
 """Time this differ against `git diff --no-index --word-diff` on the same normalised texts.
 
-Usage: python benchmarks/diff.py [--archive DIR] [--doubled]   (default: ingest ../shared into
-a temp dir; --doubled: also history's memory with every English release ingested twice)
+Usage: python benchmarks/diff.py [--archive DIR] [--doubled] [--differ-only]   (default: ingest
+../shared into a temp dir; --doubled: also history's memory with every English release ingested
+twice; --differ-only: the pairs and the chain only, e.g. run interleaved against an older
+checkout put first on PYTHONPATH)
 Targets (2-core machine): a consecutive pair no slower than git (ratio <= 1); the 2009 rewrite
 under 10 s; the whole English chain, loading releases from the archive, under 10 s; < 500 MB.
 Also `rulesarchive history 400.6` as a whole process, cold (no cached diffs, lines or line
@@ -13,7 +15,10 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import importlib
 import itertools
+import os
+import pkgutil
 import resource
 import shutil
 import subprocess
@@ -25,9 +30,9 @@ from pathlib import Path
 from rulesarchive.corpus.lookup import find_release
 from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.classify import diff_documents
-from rulesarchive.differ.glossary import term_key
-from rulesarchive.differ.texts import typography_key
 from rulesarchive.scraper.ingest import Overrides, ingest_paths
+
+from rulesarchive import differ
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "cr-archive"
 PAIRS = [("2024-11-08", "2025-02-07"), ("2018-10-05", "2019-01-25"), ("2009-05-01", "2009-07-08")]
@@ -48,11 +53,22 @@ def ours(archive: Archive, old, new) -> float:
     documents = archive.load(old), archive.load(new)
 
     def cold_diff() -> None:
-        typography_key.cache_clear()  # each run starts with nothing remembered
-        term_key.cache_clear()
+        forget()  # each run starts with nothing remembered
         diff_documents(*documents)
 
     return min(timed(cold_diff) for _ in range(REPEATS))
+
+
+def forget() -> None:
+    """Clear everything the differ remembers between diffs: its caches, the kept word counts."""
+    for module in pkgutil.iter_modules(differ.__path__):
+        for name, value in vars(
+            importlib.import_module(f"{differ.__name__}.{module.name}")
+        ).items():
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
+            elif name in ("_FREQUENCIES", "_FIELDS"):  # kept by the releases' identity
+                value.clear()
 
 
 def history_runs(archive: Archive, number: str = "400.6") -> dict[str, float]:
@@ -139,6 +155,9 @@ def main() -> None:
     parser.add_argument(
         "--doubled", action="store_true", help="Also measure history with the releases doubled."
     )
+    parser.add_argument(
+        "--differ-only", action="store_true", help="Only the pairs and the chain, not git's."
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         archive = Archive(args.archive or folder)
@@ -150,16 +169,21 @@ def main() -> None:
             mine, git = ours(archive, old, new), git_word_diff(archive, old, new, REPEATS)
             print(f"{old_ref} -> {new_ref}   {mine:10.3f} s {git:6.3f} s {mine / git:6.2f}")
         releases = archive.releases("en")
-        start = time.perf_counter()
+        forget()
+        start, cpu = time.perf_counter(), time.process_time()
         previous = archive.load(releases[0])
         for release in releases[1:]:
             current = archive.load(release)
             diff_documents(previous, current)
             previous = current
-        chain = time.perf_counter() - start
-        git_chain = sum(git_word_diff(archive, a, b) for a, b in itertools.pairwise(releases))
+        chain, cpu = time.perf_counter() - start, time.process_time() - cpu
         label = f"chain of {len(releases) - 1} pairs"
+        if args.differ_only:
+            print(f"{label:27} {chain:10.3f} s (CPU {cpu:.3f} s, load {os.getloadavg()[0]:.1f})")
+            return
+        git_chain = sum(git_word_diff(archive, a, b) for a, b in itertools.pairwise(releases))
         print(f"{label:27} {chain:10.3f} s {git_chain:6.3f} s {chain / git_chain:6.2f}")
+        print(f"chain CPU {cpu:.3f} s, load average {os.getloadavg()[0]:.1f}")
         runs = history_runs(archive)
         git_log = git_log_follow(archive, Path(folder))
         for kind in ("cold", "warm"):

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
+from heapq import nsmallest
+from itertools import chain
 from math import log
 from typing import NamedTuple
 
 from rulesarchive.corpus.model import Rule
 from rulesarchive.corpus.numbers import RULE_NUMBER, parent_of, rule_sort_key
 from rulesarchive.differ.texts import typography_key, words_key
-from rulesarchive.differ.words import word_bag, words_of
+from rulesarchive.differ.words import first_words, word_bag
 
 # Scores are IDF-weighted Dice coefficients of the two texts' words: a word found in few rules
 # of the two releases (a keyword's name, a cited rule number) weighs far more than the words of
@@ -48,7 +50,8 @@ def align_rules(
     """Pair every rule of `old` with its counterpart in `new`, or with None.
 
     `whole` gives the two whole releases when `old` and `new` are what is left of them once the
-    identical rules are set aside: words are weighed by how rare they are in the releases.
+    rules with the same text on both sides (identical ones, retyped ones) are set aside: words
+    are weighed by how rare they are in the releases.
 
     Certain pairs first (same number and words; a text found once on each side; identical
     short texts within a chapter, in order); then every other candidate pair is scored by the
@@ -60,7 +63,7 @@ def align_rules(
     _match_unique_texts(old, new, matched)
     _match_in_order(old, new, matched)
     if len(matched) < len(old) and len(matched) < len(new):
-        evidence = _Evidence(*(whole or (old, new)))
+        evidence = _Evidence(old, new, whole)
         evidence.follow(old, new, matched, whole)
         _match_by_evidence(old, new, matched, evidence)
         _match_rewritten_in_place(old, new, matched, evidence)
@@ -110,25 +113,42 @@ def _match_in_order(old: Sequence[Rule], new: Sequence[Rule], matched: dict[int,
             matched[index] = queue.pop(0)
 
 
+class _Weights(dict[str, float]):
+    """Word weights, log(1 + rules / rules holding the word), each worked out when first asked."""
+
+    def __init__(self, old: Counter[str], new: Counter[str], total: int) -> None:
+        super().__init__()
+        self.old, self.new, self.total = old, new, total
+
+    def __missing__(self, word: str) -> float:
+        held = self.old.get(word, 0) + self.new.get(word, 0)
+        weight = self[word] = log(1 + self.total / (held or 1))
+        return weight
+
+
 class _Evidence:
     """Word weights of two releases (rarer words weigh more) and weighted likeness of texts."""
 
-    def __init__(self, old: Sequence[Rule], new: Sequence[Rule]) -> None:
-        self.old_frequency = _document_frequency(old)
-        self.new_frequency = _document_frequency(new)
-        self.total = len(old) + len(new)
-        self._weights: dict[str, float] = {}
+    def __init__(
+        self,
+        old: Sequence[Rule],
+        new: Sequence[Rule],
+        whole: tuple[Sequence[Rule], Sequence[Rule]] | None = None,
+    ) -> None:
+        whole_old, whole_new = whole or (old, new)
+        self.old_frequency = _document_frequency(whole_old)
+        # What was set aside holds the same texts on both sides: the new release's counts are
+        # the old one's, less the rules left in `old`, plus those left in `new`.
+        change = (self.old_frequency, old, new) if whole else None
+        self.new_frequency = _document_frequency(whole_new, change)
+        self.total = len(whole_old) + len(whole_new)
+        self.weights = _Weights(self.old_frequency, self.new_frequency, self.total)
         self._masses: dict[str, float] = {}
+        # Scoring a pair asks for the words its texts share up to three times (likeness, kept,
+        # and again when a rewrite in place is scored): once is enough.
+        self._shared: dict[tuple[str, str], float] = {}
         self.parents: dict[str, str] = {}  # old number -> new number of the rules paired so far
         self.kept_children: set[tuple[str, str]] = set()  # (old, new) whose sub-rules paired
-
-    def weight(self, word: str) -> float:
-        """Return a word's weight: log(1 + rules / rules holding it)."""
-        weight = self._weights.get(word)
-        if weight is None:
-            held = self.old_frequency.get(word, 0) + self.new_frequency.get(word, 0)
-            weight = self._weights[word] = log(1 + self.total / (held or 1))
-        return weight
 
     def common(self, word: str) -> bool:
         """Tell whether a word is too common to point at candidates."""
@@ -139,26 +159,31 @@ class _Evidence:
         """Return the total weight of a text's words."""
         mass = self._masses.get(text)
         if mass is None:
-            weight = self.weight
-            mass = sum(weight(word) * count for word, count in _bag(text).items())
+            weights = self.weights
+            mass = sum(weights[word] * count for word, count in word_bag(text).items())
             self._masses[text] = mass
         return mass
 
-    def shared(self, one: Counter[str], other: Counter[str]) -> float:
-        """Return the weight of the words two bags share."""
-        if len(other) < len(one):
-            one, other = other, one
-        return sum(
-            self.weight(word) * min(count, other[word])
-            for word, count in one.items()
-            if word in other
-        )
+    def shared(self, one: str, other: str) -> float:
+        """Return the weight of the words two texts share."""
+        key = (one, other)
+        shared = self._shared.get(key)
+        if shared is None:
+            a, b = word_bag(one), word_bag(other)
+            if len(b) < len(a):
+                a, b = b, a
+            weights, theirs = self.weights, b.get
+            shared = self._shared[key] = sum(
+                weights[word] * (count if count <= other_count else other_count)
+                for word, count in a.items()
+                if (other_count := theirs(word, 0))  # a bag's counts are never 0
+            )
+        return shared
 
     def likeness(self, one: str, other: str) -> float:
         """Return the weighted Dice coefficient of two texts' words, 0..1."""
-        a, b = _bag(one), _bag(other)
         mass = self.mass(one) + self.mass(other)
-        return 2 * self.shared(a, b) / mass if mass else 1.0
+        return 2 * self.shared(one, other) / mass if mass else 1.0
 
     def score(self, old: Rule, new: Rule) -> float:
         """Return the evidence that two rules are one: likeness, kept words, opening, place.
@@ -166,12 +191,14 @@ class _Evidence:
         The mean of likeness and kept words lets the part of a split rule that holds its
         opening words outrank a longer part (410.2's first sentence is 603.2, not 112.7).
         """
-        likeness = self.likeness(old.text, new.text)
+        one, other = old.text, new.text
+        mass = self.mass(one) + self.mass(other)  # the likeness, without a call (most pairs)
+        likeness = 2 * self.shared(one, other) / mass if mass else 1.0
         if likeness < LIKENESS_FLOOR:
             return likeness
-        kept = (likeness + self.kept(old.text, new.text)) / 2
-        parent = parent_of(old.number)
-        follows = (parent is not None and self.parents.get(parent) == parent_of(new.number)) or (
+        kept = (likeness + self.kept(one, other)) / 2
+        parent = _parent(old.number)
+        follows = (parent is not None and self.parents.get(parent) == _parent(new.number)) or (
             (old.number, new.number) in self.kept_children
         )
         return (
@@ -194,17 +221,16 @@ class _Evidence:
         """
         self.parents = {old[o].number: new[n].number for o, n in matched.items()}
         for old_number, new_number in self.parents.items():
-            old_parent, new_parent = parent_of(old_number), parent_of(new_number)
+            old_parent, new_parent = _parent(old_number), _parent(new_number)
             if old_parent is not None and new_parent is not None:
                 self.kept_children.add((old_parent, new_parent))
         if whole is not None:  # what was set aside as identical is under the same number
             aligned = {rule.number for rule in old}
             stayed = {rule.number for rule in whole[0]} & {rule.number for rule in whole[1]}
-            for number in stayed - aligned:
-                self.parents.setdefault(number, number)
-                parent = parent_of(number)
-                if parent is not None:
-                    self.kept_children.add((parent, parent))
+            stayed -= aligned  # the pairs learnt above are all in `aligned`: none is replaced
+            self.parents |= dict(zip(stayed, stayed, strict=True))
+            parents = filter(None, map(_parent, stayed))
+            self.kept_children |= {(parent, parent) for parent in parents}
 
     def kept(self, one: str, other: str) -> float:
         """Return the weighted share of the shorter text's words found in the longer one.
@@ -212,16 +238,13 @@ class _Evidence:
         A title ('Artifacts') is found in too many texts to tell anything: below KEPT_WORDS
         words the answer is the likeness.
         """
-        a, b = _bag(one), _bag(other)
-        if min(a.total(), b.total()) < KEPT_WORDS:
+        if min(word_bag(one).total(), word_bag(other).total()) < KEPT_WORDS:
             return self.likeness(one, other)
         mass = min(self.mass(one), self.mass(other))
-        return self.shared(a, b) / mass if mass else 0.0
+        return self.shared(one, other) / mass if mass else 0.0
 
 
-# A rule's words are asked for by several steps, and for both releases of a chain's pairs;
-# the counters are shared, never changed.
-_bag = lru_cache(maxsize=1 << 15)(word_bag)
+_parent = lru_cache(maxsize=1 << 14)(parent_of)  # asked of every rule of each pair
 
 
 # Each release of a chain is diffed twice, with either neighbour: its word counts are kept for
@@ -230,18 +253,34 @@ _FREQUENCIES: dict[int, tuple[Sequence[Rule], Counter[str]]] = {}
 _KEPT_FREQUENCIES = 8
 
 
-def _document_frequency(rules: Sequence[Rule]) -> Counter[str]:
-    """Count the rules each word appears in."""
+def _document_frequency(
+    rules: Sequence[Rule],
+    change: tuple[Counter[str], Sequence[Rule], Sequence[Rule]] | None = None,
+) -> Counter[str]:
+    """Count the rules each word appears in.
+
+    `change` is (another release's counts, its rules that are not in `rules`, the rules of
+    `rules` that are not in it): the texts of the other rules are the same in both.
+    """
     kept = _FREQUENCIES.get(id(rules))
     if kept is not None and kept[0] is rules:
         return kept[1]
-    frequency: Counter[str] = Counter()
-    for rule in rules:
-        frequency.update(_bag(rule.text).keys())
+    if change is None:
+        frequency = Counter(_words_of_each(rules))
+    else:
+        counts, gone, added = change
+        frequency = counts.copy()
+        frequency.subtract(_words_of_each(gone))
+        frequency.update(_words_of_each(added))
     if len(_FREQUENCIES) >= _KEPT_FREQUENCIES:
         del _FREQUENCIES[next(iter(_FREQUENCIES))]
     _FREQUENCIES[id(rules)] = (rules, frequency)  # the rules are kept: their id stays theirs
     return frequency
+
+
+def _words_of_each(rules: Sequence[Rule]) -> Iterator[str]:
+    """Yield the words of each rule, each word once a rule."""
+    return chain.from_iterable(word_bag(rule.text).keys() for rule in rules)
 
 
 def _opening_bonus(old: str, new: str) -> float:
@@ -256,14 +295,14 @@ def _opening_bonus(old: str, new: str) -> float:
 
 @lru_cache(maxsize=1 << 15)
 def _opening(text: str) -> tuple[str, ...]:
-    return tuple(words_of(text)[:_OPENING_WORDS])
+    return tuple(first_words(text, _OPENING_WORDS))
 
 
 def _place_bonus(old: str, new: str) -> float:
     """A little credit for staying in place: same number, same parent rule, same chapter."""
     if old == new:
         return _SAME_NUMBER
-    if parent_of(old) == parent_of(new):
+    if _parent(old) == _parent(new):
         return _SAME_PARENT
     return _SAME_CHAPTER if old[:3] == new[:3] else 0.0
 
@@ -276,19 +315,28 @@ def _match_by_evidence(
     free_new = [index for index in range(len(new)) if index not in taken]
     new_by_number = {new[index].number: index for index in free_new}
     postings: dict[str, list[int]] = defaultdict(list)
+    common: dict[str, bool] = {}
     for index in free_new:
-        for word in _bag(new[index].text):
-            if not evidence.common(word):
+        for word in word_bag(new[index].text):
+            too_common = common.get(word)
+            if too_common is None:
+                too_common = common[word] = evidence.common(word)
+            if not too_common:
                 postings[word].append(index)
+    masses = {index: evidence.mass(new[index].text) for index in free_new}
+    weights = evidence.weights
     scored: list[tuple[float, int, int]] = []
     for index, rule in enumerate(old):
         if index in matched:
             continue
         votes: dict[int, float] = defaultdict(float)
-        for word in _bag(rule.text):
-            for candidate in postings.get(word, ()):
-                votes[candidate] += evidence.weight(word)
-        candidates = _best_candidates(votes, rule.text, new, evidence)
+        for word in word_bag(rule.text):
+            posting = postings.get(word)
+            if posting:
+                weight = weights[word]
+                for candidate in posting:
+                    votes[candidate] += weight
+        candidates = _best_candidates(votes, evidence.mass(rule.text), masses)
         if rule.number in new_by_number:
             candidates.add(new_by_number[rule.number])
         for candidate in candidates:
@@ -311,17 +359,32 @@ def _take_best_first(
             taken.add(candidate)
 
 
-def _best_candidates(
-    votes: dict[int, float], text: str, new: Sequence[Rule], evidence: _Evidence
-) -> set[int]:
+def _best_candidates(votes: dict[int, float], mass: float, masses: dict[int, float]) -> set[int]:
     """The candidates sharing most weight with a text, as a share of both texts and of theirs.
 
     The second ranking keeps a short rule that holds one sentence of a long one in the running.
+    `mass` is the text's, `masses` the candidates'.
     """
-    mass = evidence.mass(text)
-    both = sorted(votes, key=lambda c: (-votes[c] / (mass + evidence.mass(new[c].text)), c))
-    theirs = sorted(votes, key=lambda c: (-votes[c] / (evidence.mass(new[c].text) or 1), c))
-    return {*both[:_CANDIDATES], *theirs[: _CANDIDATES // 2]}
+    candidates, shares = list(votes), list(votes.values())
+    theirs = list(map(masses.__getitem__, candidates))
+    return {
+        *_lowest([-s / (mass + m) for s, m in zip(shares, theirs, strict=True)], candidates),
+        *_lowest([-s / (m or 1) for s, m in zip(shares, theirs, strict=True)], candidates, 2),
+    }
+
+
+def _lowest(keys: list[float], candidates: list[int], fraction: int = 1) -> list[int]:
+    """Return the _CANDIDATES // fraction candidates of lowest (key, candidate)."""
+    count = _CANDIDATES // fraction
+    if len(keys) <= count:
+        return candidates
+    # Sorting bare floats and pairing only those at or below the cut is far quicker than
+    # sorting (key, candidate) pairs; ties at the cut go to the lower candidates, as before.
+    cut = sorted(keys)[count - 1]
+    chosen = [pair for pair in zip(keys, candidates, strict=True) if pair[0] <= cut]
+    if len(chosen) > count:
+        chosen = nsmallest(count, chosen)
+    return [candidate for _, candidate in chosen]
 
 
 def _match_rewritten_in_place(
@@ -338,7 +401,7 @@ def _match_rewritten_in_place(
     free_by_number = {rule.number: index for index, rule in enumerate(new) if index not in taken}
     free_by_parent: dict[str | None, list[int]] = defaultdict(list)
     for index in free_by_number.values():
-        free_by_parent[parent_of(new[index].number)].append(index)
+        free_by_parent[_parent(new[index].number)].append(index)
     scored: list[tuple[float, int, int]] = []
     for index, rule in enumerate(old):
         if index in matched:
@@ -346,7 +409,7 @@ def _match_rewritten_in_place(
         candidates = set()
         if rule.number in free_by_number:
             candidates.add(free_by_number[rule.number])
-        parent = parent_of(rule.number)
+        parent = _parent(rule.number)
         if parent in moved_parents:
             candidates.update(free_by_parent.get(moved_parents[parent], ()))
         for candidate in candidates:

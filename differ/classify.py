@@ -96,8 +96,7 @@ def set_aside_identical(old: Sequence[Rule], new: Sequence[Rule]) -> tuple[list[
     is what makes a diff of neighbouring releases as quick as a plain text diff. Aligning the
     rest gives the same pairs as aligning everything: step 1 of align_rules pairs these first.
     """
-    old_fields, new_fields = list(map(_EVERY_FIELD, old)), list(map(_EVERY_FIELD, new))
-    old_set, new_set = set(old_fields), set(new_fields)
+    (old_fields, old_set), (new_fields, new_set) = _fields(old), _fields(new)
     if len(old_set) != len(old_fields) or len(new_set) != len(new_fields):
         return list(old), list(new)  # a rule printed twice: let the aligner pair the copies
     both = old_set & new_set
@@ -105,6 +104,26 @@ def set_aside_identical(old: Sequence[Rule], new: Sequence[Rule]) -> tuple[list[
         [rule for rule, fields in zip(old, old_fields, strict=True) if fields not in both],
         [rule for rule, fields in zip(new, new_fields, strict=True) if fields not in both],
     )
+
+
+_Fields = tuple[str, str, tuple[str, ...], str, tuple[str, ...]]
+# Each release of a chain is compared with either neighbour: its rules' fields are kept for the
+# last few releases, by identity (as the aligner keeps their word counts).
+_FIELDS: dict[int, tuple[Sequence[Rule], list[_Fields], set[_Fields]]] = {}
+_KEPT_FIELDS = 4
+
+
+def _fields(rules: Sequence[Rule]) -> tuple[list[_Fields], set[_Fields]]:
+    """Return every field of each rule, in order and as a set."""
+    kept = _FIELDS.get(id(rules))
+    if kept is not None and kept[0] is rules:
+        return kept[1], kept[2]
+    fields = list(map(_EVERY_FIELD, rules))
+    kept = (rules, fields, set(fields))  # the rules are kept: their id stays theirs
+    if len(_FIELDS) >= _KEPT_FIELDS:
+        del _FIELDS[next(iter(_FIELDS))]
+    _FIELDS[id(rules)] = kept
+    return kept[1], kept[2]
 
 
 _SAME_WORDS = attrgetter("number", "text", "examples")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -29,24 +28,15 @@ def find_splits(pairs: Sequence[Pair]) -> tuple[list[Split], list[Split]]:
     A split: an added rule whose words were in a nearby old rule and are gone from that old
     rule's new version. A merge: the same the other way round, for a removed rule.
     """
-    bags: dict[str, Counter[str]] = {}
-
-    def bag(text: str) -> Counter[str]:
-        if text not in bags:
-            bags[text] = word_bag(text)
-        return bags[text]
-
-    splits = _gather(pairs, bag, "new")
-    merges = _gather(pairs, bag, "old")
+    splits = _gather(pairs, "new")
+    merges = _gather(pairs, "old")
     return (
         [Split((whole,), tuple(parts)) for whole, parts in splits if len(parts) > 1],
         [Split(tuple(parts), (whole,)) for whole, parts in merges if len(parts) > 1],
     )
 
 
-def _gather(
-    pairs: Sequence[Pair], bag: Callable[[str], Counter[str]], side: str
-) -> list[tuple[str, list[str]]]:
+def _gather(pairs: Sequence[Pair], side: str) -> list[tuple[str, list[str]]]:
     """For side 'new' (splits): each old rule with the added parts taken from it."""
     other = "old" if side == "new" else "new"
     found: dict[int, list[str]] = {}
@@ -54,7 +44,7 @@ def _gather(
         part = getattr(pair, side)
         if part is None or getattr(pair, other) is not None:
             continue  # only added rules (for splits) or removed rules (for merges)
-        words = bag(part.text)
+        words = word_bag(part.text)
         if words.total() < _MIN_WORDS:
             continue
         best, best_share = None, CONTAINED
@@ -62,9 +52,9 @@ def _gather(
             whole, successor = getattr(pairs[near], other), getattr(pairs[near], side)
             if whole is None or near == index or len(whole.text) < len(part.text) * CONTAINED:
                 continue  # too short to hold the part
-            share = contained(words, bag(whole.text))
+            share = contained(words, word_bag(whole.text))
             if share >= best_share and (
-                successor is None or contained(words, bag(successor.text)) < STILL_THERE
+                successor is None or contained(words, word_bag(successor.text)) < STILL_THERE
             ):
                 best, best_share = near, share
         if best is not None:

@@ -5,7 +5,7 @@ from pathlib import Path
 import rulesarchive.differ.words
 from rulesarchive.corpus.model import Document, GlossaryEntry, Rule
 from rulesarchive.corpus.typography import normalise_text
-from rulesarchive.differ.align import align_rules, compact_ranges
+from rulesarchive.differ.align import _lowest, align_rules, compact_ranges
 from rulesarchive.differ.classify import diff_documents
 from rulesarchive.differ.history import read_scraped_history
 from rulesarchive.differ.report import diff_data, diff_text
@@ -53,6 +53,26 @@ def test_compiled_and_pure_python_engines_agree(monkeypatch):
     compiled = [diff_words(old, new) for old, new in texts]
     monkeypatch.setattr(rulesarchive.differ.words, "_fast_diff", None)
     assert [diff_words(old, new) for old, new in texts] == compiled
+
+
+def test_ascii_texts_are_split_as_the_general_patterns_split_them():
+    words = rulesarchive.differ.words
+    texts = [
+        "702.19b: Trample (see rule 702.19); 2.5 inches, (6.3 cm. 3. A_B __x",
+        "Control characters\x1c\x1d are spaces\x1f\tto \\s\x0b\x0c\r\n too.",
+        "Kelvin \u212a lower-cases to ASCII; 'quotes' and {G}{G}.",
+    ]
+    for text in texts:
+        assert words.tokenise(text) == words._TOKEN.findall(text)
+        assert words.words_of(text) == words._WORD.findall(text.lower())
+        assert words.first_words(text, 4) == words._WORD.findall(text.lower())[:4]
+
+
+def test_candidates_tied_at_the_cut_go_to_the_lower_numbers():
+    keys = [-1.0, -2.0, -0.5, -2.0, -0.5, -0.5, -3.0, -0.5]
+    candidates = [10, 11, 12, 13, 14, 15, 16, 17]
+    expected = [c for _, c in sorted(zip(keys, candidates, strict=True))[:6]]
+    assert sorted(_lowest(keys, candidates, 2)) == sorted(expected) == [10, 11, 12, 13, 14, 16]
 
 
 def test_chinese_changes_are_a_few_characters():
