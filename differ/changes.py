@@ -50,6 +50,8 @@ class Change(NamedTuple):
     @property
     def example_diffs(self) -> tuple[Diff, ...]:
         """Word diffs of the examples that differ, paired in order (worked out when asked)."""
+        if self.old_examples == self.new_examples:  # most changes: nothing to pair
+            return ()
         pairs = align_examples(self.old_examples, self.new_examples)
         return tuple(diff_words(old, new) for old, new in pairs if old != new)
 
