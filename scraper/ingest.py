@@ -291,7 +291,8 @@ def _store_reading(
         read = document
         document = repair_placeholders(document, _neighbour_documents(archive, document, stored))
         found_set = _find_set(archive, document, overrides)
-        if rendered is None or document is not read or rendered.set_name != found_set[1]:
+        # (A repair that changed nothing returns an equal document: mostly the same objects.)
+        if rendered is None or document != read or rendered.set_name != found_set[1]:
             rendered = _render(document, found_set[1])
         release = _describe_release(
             document, extracted, data, name, found_set, provenance, rendered.content_sha256
