@@ -602,10 +602,11 @@ def _read_release(folder: Path, language: str, effective_date: dt.date) -> Relea
 def render_document_json(document: Document) -> str:
     """Render a document as JSON for `git diff`: one key per line, one rule or entry per line."""
     lines = []
-    for key, value in _document_fields(document, _rule_lines, _entry_lines).items():
+    for key, value in _document_fields(document, _rule_line, _entry_line).items():
         if isinstance(value, list) and value:
-            items = value if key in _RENDERED_ITEMS else [f"  {_compact(item)}" for item in value]
-            lines.append(f" {json.dumps(key)}: [\n" + ",\n".join(items) + "\n ]")
+            compact = map(_compact, value) if key not in _RENDERED_ITEMS else value
+            items = ",\n".join(f"  {item}" for item in compact)
+            lines.append(f" {json.dumps(key)}: [\n{items}\n ]")
         else:
             lines.append(f" {json.dumps(key)}: {_compact(value)}")
     return "{\n" + ",\n".join(lines) + "\n}\n"
@@ -638,11 +639,7 @@ def _compact(value: object) -> str:
 
 def document_to_json(document: Document) -> dict:
     """Return the JSON form of a document, leaving out printed text equal to the normalised."""
-    return _document_fields(
-        document,
-        lambda rules: [_rule_to_json(rule) for rule in rules],
-        lambda glossary: [_entry_to_json(entry) for entry in glossary],
-    )
+    return _document_fields(document, _rule_to_json, _entry_to_json)
 
 
 # The document keys whose items render_document_json renders itself, one line each.
@@ -651,8 +648,8 @@ _RENDERED_ITEMS = ("rules", "glossary")
 
 def _document_fields(
     document: Document,
-    rules_form: Callable[[tuple[Rule, ...]], list],
-    glossary_form: Callable[[tuple[GlossaryEntry, ...]], list],
+    rule_form: Callable[[Rule], object],
+    entry_form: Callable[[GlossaryEntry], object],
 ) -> dict:
     return {
         "language": document.language,
@@ -661,8 +658,8 @@ def _document_fields(
         "introduction": document.introduction,
         "contents": list(document.contents),
         "headings": [[heading.number, heading.title] for heading in document.headings],
-        "rules": rules_form(document.rules),
-        "glossary": glossary_form(document.glossary),
+        "rules": [rule_form(rule) for rule in document.rules],
+        "glossary": [entry_form(entry) for entry in document.glossary],
         "credits": document.credits,
         "notes": list(document.notes),
         "normalisation": dict(document.normalisation),
@@ -689,27 +686,10 @@ def _entry_to_json(entry: GlossaryEntry) -> dict:
     return data
 
 
-# _compact(_rule_to_json(rule)) and _compact(_entry_to_json(entry)) with their indent, written
-# out: 300,000 rules in a full ingest, and building each dict to encode it cost more than
-# encoding the texts. A column of texts is encoded in one call of the encoder (_bodies).
-def _rule_lines(rules: tuple[Rule, ...]) -> list[str]:
-    numbers = _bodies([rule.number for rule in rules])
-    texts = _bodies([rule.text for rule in rules])
-    lines = [
-        f'  {{"number": "{number}", "text": "{text}"}}'
-        for number, text in zip(numbers, texts, strict=True)
-    ]
-    for at in [
-        at
-        for at, rule in enumerate(rules)
-        if rule.examples or rule.original or rule.original_examples
-    ]:
-        lines[at] = _rule_line(rules[at])
-    return lines
-
-
+# _compact(_rule_to_json(rule)) and _compact(_entry_to_json(entry)), written out: 300,000 rules
+# in a full ingest, and building each dict to encode it cost more than encoding the texts.
 def _rule_line(rule: Rule) -> str:
-    line = f'  {{"number": {_encode_string(rule.number)}, "text": {_encode_string(rule.text)}'
+    line = f'{{"number": {_encode_string(rule.number)}, "text": {_encode_string(rule.text)}'
     if rule.examples:
         line += f', "examples": [{", ".join(map(_encode_string, rule.examples))}]'
     if rule.original:
@@ -720,32 +700,11 @@ def _rule_line(rule: Rule) -> str:
     return line + "}"
 
 
-def _entry_lines(glossary: tuple[GlossaryEntry, ...]) -> list[str]:
-    terms = _bodies([entry.term for entry in glossary])
-    texts = _bodies([entry.text for entry in glossary])
-    lines = [
-        f'  {{"term": "{term}", "text": "{text}"}}' for term, text in zip(terms, texts, strict=True)
-    ]
-    for at in [at for at, entry in enumerate(glossary) if entry.original]:
-        entry = glossary[at]
-        lines[at] = f'{lines[at][:-1]}, "original": {_encode_string(entry.original)}}}'
-    return lines
-
-
-def _bodies(texts: list[str]) -> list[str]:
-    """Return each text as json encodes it, without the quotes: one encoder call for them all.
-
-    The texts are joined by NUL, which the encoder writes `\\u0000`; split there, the parts
-    are each text's encoding. Where a text holds a NUL or a backslash (whose encoding could run
-    into a `\\u0000`) each text is encoded alone.
-    """
-    joined = _COLUMN.join(texts)
-    if "\\" in joined or joined.count(_COLUMN) != len(texts) - 1:
-        return [_encode_string(text)[1:-1] for text in texts]
-    return _encode_string(joined)[1:-1].split("\\u0000")
-
-
-_COLUMN = "\x00"
+def _entry_line(entry: GlossaryEntry) -> str:
+    line = f'{{"term": {_encode_string(entry.term)}, "text": {_encode_string(entry.text)}'
+    if entry.original:
+        line += f', "original": {_encode_string(entry.original)}'
+    return line + "}"
 
 
 def document_from_json(data: dict) -> Document:
