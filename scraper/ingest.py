@@ -71,9 +71,11 @@ class _Rendered:
     content_sha256: str
     document_json: bytes
     damage: tuple[str, ...]
+    source_sha256: str  # of the file's bytes
+    asks: bool  # a rule prints a `?`: the placeholder repair looks at the neighbours
 
 
-def _render(document: Document, set_name: str) -> _Rendered:
+def _render(document: Document, set_name: str, data: bytes) -> _Rendered:
     rules_text = render_rules_text(document).encode()
     return _Rendered(
         set_name,
@@ -81,6 +83,8 @@ def _render(document: Document, set_name: str) -> _Rendered:
         hashlib.sha256(rules_text).hexdigest(),
         render_document_json(replace(document, set_name=set_name)).encode(),
         tuple(find_damage(document)),
+        hashlib.sha256(data).hexdigest(),
+        any("?" in rule.text for rule in document.rules),
     )
 
 
@@ -237,7 +241,7 @@ def _read_path(path: Path, overrides: Overrides) -> tuple[bytes, bytes, Extracte
             return _too_big(max(len(data), path.stat().st_size), overrides.max_bytes)
         document, extracted = read_document(data, str(path), overrides)
         known = _set_without_archive(document, overrides)
-        rendered = _render(document, known[1] if known else "")
+        rendered = _render(document, known[1] if known else "", data)
         return data, pack_document(document, interned=False), extracted, rendered
     except OSError as error:
         return f"cannot read ({error.strerror or error})"
@@ -289,14 +293,15 @@ def _store_reading(
     stored = stored or _Stored()
     try:
         read = document
-        document = repair_placeholders(document, _neighbour_documents(archive, document, stored))
+        asks = rendered.asks if rendered else any("?" in rule.text for rule in document.rules)
+        # (Texts other than the rules' may still hold a `?` for the repair to read alone.)
+        neighbours = _neighbour_documents(archive, document, stored) if asks else []
+        document = repair_placeholders(document, neighbours)
         found_set = _find_set(archive, document, overrides)
         # (A repair that changed nothing returns an equal document: mostly the same objects.)
         if rendered is None or document != read or rendered.set_name != found_set[1]:
-            rendered = _render(document, found_set[1])
-        release = _describe_release(
-            document, extracted, data, name, found_set, provenance, rendered.content_sha256
-        )
+            rendered = _render(document, found_set[1], data)
+        release = _describe_release(document, extracted, name, found_set, provenance, rendered)
         document = replace(document, set_name=release.set_name)
         # Check and store under the writer lock: two ingests of one release cannot both add it.
         with archive.lock():
@@ -354,11 +359,10 @@ def _set_without_archive(document: Document, overrides: Overrides) -> tuple[str,
 def _describe_release(
     document: Document,
     extracted: Extracted,
-    data: bytes,
     name: str,
     found_set: tuple[str, str, str],
     provenance: Provenance,
-    content_sha256: str,
+    rendered: _Rendered,
 ) -> Release:
     assert document.effective_date is not None
     set_code, set_name, set_note = found_set
@@ -366,7 +370,7 @@ def _describe_release(
     source = replace(
         provenance,
         name=Path(name).name,
-        sha256=hashlib.sha256(data).hexdigest(),
+        sha256=rendered.source_sha256,
         format=extracted.format,
         encoding=extracted.encoding,
     )
@@ -380,7 +384,7 @@ def _describe_release(
         set_name=set_name,
         rule_count=len(document.rules),
         glossary_count=len(document.glossary),
-        content_sha256=content_sha256,
+        content_sha256=rendered.content_sha256,
         source=source,
         flags=flags,
         notes=(*document.notes, set_note) if set_note else document.notes,
@@ -428,9 +432,7 @@ def _check_integrity(
 
 
 def _neighbour_documents(archive: Archive, document: Document, stored: _Stored) -> list[Document]:
-    """Load the neighbours' documents, only for a document that prints a `?` somewhere."""
-    if not any("?" in rule.text for rule in document.rules):
-        return []
+    """Load the neighbours' documents (for a document that prints a `?` somewhere)."""
     assert document.effective_date is not None
     neighbours = archive.neighbours(document.language, document.effective_date)
     return [stored.load(archive, release) for release in neighbours]

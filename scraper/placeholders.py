@@ -37,14 +37,12 @@ def repair_placeholders(document: Document, neighbours: Sequence[Document]) -> D
     # Only what a text holding a `?` will look up: most releases print a handful of real
     # question marks, and their neighbours' thousands of other texts need no entry.
     numbers = {rule.number for rule in document.rules if "?" in rule.text}
-    known: dict[str, str] = {}
+    known: dict[tuple[str, ...], str] = {}
     by_number: dict[str, Rule] = {}
     for neighbour in neighbours:
-        texts = list(_texts(neighbour))
-        words = _all_words(texts)
-        first = dict(zip(reversed(words), reversed(texts), strict=True))
-        for found in asking.intersection(words):
-            known.setdefault(found, first[found])
+        for text in _texts(neighbour):
+            if (words := _words(text)) in asking:
+                known.setdefault(words, text)
         for rule in neighbour.rules:
             if rule.number in numbers:
                 by_number.setdefault(rule.number, rule)
@@ -65,7 +63,11 @@ def repair_placeholders(document: Document, neighbours: Sequence[Document]) -> D
 
     # Only texts holding a `?` can change: the others are kept without a look.
     rules = list(document.rules)
-    for at in [at for at, rule in enumerate(rules) if "?" in rule.text or _asks(rule.examples)]:
+    for at in [
+        at
+        for at, rule in enumerate(rules)
+        if "?" in rule.text or (rule.examples and _asks(rule.examples))
+    ]:
         rules[at] = _repaired_rule(rules[at], repaired)
     glossary = list(document.glossary)
     for at in [at for at, entry in enumerate(glossary) if "?" in entry.text]:
@@ -94,27 +96,11 @@ def _texts(document: Document) -> Iterable[str]:
         yield from entry.text.split("\n")
 
 
-@functools.lru_cache(maxsize=4096)
-def _words(text: str) -> str:
-    """Return the words of a text, casefolded, joined by a space (equal for equal words)."""
-    return " ".join(_WORD.findall(text.casefold()))
-
-
-# What stands between the words (a NUL apart): a run of characters that are no letters or digits.
-_BETWEEN = re.compile(r"(?:[^\w\x00]|_)+")
-
-
-def _all_words(texts: list[str]) -> list[str]:
-    """Return _words of each text, worked out for all of them at once (a neighbour's thousands).
-
-    Joined by NUL, casefolded and each run between words made one space in one pass each;
-    texts holding a NUL themselves are done one by one.
-    """
-    joined = "\x00".join(texts)
-    if joined.count("\x00") != len(texts) - 1:
-        return [_words(text) for text in texts]
-    spaced = _BETWEEN.sub(" ", joined.casefold())
-    return spaced.replace(" \x00", "\x00").replace("\x00 ", "\x00").strip(" ").split("\x00")
+# Consecutive releases share most of their texts: a batch ingest looks at each text of a
+# neighbour again and again.
+@functools.lru_cache(maxsize=32768)
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(_WORD.findall(text.casefold()))
 
 
 def _restore(text: str, model: str, counts: Counter[str]) -> str:
