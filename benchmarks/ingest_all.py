@@ -1,10 +1,14 @@
 """Ingest the shared archive into fresh folders; print documents, rules, time, CPU, memory.
 
 Usage: python benchmarks/ingest_all.py [--shared ../shared/cr-archive] [--runs N]
+                                       [--against OTHER/bin/rulesarchive]
 Two measures: in process, the whole shared archive (English TXT, the originals, zh-Hans);
 then the 129 English TXT files as a user runs it, `rulesarchive --archive DIR ingest
 ../shared/cr-archive/en/*.txt` into an empty archive, each run a whole process (hyperfine when
 it is installed, else this script's own loop), beside the same ingest in process.
+With --against, only the whole-process runs: this checkout's command and another's (say, an
+older commit's worktree with its own environment) taking turns, each run's wall-clock and CPU
+seconds (user + system, the process and its workers) printed with the load average.
 Targets (2-core machine): the whole archive under 15 s and 500 MB; the 129 TXT in 5 s.
 """
 
@@ -33,9 +37,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED)
     parser.add_argument("--runs", type=int, default=5, help="Whole-process runs (default 5).")
+    parser.add_argument(
+        "--against", type=Path, help="Another rulesarchive command to alternate with."
+    )
     args = parser.parse_args()
     print_machine()
     texts = sorted((args.shared / "en").glob("*.txt"))
+    if args.against:
+        print_interleaved(texts, args.against, args.runs)
+        return
     everything = texts + sorted((args.shared / "orig" / "en").iterdir())
     everything += sorted((args.shared / "zh-Hans").glob("*.txt"))
     print_in_process(everything, "whole shared archive")
@@ -94,6 +104,41 @@ def print_whole_process(paths: list[Path], runs: int) -> None:
         f"seconds             median {statistics.median(times):.2f}, best {min(times):.2f}, "
         f"worst {max(times):.2f}"
     )
+
+
+def print_interleaved(paths: list[Path], other: Path, runs: int) -> None:
+    """Run this checkout's ingest and another's in turn (which goes first alternates)."""
+    ours = Path(sys.executable).parent / "rulesarchive"
+    figures: dict[str, list[tuple[float, float]]] = {"this": [], "other": []}
+    with tempfile.TemporaryDirectory(prefix="bench-ingest-") as scratch:
+        target = Path(scratch) / "archive"
+        for round_ in range(runs):
+            order = [("this", ours), ("other", other)]
+            for label, script in order if round_ % 2 == 0 else order[::-1]:
+                shutil.rmtree(target, ignore_errors=True)
+                command = [str(script), "--archive", str(target), "ingest", *map(str, paths)]
+                load = os.getloadavg()[0]
+                seconds, cpu = _timed(command)
+                figures[label].append((seconds, cpu))
+                print(f"{label:6} {seconds:6.2f} s wall, {cpu:6.2f} s CPU (load {load:.1f})")
+    for label, measured in figures.items():
+        walls = [seconds for seconds, _cpu in measured]
+        cpus = [cpu for _seconds, cpu in measured]
+        print(
+            f"{label:6} wall median {statistics.median(walls):.2f} best {min(walls):.2f}; "
+            f"CPU median {statistics.median(cpus):.2f} best {min(cpus):.2f}"
+        )
+
+
+def _timed(command: list[str]) -> tuple[float, float]:
+    """Return the wall-clock and CPU seconds (user + system, with children) of a command."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return seconds, cpu
 
 
 def _hyperfine(command: list[str], target: Path, runs: int) -> list[float] | None:

@@ -14,6 +14,7 @@ diffs, documents and release lists in compact form, lines of descent, the set li
 
 from __future__ import annotations
 
+import bisect
 import ctypes
 import dataclasses
 import datetime as dt
@@ -29,7 +30,8 @@ import shutil
 import sys
 import tempfile
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict
 from itertools import repeat
@@ -133,17 +135,48 @@ class Archive:
     def neighbours(self, language: str, effective_date: dt.date) -> list[Release]:
         """Return the stored releases just before and just after a date, oldest first.
 
-        Only those two release.json files are read: ingesting a whole archive asks this for
-        every file, and reading every release each time made that quadratic.
+        Only those two release.json files are read, and only the folders nearest the date
+        are looked into: ingesting a whole archive asks this for every file, and reading (or
+        even stat-ing) every release each time made that quadratic.
         """
-        folders = {date: folder for _language, date, folder in self._folders(language)}
-        before = max((date for date in folders if date < effective_date), default=None)
-        after = min((date for date in folders if date > effective_date), default=None)
+        candidates = self._candidates(language)
+        dates = sorted(candidates)
+        at = bisect.bisect_left(dates, effective_date)
+        before = _nearest(candidates, reversed(dates[:at]))
+        after = _nearest(
+            candidates, dates[at + (at < len(dates) and dates[at] == effective_date) :]
+        )
         return [
-            _read_release(folders[date], language, date)
-            for date in (before, after)
-            if date is not None
+            _read_release(folder, language, date)
+            for date, folder in (before, after)
+            if folder is not None
         ]
+
+    def _candidates(self, language: str) -> dict[dt.date, list[Path]]:
+        """Return the folders that may hold each date's release, in the order _folders prefers.
+
+        Named by the folder names alone: whether they hold a release.json is not looked at.
+        """
+        parent = self._data / check_language(language)
+        try:
+            names = os.listdir(parent)
+        except (FileNotFoundError, NotADirectoryError):
+            return {}
+        candidates: dict[dt.date, list[Path]] = {}
+        for name in names:
+            match = _RELEASE_FOLDER.fullmatch(name)
+            if not match:
+                continue
+            try:
+                date = dt.date.fromisoformat(match["date"] or match["retired"])
+            except ValueError:
+                continue  # 2024-13-45: not a date, not a release
+            folders = candidates.setdefault(date, [])
+            if match["date"]:
+                folders.insert(0, parent / name)
+            else:
+                folders.append(parent / name)
+        return candidates
 
     def load(self, release: Release) -> Document:
         """Read the document of a release (from its compact cached form when there is one)."""
@@ -171,11 +204,17 @@ class Archive:
             return unpack_document(packed)
 
     def save(
-        self, release: Release, document: Document, raw: bytes, rules_text: str | None = None
+        self,
+        release: Release,
+        document: Document,
+        raw: bytes,
+        rules_text: str | bytes | None = None,
+        document_json: str | bytes | None = None,
     ) -> None:
         """Write a release, replacing any with the same key; all or nothing, durable.
 
-        `rules_text` is render_rules_text(document) when the caller has it already.
+        `rules_text` is render_rules_text(document) and `document_json`
+        render_document_json(document) (or either encoded) when the caller has them already.
         """
         if self._pinned:
             raise ArchiveError(f"{self._data}: a snapshot is read-only")
@@ -189,7 +228,9 @@ class Archive:
                     rules_text = render_rules_text(document)
                 files: dict[str, str | bytes] = {
                     "release.json": json.dumps(release_to_json(release), indent=1),
-                    "document.json": render_document_json(document),
+                    "document.json": (
+                        render_document_json(document) if document_json is None else document_json
+                    ),
                     "rules.txt": rules_text,
                     f"original.{release.source.format}": raw,
                 }
@@ -331,7 +372,12 @@ class Archive:
         folder = self._folder(language, effective_date)
         if (folder / "release.json").exists():
             return folder
-        retired = sorted(folder.parent.glob(f".retired-{effective_date.isoformat()}-*"))
+        prefix = f".retired-{effective_date.isoformat()}-"
+        try:
+            names = os.listdir(folder.parent)
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        retired = sorted(folder.parent / name for name in names if name.startswith(prefix))
         return next((path for path in retired if (path / "release.json").exists()), None)
 
     def _folders(self, language: str | None) -> Iterator[tuple[str, dt.date, Path]]:
@@ -354,6 +400,17 @@ class Archive:
                     yield lang, dt.date.fromisoformat(name), path
                 except ValueError:
                     continue  # 2024-13-45: not a date, not a release
+
+
+def _nearest(
+    candidates: dict[dt.date, list[Path]], dates: Iterable[dt.date]
+) -> tuple[dt.date | None, Path | None]:
+    """Return the first of the dates whose folders hold a release, and that folder."""
+    for date in dates:
+        for folder in candidates[date]:
+            if (folder / "release.json").is_file():
+                return date, folder
+    return None, None
 
 
 def _alive(pid: int) -> bool:
@@ -389,13 +446,25 @@ def _make_folder(path: Path) -> None:
 
 def _write_files(folder: Path, files: dict[str, str | bytes]) -> None:
     """Write and fsync files side by side: their fsyncs then wait for the disk together."""
-    from concurrent.futures import ThreadPoolExecutor
+    writers = _writers()
+    for written in [
+        writers.submit(_write, folder / name, content) for name, content in files.items()
+    ]:
+        written.result()
 
-    with ThreadPoolExecutor(max_workers=len(files)) as writers:
-        for written in [
-            writers.submit(_write, folder / name, content) for name, content in files.items()
-        ]:
-            written.result()
+
+_WRITER_POOL: list[ThreadPoolExecutor] = []
+
+
+def _writers() -> ThreadPoolExecutor:
+    """Return this process's writer threads (started once: four for every release cost more)."""
+    if not _WRITER_POOL:
+        _WRITER_POOL.append(ThreadPoolExecutor(max_workers=4, thread_name_prefix="archive-write"))
+    return _WRITER_POOL[0]
+
+
+# A forked child has none of its parent's threads: it starts its own writers when it writes.
+os.register_at_fork(after_in_child=_WRITER_POOL.clear)
 
 
 def _write(path: Path, content: str | bytes) -> None:

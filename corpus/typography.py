@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable
+from itertools import accumulate, repeat
+from operator import add
 
 
 def _preceded_by_word(match: re.Match[str]) -> bool:
@@ -172,17 +175,93 @@ def normalise_text(text: str, counts: Counter[str] | None = None) -> str:
 
 def normalise_texts(texts: list[str], counts: Counter[str] | None = None) -> list[str]:
     """Normalise many texts in one pass of each pattern (a whole document at once)."""
-    joined = _SEPARATOR.join(texts)
-    for kind, step, needles in _STEPS:
+    joined = _apply(_STEPS[:_QUOTE_STEPS], _SEPARATOR.join(texts), counts)
+    if joined.count(_SEPARATOR) != len(texts) - 1:  # a text holding a NUL: all together
+        texts = _apply(_STEPS[_QUOTE_STEPS:], joined, counts).split(_SEPARATOR)
+        return [_stripped(text, counts) for text in texts]
+    texts = joined.split(_SEPARATOR)
+    # The other steps change a text only where one of their needles is: each group of them runs
+    # over the texts holding one (a few in ten), joined apart; the others are left as they are.
+    for steps, needles in _GROUPS:
+        chosen = _holding(joined, texts, needles, steps is _ADDRESS_STEPS)
+        if not chosen:
+            continue
+        # A text followed by another stays followed by one: the look-ahead of ' - ' sees it.
+        last = [""] if chosen[-1] != len(texts) - 1 else []
+        done = _apply(steps, _SEPARATOR.join([texts[at] for at in chosen] + last), counts)
+        for at, text in zip(chosen, done.split(_SEPARATOR), strict=False):
+            texts[at] = text
+        joined = _SEPARATOR.join(texts)
+    return [_stripped(text, counts) for text in texts]
+
+
+def _apply(
+    steps: tuple[tuple[str, Step, tuple[str, ...]], ...], joined: str, counts: Counter[str] | None
+) -> str:
+    for kind, step, needles in steps:
         if not any(needle in joined for needle in needles):
             continue
         joined, changed = step(joined)
         if changed and counts is not None:
             counts[kind] += changed
-    result = []
-    for text in joined.split(_SEPARATOR):
-        stripped = text.strip()
-        if counts is not None and stripped != text:
-            counts["whitespace"] += 1
-        result.append(stripped)
-    return result
+    return joined
+
+
+def _stripped(text: str, counts: Counter[str] | None) -> str:
+    stripped = text.strip()
+    if counts is not None and stripped != text:
+        counts["whitespace"] += 1
+    return stripped
+
+
+_QUOTE_STEPS = 2  # the first steps: str.replace over the whole document (cheap; most texts)
+_ADDRESS_STEPS = tuple(step for step in _STEPS if step[0] == "urls")
+_AT_ADDRESSES = _STEPS.index(_ADDRESS_STEPS[0])
+
+
+def _needles(
+    steps: tuple[tuple[str, Step, tuple[str, ...]], ...],
+) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    found = dict.fromkeys(needle for _kind, _step, needles in steps for needle in needles)
+    return tuple((needle, re.compile(re.escape(needle))) for needle in found)
+
+
+# The steps after the quotes in three groups, each with the patterns of its needles: the urls
+# step alone, since the steps before it can take away the spaces that end an address.
+_GROUPS = tuple(
+    (steps, _needles(steps))
+    for steps in (_STEPS[_QUOTE_STEPS:_AT_ADDRESSES], _ADDRESS_STEPS, _STEPS[_AT_ADDRESSES + 1 :])
+)
+# What ends an address the urls step reads: it runs on through texts free of these.
+_ADDRESS_END = re.compile(r"[\s<>\[\]]")
+
+
+def _holding(
+    joined: str, texts: list[str], needles: tuple[tuple[str, re.Pattern[str]], ...], addresses: bool
+) -> list[int]:
+    """Return, in order, the texts holding a needle (joined: the texts joined).
+
+    For `addresses`: an address opened at the end of a text ('see <www.') may close in a later
+    one when the texts between hold no space or bracket; those texts and the one that ends it
+    come with it.
+    """
+    present = [(needle, pattern) for needle, pattern in needles if needle in joined]
+    if not present:
+        return []
+    # Where each text starts in `joined`: the lengths before it plus a separator each.
+    starts = list(map(add, accumulate(map(len, texts), initial=0), range(len(texts))))
+    chosen = set()
+    for _needle, pattern in present:
+        places = [found.start() for found in pattern.finditer(joined)]
+        chosen.update(map(bisect_right, repeat(starts, len(places)), places))
+    chosen = {at - 1 for at in chosen}
+    for at in sorted(chosen) if addresses else ():
+        opened = max(texts[at].rfind(needle) for needle, _pattern in present)
+        if _ADDRESS_END.search(texts[at], opened):
+            continue  # every address it opens ends in it
+        while at + 1 < len(texts):
+            at += 1
+            chosen.add(at)
+            if _ADDRESS_END.search(texts[at]):
+                break
+    return sorted(chosen)

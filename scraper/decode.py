@@ -68,7 +68,12 @@ _MOJIBAKE = re.compile(r"[ÂÃ][\u0080-\u00bf]|â€|\ufffd|[\x00-\x08\x0b\x0c\x
 # The first characters of _MOJIBAKE's matches: one class is searched far quicker than the
 # alternation, which is tried only where it finds one.
 _MOJIBAKE_START = re.compile(r"[ÂÃâ\ufffd\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-_ODD_SYMBOL = re.compile(r"[ƒ‰£œ¢¤¥¦§¨ª«¬¯°±²³´µ¶·¸¹º»¼½¾¿ÐÑÒÓÔÕ×Ø†‡ˆ‹›]")
+_ODD_SYMBOLS = frozenset("ƒ‰£œ¢¤¥¦§¨ª«¬¯°±²³´µ¶·¸¹º»¼½¾¿ÐÑÒÓÔÕ×Ø†‡ˆ‹›")
+# Where either may start, in one class (one class is searched far quicker than two): the odd
+# symbols share no character with _MOJIBAKE_START.
+_SUSPECT = re.compile(_MOJIBAKE_START.pattern[:-1] + "".join(sorted(_ODD_SYMBOLS)) + "]")
+# The ASCII characters that are no control characters (tab, line feed, return among them).
+_ASCII_ALLOWED = bytes(byte for byte in range(128) if not _MOJIBAKE_START.fullmatch(chr(byte)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,23 +185,29 @@ def _card_name(word: bytes) -> tuple[str, str] | None:
 
 def check_not_garbled(text: str) -> None:
     """Raise InputError when decoded text still shows replacement characters or mojibake."""
+    # In ASCII only control characters can be wrong: looked for by deleting every other byte
+    # (far quicker than a pattern); only where some are left does the pattern look.
+    if text.isascii() and not text.encode("ascii").translate(None, _ASCII_ALLOWED):
+        return
     match = None
-    for start in _MOJIBAKE_START.finditer(text):
-        if match := _MOJIBAKE.match(text, start.start()):
-            break
-    position = match.start() if match else _odd_symbol_in_word(text)
+    odd = None
+    # One pass for both kinds: mojibake anywhere wins over an odd symbol seen before it.
+    for start in _SUSPECT.finditer(text):
+        at = start.start()
+        if start.group() not in _ODD_SYMBOLS:
+            if match := _MOJIBAKE.match(text, at):
+                break
+        elif odd is None and _in_word(text, at):
+            odd = at
+    position = match.start() if match else odd
     if position is not None:
         context = text[max(0, position - 20) : position + 20].replace("\n", " ").replace("\r", " ")
         raise InputError(f"text still garbled after decoding (near {context!r})")
 
 
-def _odd_symbol_in_word(text: str) -> int | None:
-    """Find a symbol inside a word ('Dandƒn'): a byte read in the wrong code page."""
-    for match in _ODD_SYMBOL.finditer(text):
-        at = match.start()
-        if 0 < at < len(text) - 1 and _ascii_letter(text[at - 1]) and _ascii_letter(text[at + 1]):
-            return at
-    return None
+def _in_word(text: str, at: int) -> bool:
+    """Tell a symbol inside a word ('Dandƒn'): a byte read in the wrong code page."""
+    return 0 < at < len(text) - 1 and _ascii_letter(text[at - 1]) and _ascii_letter(text[at + 1])
 
 
 def _ascii_letter(char: str) -> bool:

@@ -21,6 +21,7 @@ from rulesarchive.corpus.store import (
     ArchiveError,
     check_language,
     pack_document,
+    render_document_json,
     render_rules_text,
     unpack_document,
 )
@@ -55,6 +56,36 @@ class Outcome:
     status: str
     message: str
     release: Release | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Rendered:
+    """The files a document is stored as, made where it was read (a worker).
+
+    Valid for that document, named `set_name`, only: storing makes them anew for a document
+    the placeholder repair changed or the set list named otherwise.
+    """
+
+    set_name: str
+    rules_text: bytes
+    content_sha256: str
+    document_json: bytes
+    damage: tuple[str, ...]
+    source_sha256: str  # of the file's bytes
+    asks: bool  # a rule prints a `?`: the placeholder repair looks at the neighbours
+
+
+def _render(document: Document, set_name: str, data: bytes) -> _Rendered:
+    rules_text = render_rules_text(document).encode()
+    return _Rendered(
+        set_name,
+        rules_text,
+        hashlib.sha256(rules_text).hexdigest(),
+        render_document_json(replace(document, set_name=set_name)).encode(),
+        tuple(find_damage(document)),
+        hashlib.sha256(data).hexdigest(),
+        any("?" in rule.text for rule in document.rules),
+    )
 
 
 def read_document(
@@ -133,10 +164,18 @@ def ingest_paths(
             if isinstance(reading, str):
                 outcome = Outcome(str(path), "failed", f"{path}: {reading}")
             else:
-                data, packed, extracted = reading
+                data, packed, extracted, rendered = reading
                 document = unpack_document(packed)
                 outcome = _store_reading(
-                    archive, str(path), data, document, extracted, overrides, _LOCAL_FILE, stored
+                    archive,
+                    str(path),
+                    data,
+                    document,
+                    extracted,
+                    overrides,
+                    _LOCAL_FILE,
+                    stored,
+                    rendered,
                 )
             outcomes.append(outcome)
             if progress:
@@ -185,8 +224,8 @@ def recover_leftovers(archive: Archive) -> list[Outcome]:
     return [Outcome(str(archive.root), "recovered", note) for note in notes]
 
 
-def _read_path(path: Path, overrides: Overrides) -> tuple[bytes, bytes, Extracted] | str:
-    """Read one file in a worker: its bytes, its document packed, how it was read.
+def _read_path(path: Path, overrides: Overrides) -> tuple[bytes, bytes, Extracted, _Rendered] | str:
+    """Read one file in a worker: its bytes, its document packed, how it was read, its files.
 
     The document travels back packed (corpus.store.pack_document): pickling the Document
     itself (a slotted dataclass per rule) cost both sides several times as much. The reason
@@ -201,7 +240,9 @@ def _read_path(path: Path, overrides: Overrides) -> tuple[bytes, bytes, Extracte
         if len(data) > overrides.max_bytes:
             return _too_big(max(len(data), path.stat().st_size), overrides.max_bytes)
         document, extracted = read_document(data, str(path), overrides)
-        return data, pack_document(document, interned=False), extracted
+        known = _set_without_archive(document, overrides)
+        rendered = _render(document, known[1] if known else "", data)
+        return data, pack_document(document, interned=False), extracted, rendered
     except OSError as error:
         return f"cannot read ({error.strerror or error})"
     except InputError as error:
@@ -246,21 +287,27 @@ def _store_reading(
     overrides: Overrides,
     provenance: Provenance,
     stored: _Stored | None = None,
+    rendered: _Rendered | None = None,
 ) -> Outcome:
+    """Repair, name, check and store a document read; `rendered` are its files, when made."""
     stored = stored or _Stored()
     try:
-        document = repair_placeholders(document, _neighbour_documents(archive, document, stored))
+        read = document
+        asks = rendered.asks if rendered else any("?" in rule.text for rule in document.rules)
+        # (Texts other than the rules' may still hold a `?` for the repair to read alone.)
+        neighbours = _neighbour_documents(archive, document, stored) if asks else []
+        document = repair_placeholders(document, neighbours)
         found_set = _find_set(archive, document, overrides)
-        rules_text = render_rules_text(document)
-        release = _describe_release(
-            document, extracted, data, name, found_set, provenance, rules_text
-        )
+        # (A repair that changed nothing returns an equal document: mostly the same objects.)
+        if rendered is None or document != read or rendered.set_name != found_set[1]:
+            rendered = _render(document, found_set[1], data)
+        release = _describe_release(document, extracted, name, found_set, provenance, rendered)
         document = replace(document, set_name=release.set_name)
         # Check and store under the writer lock: two ingests of one release cannot both add it.
         with archive.lock():
-            release = _check_integrity(archive, document, release, overrides.force)
+            release = _check_integrity(archive, document, release, overrides.force, rendered)
             outcome = _store(
-                archive, release, document, data, rules_text, overrides.force, found_set[2]
+                archive, release, document, data, rendered, overrides.force, found_set[2]
             )
     except (InputError, ArchiveError) as error:
         return Outcome(name, "failed", f"{name}: {error}")
@@ -274,14 +321,10 @@ _GIVE_SET = 'give --set-name "Name (CODE)"'
 
 def _find_set(archive: Archive, document: Document, overrides: Overrides) -> tuple[str, str, str]:
     """Return the set code, name and, when it was not given or catalogued, how it was chosen."""
+    known = _set_without_archive(document, overrides)
+    if known:
+        return known
     assert document.effective_date is not None
-    entry = entry_for(document.effective_date)
-    if overrides.set_name:
-        return (*_split_set(overrides.set_name, entry.set_code if entry else ""), "")
-    if entry:
-        return entry.set_code, entry.set_name, ""
-    if document.set_name:  # the Italian wiki names its set
-        return "", document.set_name, ""
     sets = archive.sets()
     if sets is None:
         why = f"no set list yet: run 'rulesarchive scrape' to fetch Scryfall's, or {_GIVE_SET}"
@@ -300,14 +343,26 @@ def _find_set(archive: Archive, document: Document, overrides: Overrides) -> tup
     return found.code, found.name, f"set {found.code} {found.name}: {why}"
 
 
+def _set_without_archive(document: Document, overrides: Overrides) -> tuple[str, str, str] | None:
+    """Return the set given, catalogued or named by the document; None for the set list to say."""
+    assert document.effective_date is not None
+    entry = entry_for(document.effective_date)
+    if overrides.set_name:
+        return (*_split_set(overrides.set_name, entry.set_code if entry else ""), "")
+    if entry:
+        return entry.set_code, entry.set_name, ""
+    if document.set_name:  # the Italian wiki names its set
+        return "", document.set_name, ""
+    return None
+
+
 def _describe_release(
     document: Document,
     extracted: Extracted,
-    data: bytes,
     name: str,
     found_set: tuple[str, str, str],
     provenance: Provenance,
-    rules_text: str,
+    rendered: _Rendered,
 ) -> Release:
     assert document.effective_date is not None
     set_code, set_name, set_note = found_set
@@ -315,7 +370,7 @@ def _describe_release(
     source = replace(
         provenance,
         name=Path(name).name,
-        sha256=hashlib.sha256(data).hexdigest(),
+        sha256=rendered.source_sha256,
         format=extracted.format,
         encoding=extracted.encoding,
     )
@@ -329,7 +384,7 @@ def _describe_release(
         set_name=set_name,
         rule_count=len(document.rules),
         glossary_count=len(document.glossary),
-        content_sha256=hashlib.sha256(rules_text.encode()).hexdigest(),
+        content_sha256=rendered.content_sha256,
         source=source,
         flags=flags,
         notes=(*document.notes, set_note) if set_note else document.notes,
@@ -345,11 +400,11 @@ def _split_set(label: str, default_code: str) -> tuple[str, str]:
 
 
 def _check_integrity(
-    archive: Archive, document: Document, release: Release, force: bool
+    archive: Archive, document: Document, release: Release, force: bool, rendered: _Rendered
 ) -> Release:
     if document.excerpt:
         return release  # a few chapters by design: no glossary, credits or full rule count
-    problems = find_damage(document)
+    problems = list(rendered.damage)
     neighbours = [
         other
         for other in archive.neighbours(release.language, release.effective_date)
@@ -377,9 +432,7 @@ def _check_integrity(
 
 
 def _neighbour_documents(archive: Archive, document: Document, stored: _Stored) -> list[Document]:
-    """Load the neighbours' documents, only for a document that prints a `?` somewhere."""
-    if not any("?" in rule.text for rule in document.rules):
-        return []
+    """Load the neighbours' documents (for a document that prints a `?` somewhere)."""
     assert document.effective_date is not None
     neighbours = archive.neighbours(document.language, document.effective_date)
     return [stored.load(archive, release) for release in neighbours]
@@ -390,7 +443,7 @@ def _store(
     release: Release,
     document: Document,
     data: bytes,
-    rules_text: str,
+    rendered: _Rendered,
     force: bool,
     set_note: str = "",
 ) -> Outcome:
@@ -408,10 +461,10 @@ def _store(
                 f"differs from the stored {release.key} ({existing.source.name}); "
                 "use --force to replace it"
             )
-        archive.save(release, document, data, rules_text)
+        archive.save(release, document, data, rendered.rules_text, rendered.document_json)
         message = f"replaced {label} ({counts}){_also(set_note)}"
         return Outcome(release.source.name, "replaced", message, release)
-    archive.save(release, document, data, rules_text)
+    archive.save(release, document, data, rendered.rules_text, rendered.document_json)
     damaged = " [damaged]" if "damaged" in release.flags else ""
     message = f"added {label} ({counts}){damaged}{_also(set_note)}"
     return Outcome(release.source.name, "added", message, release)

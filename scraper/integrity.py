@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from rulesarchive.corpus.model import Document
@@ -12,6 +13,8 @@ MIN_RULES = 300
 # a tenth of that is a glossary the extraction lost (the 2002 PDF through pypdf: 1 entry).
 MIN_GLOSSARY_PER_RULE = 0.1
 _COMPLETE_ENDING = re.compile(r"""[.:;!?)\]"'”’。）」]$""")
+# Releases share most rule numbers: a worker checking many works each one's key out once.
+_sort_key = functools.lru_cache(maxsize=65536)(rule_sort_key)
 
 
 def find_damage(document: Document) -> list[str]:
@@ -31,7 +34,7 @@ def find_damage(document: Document) -> list[str]:
     if document.rules and not _COMPLETE_ENDING.search(document.rules[-1].printed_text.strip()):
         last = document.rules[-1]
         problems.append(f"ends early: rule {last.number} is cut mid-sentence")
-    keys = [rule_sort_key(rule.number) for rule in document.rules]
+    keys = [_sort_key(rule.number) for rule in document.rules]
     for at in range(1, len(keys)):
         if keys[at] <= keys[at - 1]:
             after, before = document.rules[at].number, document.rules[at - 1].number

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ _SECTION = re.compile(rf"(?P<number>{SECTION})\.\s+(?P<title>\D.*)")
 _CHAPTER = re.compile(rf"(?P<number>{CHAPTER})\.\s+(?P<title>\D.*)")
 _EXAMPLE = re.compile(r"(?:Example|EXAMPLE|Examples|Esempio|例如)\s*[:：]\s*")
 _DECORATION = re.compile(r"[-=_*]{4,}")
+_DECORATION_CHARS = "-=_*"  # what a decoration starts with: the pattern is tried only then
 _CJK = re.compile("[\u4e00-\u9fff]")
 _SENTENCE_END = re.compile(r"""[.:;!?)"”’'。）」]\s*$""")
 
@@ -57,6 +59,8 @@ class _RuleBuilder:
         (self.examples[-1] if self.examples else self.lines).append(text)
 
     def build(self) -> Rule:
+        if not self.examples and len(self.lines) == 1:  # most rules: one paragraph
+            return Rule(self.number, self.lines[0].strip())
         text = " ".join(self.lines).strip()
         examples = tuple(" ".join(example).strip() for example in self.examples)
         return Rule(self.number, text, examples)
@@ -119,7 +123,7 @@ def parse_document(text: str, language: str | None = None) -> Document:
 def detect_language(text: str) -> str:
     """Guess the language of a rules document: 'zh-Hans', 'it' or 'en'."""
     sample = text[:200_000]
-    cjk = len(_CJK.findall(sample))
+    cjk = 0 if sample.isascii() else len(_CJK.findall(sample))
     if cjk > len(sample) * 0.05:
         return "zh-Hans"
     if "Regolamento" in sample or "Esempio:" in sample:
@@ -178,10 +182,16 @@ def _find_body_start(lines: list[str]) -> int:
 
 def _paragraphs(lines: list[str], wrapped: bool) -> Iterator[str]:
     """Yield the paragraphs of a block of lines, re-joining hard-wrapped ones."""
+    if not wrapped:  # a paragraph a line
+        for raw in lines:
+            line = raw.strip()
+            if line and not (line[0] in _DECORATION_CHARS and _DECORATION.fullmatch(line)):
+                yield line
+        return
     current: list[str] = []
     for raw in lines:
         line = raw.strip()
-        if not line or _DECORATION.fullmatch(line):
+        if not line or (line[0] in _DECORATION_CHARS and _DECORATION.fullmatch(line)):
             if current:
                 yield _join_lines(current)
                 current = []
@@ -231,6 +241,16 @@ def _parse_rules(
     builders: list[_RuleBuilder] = []
     for paragraph in _paragraphs(lines, wrapped):
         current = builders[-1] if builders else None
+        match = _RULE.match(paragraph)
+        if match:  # (what _rule_number does first, inline: most paragraphs are rules)
+            chapter, rule, letters, dot, space, text = match.groups()
+            number = f"{chapter}.{rule}{letters}"
+            if letters and dot:
+                notes.append(f"typo: '{number}.' has a stray period after the sub-rule letter")
+            if not space and text:
+                notes.append(f"typo: no space after '{number}.'")
+            builders.append(_RuleBuilder(number, [text] if text else []))
+            continue
         number, text = _rule_number(paragraph, current.number if current else None, notes)
         if number is not None:
             builders.append(_RuleBuilder(number, [text] if text else []))
@@ -256,7 +276,7 @@ def _repair_order(rules: list[Rule], notes: list[str]) -> list[Rule]:
     '505.54.' for 505.5 (2010-06-18), '432.2b' for 423.2b (2006-10-01).
     """
     repaired = list(rules)
-    keys = [rule_sort_key(rule.number) for rule in repaired]  # each number's key worked out once
+    keys = [_sort_key(rule.number) for rule in repaired]  # each number's key worked out once
     for index in range(1, len(repaired)):
         if keys[index] > keys[index - 1]:
             continue
@@ -273,6 +293,10 @@ def _repair_order(rules: list[Rule], notes: list[str]) -> list[Rule]:
                 keys[at] = rule_sort_key(fitting[0])
                 break
     return repaired
+
+
+# Releases share most rule numbers: a worker reading many works each one's key out once.
+_sort_key = functools.lru_cache(maxsize=65536)(rule_sort_key)
 
 
 def _key(rules: list[Rule], index: int) -> tuple[int, int, int, str]:

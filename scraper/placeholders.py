@@ -61,20 +61,31 @@ def repair_placeholders(document: Document, neighbours: Sequence[Document]) -> D
         counts["placeholders"] += apostrophes + quotes
         return text
 
-    rules = tuple(_repaired_rule(rule, repaired) for rule in document.rules)
-    glossary = tuple(
-        _repaired_entry(entry, "\n".join(map(repaired, entry.text.split("\n"))))
-        for entry in document.glossary
-    )
+    # Only texts holding a `?` can change: the others are kept without a look.
+    rules = list(document.rules)
+    for at in [
+        at
+        for at, rule in enumerate(rules)
+        if "?" in rule.text or (rule.examples and _asks(rule.examples))
+    ]:
+        rules[at] = _repaired_rule(rules[at], repaired)
+    glossary = list(document.glossary)
+    for at in [at for at, entry in enumerate(glossary) if "?" in entry.text]:
+        entry = glossary[at]
+        glossary[at] = _repaired_entry(entry, "\n".join(map(repaired, entry.text.split("\n"))))
     if not counts:
         return document
     normalisation = Counter(dict(document.normalisation)) + counts
     return replace(
         document,
-        rules=rules,
-        glossary=glossary,
+        rules=tuple(rules),
+        glossary=tuple(glossary),
         normalisation=tuple(sorted(normalisation.items())),
     )
+
+
+def _asks(examples: tuple[str, ...]) -> bool:
+    return any("?" in example for example in examples)
 
 
 def _texts(document: Document) -> Iterable[str]:

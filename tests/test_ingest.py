@@ -114,10 +114,10 @@ def test_failed_write_leaves_the_archive_as_it_was(tmp_path, monkeypatch):
     ingest_bytes(archive, modern_text().encode(), "a.txt")
     before = _files(archive)
 
-    def broken_dumps(*args, **kwargs):
+    def broken_write(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr("rulesarchive.corpus.store.render_document_json", broken_dumps)
+    monkeypatch.setattr("rulesarchive.corpus.store._write", broken_write)
     with pytest.raises(OSError):
         ingest_bytes(archive, modern_text(who="its owner").encode(), "b.txt", Overrides(force=True))
     assert _files(archive) == before
