@@ -147,9 +147,9 @@ class Archive:
             candidates, dates[at + (at < len(dates) and dates[at] == effective_date) :]
         )
         return [
-            _read_release(folder, language, date)
-            for date, folder in (before, after)
-            if folder is not None
+            _read_release(found[1], language, found[0])
+            for found in (before, after)
+            if found is not None
         ]
 
     def _candidates(self, language: str) -> dict[dt.date, list[Path]]:
@@ -404,13 +404,13 @@ class Archive:
 
 def _nearest(
     candidates: dict[dt.date, list[Path]], dates: Iterable[dt.date]
-) -> tuple[dt.date | None, Path | None]:
+) -> tuple[dt.date, Path] | None:
     """Return the first of the dates whose folders hold a release, and that folder."""
     for date in dates:
         for folder in candidates[date]:
             if (folder / "release.json").is_file():
                 return date, folder
-    return None, None
+    return None
 
 
 def _alive(pid: int) -> bool:

@@ -250,7 +250,7 @@ def _holding(
         return []
     # Where each text starts in `joined`: the lengths before it plus a separator each.
     starts = list(map(add, accumulate(map(len, texts), initial=0), range(len(texts))))
-    chosen = set()
+    chosen: set[int] = set()
     for _needle, pattern in present:
         places = [found.start() for found in pattern.finditer(joined)]
         chosen.update(map(bisect_right, repeat(starts, len(places)), places))

@@ -251,9 +251,9 @@ def _parse_rules(
                 notes.append(f"typo: no space after '{number}.'")
             builders.append(_RuleBuilder(number, [text] if text else []))
             continue
-        number, text = _rule_number(paragraph, current.number if current else None, notes)
-        if number is not None:
-            builders.append(_RuleBuilder(number, [text] if text else []))
+        numbered, rest = _rule_number(paragraph, current.number if current else None, notes)
+        if numbered is not None:
+            builders.append(_RuleBuilder(numbered, [rest] if rest else []))
             continue
         heading = _SECTION.fullmatch(paragraph) or _CHAPTER.fullmatch(paragraph)
         if heading and len(paragraph) < 90:
