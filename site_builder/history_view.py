@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rulesarchive.differ.changes import align_examples
 from rulesarchive.differ.history import Version
-from rulesarchive.differ.words import diff_words
+from rulesarchive.differ.words import Diff
 
 
 def renumbered_positions(versions: tuple[Version, ...]) -> set[int]:
@@ -16,14 +18,19 @@ def renumbered_positions(versions: tuple[Version, ...]) -> set[int]:
     }
 
 
-def example_diffs(versions: tuple[Version, ...]) -> dict[int, list]:
-    """Word diffs of each version's examples against the last complete version before it."""
+def example_diffs(
+    versions: tuple[Version, ...], diff: Callable[[str, str], Diff]
+) -> dict[int, list]:
+    """Word diffs of each version's examples against the last complete version before it.
+
+    `diff` works a word diff out (the site's keeps them across builds: `LinkCache.word_diff`).
+    """
     found: dict[int, list] = {}
     reference: Version | None = None
     for position, version in enumerate(versions):
         if reference is not None and version.examples != reference.examples:
             pairs = align_examples(reference.examples, version.examples)
-            found[len(versions) - 1 - position] = [diff_words(old, new) for old, new in pairs]
+            found[len(versions) - 1 - position] = [diff(old, new) for old, new in pairs]
         if version.kind != "truncation":
             reference = version
     return found

@@ -1,7 +1,7 @@
 """Linked rule texts kept across builds: a text's HTML is worked out again only when it changed.
 
-The word diffs of glossary histories are kept the same way (by both texts): every build
-shows every term's history, and a new release changes few of them.
+The word diffs of glossary histories and of rules' examples are kept the same way (by both
+texts): every build shows every history, and a new release changes few of them.
 
 An entry's key is everything its HTML is made from: the page it is on, the text, where each of
 its references leads, the glossary terms (and their pages) it may link, the terms already

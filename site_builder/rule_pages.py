@@ -233,7 +233,7 @@ class RulePages:
     def _version_views(self, page: str, versions: tuple[Version, ...]) -> list[dict]:
         """A rule's versions, newest first, as HTML with references linked in their release."""
         views = []
-        changed_examples = example_diffs(versions)
+        changed_examples = example_diffs(versions, self.site.refs.links.word_diff)
         renumbered = renumbered_positions(versions)
         for position, version in enumerate(reversed(versions)):
             assert version.effective_date is not None  # a release's version has its date
