@@ -19,8 +19,9 @@ import json
 import os
 import sys
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing import get_context
+from multiprocessing.process import BaseProcess
+from multiprocessing.synchronize import Event
 from pathlib import Path
 
 from rulesarchive.corpus.children import watch_parent
@@ -56,7 +57,8 @@ class Output:
         self.written = 0
         self.changed: set[str] = set()
         self._pending: list[tuple[str, bytes]] = []
-        self._copying: Future | None = None
+        self._copying: BaseProcess | None = None  # the hard-link copy of the live site
+        self._copied: Event | None = None  # set by that copy once it is whole
         if live is None:
             self.previous = own
             self.staging.mkdir(parents=True, exist_ok=True)
@@ -66,14 +68,15 @@ class Output:
         else:  # first rebuild: start from a hard-link copy of the live site, made meanwhile
             self.previous = _read_manifest(live / MANIFEST)
             # In another process: a thread would fight the rendering for the interpreter lock.
-            # Spawned, not forked: forking a process that runs threads is unsafe.
-            self._copier = ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=get_context("spawn"),
-                initializer=watch_parent,
-                initargs=(os.getpid(),),
+            # Spawned (not forked from a process that may run threads), and a plain process,
+            # not a pool: a pool's thread would make forking this process unsafe while the
+            # copy runs (see workers.make_files).
+            context = get_context("spawn")
+            self._copied = context.Event()
+            self._copying = context.Process(
+                target=_copy_tree, args=(live, self.staging, self._copied, os.getpid())
             )
-            self._copying = self._copier.submit(_copy_tree, live, self.staging)
+            self._copying.start()
 
     def _live_folder(self) -> Path | None:
         """Return the folder the site link points at; move an old-style folder aside first."""
@@ -112,12 +115,16 @@ class Output:
         if entry is not None and entry[0] == digest:
             return
         self.changed.add(path)
-        if self._copying is not None and not self._copying.done():
+        if self.copying():
             self._pending.append((path, data))
             return
         self.flush()
         self._put(path, data)
         self.written += 1
+
+    def copying(self) -> bool:
+        """Tell whether the copy of the live site is still being made (writes wait for it)."""
+        return self._copied is not None and not self._copied.is_set()
 
     def _put(self, path: str, data: bytes) -> None:
         target = self.staging / path
@@ -132,8 +139,11 @@ class Output:
         """Wait for the staged copy, then write what waited for it."""
         if self._copying is not None:
             copying, self._copying = self._copying, None
-            self._copier.shutdown()
-            copying.result()  # raises what the copy raised
+            copying.join()
+            if not self._copied.is_set():  # type: ignore[union-attr]
+                raise OSError(f"{self.staging}: the copy of the live site failed")
+        elif self._copied is not None and not self._copied.is_set():
+            return  # in a process forked while the copy runs: its writes wait (`pending`)
         for path, data in self._pending:
             self._put(path, data)
             self.written += 1
@@ -184,7 +194,24 @@ class Output:
     def abandon(self) -> None:
         """Give up after a failure; the live site was never touched."""
         if self._copying is not None:
-            self._copier.shutdown()
+            self._copying.kill()
+            self._copying.join()
+
+    def forked(self) -> None:
+        """Forget the writes of the process this one was forked from (they are its own)."""
+        self._copying = None
+        self._pending = []
+
+    def take_pending(self) -> list[tuple[str, bytes]]:
+        """Return the writes still waiting for the copy, for the process that forked this one."""
+        pending, self._pending = self._pending, []
+        return pending
+
+    def add_pending(self, pending: list[tuple[str, bytes]]) -> None:
+        """Take writes made in a forked process that waited for the copy: written with ours."""
+        self._pending.extend(pending)
+        if not self.copying():
+            self.flush()
 
     def remove_stale(self, prefix: str) -> None:
         """Delete the files under `prefix` that this build no longer makes."""
@@ -233,9 +260,14 @@ def _catch_up(live: Path, staging: Path, own: dict, files: dict) -> None:
         _link_tree(live / "pagefind", staging / "pagefind")
 
 
-def _copy_tree(live: Path, staging: Path) -> None:
-    _remove_tree(staging)
-    _link_tree(live, staging)
+def _copy_tree(live: Path, staging: Path, copied: Event, parent: int) -> None:
+    watch_parent(parent)
+    try:
+        _remove_tree(staging)
+        _link_tree(live, staging)
+    except OSError:
+        raise SystemExit(1) from None  # told by `copied` left unset (flush says so)
+    copied.set()
 
 
 def _link_tree(source: Path, target: Path) -> None:

@@ -155,6 +155,38 @@ def test_pages_made_in_two_processes_are_the_pages_made_in_one(tmp_path, monkeyp
         assert (tmp_path / "two" / name).read_bytes() == (tmp_path / "one" / name).read_bytes()
 
 
+def test_pages_made_while_the_live_site_is_still_copied_are_written_after_it(tmp_path, monkeypatch):
+    """The child is forked while the copy may run: its writes wait and come back to the parent."""
+    archive = fixture_archive(tmp_path / "archive")
+    build_site(archive, tmp_path / "one", index_search=False)
+    monkeypatch.setattr(workers, "FORK_FROM", 0)
+    parent, waited = os.getpid(), []
+    monkeypatch.setattr(output_module.Output, "copying", lambda self: True)  # a copy never done
+    take_pending = output_module.Output.take_pending
+
+    def sent(self):  # in the forked process: what it made went back unwritten
+        pending = take_pending(self)
+        assert (
+            os.getpid() != parent
+            and pending
+            and not any((self.staging / p).exists() for p, _ in pending)
+        )
+        return pending
+
+    add_pending = output_module.Output.add_pending
+    monkeypatch.setattr(output_module.Output, "take_pending", sent)
+    monkeypatch.setattr(
+        output_module.Output,
+        "add_pending",
+        lambda self, p: waited.append(len(p)) or add_pending(self, p),
+    )
+    report = build_site(archive, tmp_path / "two", index_search=False)
+    assert waited and waited[0] > 0 and report.written == report.pages
+    assert _manifest(tmp_path / "two") == _manifest(tmp_path / "one")
+    for path in _manifest(tmp_path / "one"):
+        assert (tmp_path / "two" / path).read_bytes() == (tmp_path / "one" / path).read_bytes()
+
+
 def test_a_failure_in_the_forked_process_fails_the_build(tmp_path, monkeypatch):
     archive = fixture_archive(tmp_path / "archive")
     monkeypatch.setattr(workers, "FORK_FROM", 0)
