@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from importlib import resources
 from itertools import chain
 from pathlib import Path
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 from rulesarchive.corpus.cache import cache_folder
@@ -20,6 +21,7 @@ from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.cache import diff_folder
 from rulesarchive.differ.translations import translation_report
 from rulesarchive.site_builder import feeds, paths, search
+from rulesarchive.site_builder.aside import aside
 from rulesarchive.site_builder.checks import CheckPages, check_gathered
 from rulesarchive.site_builder.gather import Language, gather
 from rulesarchive.site_builder.link_cache import LinkCache
@@ -32,6 +34,7 @@ from rulesarchive.site_builder.translations import Pairing, pair_translations
 from rulesarchive.site_builder.workers import make_files
 
 LANGUAGE_ORDER = ("en", "zh-Hans", "it")
+T = TypeVar("T")
 
 
 def sample_archive() -> Path:
@@ -107,6 +110,15 @@ def _render(
     env = environment()
     gathered: dict[str, Language] = {}
     tell = progress or (lambda _stage, _done, _total: None)
+    # A rebuild's reports are worked out beside the gathering; a first build's would diff the
+    # English releases after each base again, beside the workers diffing every pair.
+    translated = (aside if output.previous and len(languages) > 1 else _now)(
+        lambda: {
+            language: translation_report(archive, language, cache=cache)
+            for language in languages
+            if language != "en"
+        }
+    )
     for language in languages:
         releases = archive.releases(language)
         held: dict[str, Document] = {}  # the release before, for its steps
@@ -130,11 +142,7 @@ def _render(
         for index, release in enumerate(releases):
             if index not in walked:  # taken from the kept summary: made only if missing
                 _release_data(output, archive, release, releases[index - 1] if index else None, {})
-    reports = {
-        language: translation_report(archive, language, cache=cache)
-        for language in languages
-        if language != "en"
-    }
+    reports = translated()
     pairing = Pairing()
     if "en" in gathered:
         pairing = pair_translations(
@@ -172,6 +180,10 @@ def _render(
             indexer.start(language)
     assert first_pages is not None
     _site_pages(output, first_pages, gathered, base_url, lastmod)
+
+
+def _now(work: Callable[[], T]) -> Callable[[], T]:
+    return work
 
 
 def _state(archive: Archive, languages: list[str], base_url: str, index_search: bool) -> str:
