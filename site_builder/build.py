@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from importlib import resources
 from itertools import chain
 from pathlib import Path
-from typing import TypeVar
 from urllib.parse import urlsplit
 
 from rulesarchive.corpus.cache import cache_folder
@@ -19,7 +18,7 @@ from rulesarchive.corpus.model import Document, Release
 from rulesarchive.corpus.present import release_label
 from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.cache import diff_folder
-from rulesarchive.differ.translations import translation_report
+from rulesarchive.differ.translations import TranslationReport, translation_report
 from rulesarchive.site_builder import feeds, paths, search
 from rulesarchive.site_builder.aside import aside
 from rulesarchive.site_builder.checks import CheckPages, check_gathered
@@ -34,7 +33,6 @@ from rulesarchive.site_builder.translations import Pairing, pair_translations
 from rulesarchive.site_builder.workers import make_files
 
 LANGUAGE_ORDER = ("en", "zh-Hans", "it")
-T = TypeVar("T")
 
 
 def sample_archive() -> Path:
@@ -110,15 +108,19 @@ def _render(
     env = environment()
     gathered: dict[str, Language] = {}
     tell = progress or (lambda _stage, _done, _total: None)
-    # A rebuild's reports are worked out beside the gathering; a first build's would diff the
-    # English releases after each base again, beside the workers diffing every pair.
-    translated = (aside if output.previous and len(languages) > 1 else _now)(
-        lambda: {
+
+    def reports_of_translations() -> dict[str, TranslationReport]:
+        return {
             language: translation_report(archive, language, cache=cache)
             for language in languages
             if language != "en"
         }
-    )
+
+    # A rebuild's reports are worked out beside the gathering; a first build's would diff the
+    # English releases after each base again, beside the workers diffing every pair.
+    translated = reports_of_translations
+    if output.previous and len(languages) > 1:
+        translated = aside(reports_of_translations)
     for language in languages:
         releases = archive.releases(language)
         held: dict[str, Document] = {}  # the release before, for its steps
@@ -182,10 +184,6 @@ def _render(
     _site_pages(output, first_pages, gathered, base_url, lastmod)
 
 
-def _now(work: Callable[[], T]) -> Callable[[], T]:
-    return work
-
-
 def _state(archive: Archive, languages: list[str], base_url: str, index_search: bool) -> str:
     """Sum up what a build makes the site from: the releases, the code and the options."""
     digest = hashlib.sha1(repr((code_version(), languages, base_url, index_search)).encode())
@@ -234,7 +232,9 @@ def _release_data(
     def document(of: Release) -> Document:
         return documents.get(of.key) or archive.load(of)
 
-    steps = (previous, document(previous)) if previous is not None else None
+    steps = None  # a keyframe is written whole
+    if previous is not None and not is_keyframe(release, previous):
+        steps = (previous, document(previous))
     output.write(path, release_script(release, document(release), steps), fingerprint)
 
 
