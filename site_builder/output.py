@@ -27,6 +27,7 @@ from pathlib import Path
 from rulesarchive.corpus.children import watch_parent
 
 MANIFEST = ".manifest.json"
+_FORMAT = 2  # of the manifest; another format means nothing in it is trusted
 _PRUNING_PREFIX = ".pruning."  # + the site folder's name and a process id: being deleted
 _DELETE = "import shutil, sys\nfor top in sys.argv[1:]: shutil.rmtree(top, ignore_errors=True)"
 _PRUNERS: list[int] = []  # the deleting processes this process started
@@ -36,9 +37,6 @@ def wait_for_pruning() -> None:
     """Wait till the old folders this process let go of are deleted."""
     while _PRUNERS:
         os.waitpid(_PRUNERS.pop(), 0)
-
-
-_FORMAT = 2  # of the manifest; another format means nothing in it is trusted
 
 
 class Output:
