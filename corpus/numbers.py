@@ -17,8 +17,10 @@ NUMBER = rf"{RULE}(?:{LETTERS})?"  # a rule or a sub-rule: '702.19', '702.19b'
 
 RULE_NUMBER = re.compile(rf"({CHAPTER})(?:\.(\d+)((?:{LETTERS})?))?")
 # A citation in running text: '614.15', '601.2b' (and the first rule of a range such as
-# '601.2f–h'); a chapter alone ('rule 702') is not a rule.
-CITATION = re.compile(rf"(?<![\d.])({NUMBER})(?![\d])")
+# '601.2f–h'); a chapter alone ('rule 702') is not a rule. Not after a digit or a point, said
+# after the first digit: a pattern that starts with a digit is searched digit to digit, three
+# times as fast as one that starts with the look-behind (the same matches).
+CITATION = re.compile(rf"(\d(?<![\d.]\d)\d\d\.\d+(?:{LETTERS})?)(?![\d])")
 
 
 def rule_sort_key(number: str) -> tuple[int, int, int, str]:

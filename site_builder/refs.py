@@ -22,6 +22,9 @@ CHAPTER = re.compile(
     r"(?:\b(?:[Rr]ules?|[Ss]ections?|[Cc]hapters?)\s+|规则\s*)"
     rf"({numbers.CHAPTER}|{numbers.SECTION})(?![\d.]?\d)"
 )
+# What a text must hold to hold a chapter reference: a substring test is far quicker than the
+# pattern's search, and most texts hold none.
+_CHAPTER_WORDS = ("ule", "ection", "hapter", "规则")
 # A term is linked only where it looks like a term (junk entries of a bad parse never are).
 _TERM_SHAPE = re.compile(r"[^\d.:;!?“”\"]{3,40}")
 
@@ -119,7 +122,10 @@ class References:
         found = self._found_in.get(text)
         if found is None:
             found = [(m.start(1), m.end(1), "rule", m.group(1)) for m in CITATION.finditer(text)]
-            found += [(m.start(1), m.end(1), "chapter", m.group(1)) for m in CHAPTER.finditer(text)]
+            if any(word in text for word in _CHAPTER_WORDS):
+                found += [
+                    (m.start(1), m.end(1), "chapter", m.group(1)) for m in CHAPTER.finditer(text)
+                ]
             found = self._found_in[text] = sorted(found)
         return found
 

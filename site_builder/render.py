@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import hashlib
 import io
 import json
 import pickle
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from importlib import resources
+from operator import attrgetter, methodcaller
 from pathlib import Path
+from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
@@ -123,8 +127,45 @@ def _plain_bytes(value: object) -> bytes:
     buffer = io.BytesIO()
     pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
     pickler.fast = True
+    pickler.dispatch_table = _REDUCERS
     pickler.dump(value)
     return buffer.getvalue()
+
+
+class _Reducers(dict):
+    """How a fingerprint pickles what contexts hold, by type, worked out once per type.
+
+    A frozen dataclass as its class and its fields (pickle's own way looks the fields up
+    again for every object: most of the time of a fingerprint), an enumeration member as its
+    class and value, a class as its name; any other type by its own `__reduce_ex__`, as
+    pickle does, called from C.
+    """
+
+    def __missing__(self, cls: type) -> Callable[[Any], object]:
+        reducer: Callable[[Any], object]
+        names = [f.name for f in dataclasses.fields(cls)] if dataclasses.is_dataclass(cls) else []
+        if names:
+            reducer = partial(_fields_of, cls, attrgetter(*names))
+        elif isinstance(cls, enum.EnumMeta):
+            reducer = partial(_member_of, cls)
+        elif issubclass(cls, type):
+            reducer = attrgetter("__qualname__")  # a string: pickled as the global it names
+        else:
+            reducer = methodcaller("__reduce_ex__", pickle.HIGHEST_PROTOCOL)
+        self[cls] = reducer
+        return reducer
+
+
+def _fields_of(cls: type, fields: attrgetter, obj: object) -> tuple:
+    # Never unpickled, only hashed: the class and its fields' values (one or a tuple of them).
+    return cls, (fields(obj),)
+
+
+def _member_of(cls: type, member: enum.Enum) -> tuple:
+    return cls, (member.value,)
+
+
+_REDUCERS = _Reducers()
 
 
 def render_job(env: Environment, shared: dict, job: Job) -> str:

@@ -1,9 +1,11 @@
 """Rule numbers: one spelling of their shape, rule order, parents, and what uses the shape."""
 
+import random
 import re
 
 from rulesarchive.corpus.numbers import (
     CHAPTER,
+    CITATION,
     NUMBER,
     RULE,
     RULE_NUMBER,
@@ -82,3 +84,16 @@ def test_a_run_of_moved_sub_rules_goes_on_past_z():
 def test_a_range_ending_in_two_letters_is_renumbered_as_a_whole():
     moved = {"704.5y": "704.5z", "704.5z": "704.5aa", "704.5aa": "704.5ab"}
     assert only_references("See rules 704.5y-aa.", "See rules 704.5z-ab.", moved)
+
+
+def test_citations_found_as_the_plain_pattern_finds_them():
+    # CITATION puts its look-behind after the first digit (for speed): the same matches as the
+    # plain spelling, on references glued to digits, points, letters and dashes.
+    plain = re.compile(rf"(?<![\d.])({NUMBER})(?![\d])")
+    pieces = ["0", "1", "7", "02", "19", ".", " ", "a", "b", "z", "-", "–", "rule ", "1702."]
+    rnd = random.Random(13)
+    texts = ["702.19b", "1702.19", ".702.1", "100.10ab", "(601.2f–h)", "x702.1", "702.1234"]
+    texts += ["".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 16))) for _ in range(20000)]
+    for text in texts:
+        ours = [m.span(1) for m in CITATION.finditer(text)]
+        assert ours == [m.span(1) for m in plain.finditer(text)], text
