@@ -59,6 +59,7 @@ _RELEASE_FOLDER = re.compile(rf"(?P<date>{_DATE})|\.retired-(?P<retired>{_DATE})
 _SNAPSHOT = re.compile(r"\.snapshot-(\d+)-.*")
 _HEADING_NUMBER = re.compile(rf"{SECTION}|{CHAPTER}")
 _LOCK = ".lock"
+_NOT_WRITABLE = (errno.EACCES, errno.EPERM, errno.EROFS)
 # What json.dumps(text, ensure_ascii=False) calls for a string (the C version where there is one).
 _encode_string = json.encoder.encode_basestring
 _SETS = Path(".cache") / "sets.json"
@@ -70,6 +71,10 @@ _PYTHON = f"{sys.implementation.name}-{sys.version_info.major}.{sys.version_info
 
 class ArchiveError(Exception):
     """A release that cannot be found, read or written."""
+
+
+class UnwritableArchive(ArchiveError):
+    """The archive's folder cannot be written to (read-only media, another user's folder)."""
 
 
 def check_language(language: str) -> str:
@@ -277,8 +282,15 @@ class Archive:
     def lock(self) -> Iterator[None]:
         """Hold the archive's writer lock (re-entrant within this object)."""
         if self._lock_depth == 0:
-            _make_folder(self.root)
-            handle = os.open(self.root / _LOCK, os.O_RDWR | os.O_CREAT, 0o666)
+            try:
+                _make_folder(self.root)
+                handle = os.open(self.root / _LOCK, os.O_RDWR | os.O_CREAT, 0o666)
+            except OSError as error:
+                if error.errno not in _NOT_WRITABLE:
+                    raise
+                raise UnwritableArchive(
+                    f"{self.root}: the archive cannot be written to ({error.strerror})"
+                ) from None
             fcntl.flock(handle, fcntl.LOCK_EX)
             self._lock_file = handle
         self._lock_depth += 1
@@ -318,8 +330,10 @@ class Archive:
                 except BaseException:
                     shutil.rmtree(folder, ignore_errors=True)
                     raise
+        except UnwritableArchive:
+            return None
         except OSError as error:
-            if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            if error.errno in _NOT_WRITABLE:
                 return None
             raise
         return folder

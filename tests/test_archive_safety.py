@@ -246,6 +246,24 @@ def test_an_archive_that_cannot_be_written_is_read_as_it_is(tmp_path, monkeypatc
         assert view is archive and len(view.releases()) == 1
 
 
+def test_an_ingest_into_an_archive_it_cannot_write_fails_in_one_line(tmp_path, monkeypatch):
+    archive = _stored(tmp_path)
+    real_open = os.open
+
+    def no_lock_file(path, *args, **kwargs):
+        if str(path).endswith(".lock"):
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr("rulesarchive.corpus.store.os.open", no_lock_file)
+    changed = modern_text(who="its owner").encode()
+    outcome = ingest_bytes(archive, changed, "b.txt", Overrides(force=True))
+    assert outcome.status == "failed"
+    expected = f"b.txt: {archive.root}: the archive cannot be written to (Permission denied)"
+    assert outcome.message == expected
+    assert len(archive.releases()) == 1
+
+
 def test_a_replace_without_an_atomic_exchange_sets_the_old_copy_aside(tmp_path, monkeypatch):
     archive = _stored(tmp_path)
     monkeypatch.setattr("rulesarchive.corpus.store._exchange", lambda first, second: False)
