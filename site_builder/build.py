@@ -78,22 +78,37 @@ def build_site(
     built = built_from(out)
     if built is not None and built[0] == state:  # nothing changed since the last build
         return BuildReport(built[1], 0, time.perf_counter() - started, tuple(languages))
-    output = Output(out)
+    try:
+        output = Output(out)
+    except OSError as error:
+        raise _unwritable(error, out) from None
     indexer = search.Indexer(output.staging)
     try:
         indexing = indexer if index_search else None
         _render(archive, output, indexing, languages, base_url, progress, cache)
         output.finish(state)
         indexer.wait()
-    except BaseException:
+    except BaseException as error:
         indexer.stop()
         output.abandon()
+        if isinstance(error, OSError) and _under(error.filename, Path(out).parent):
+            raise _unwritable(error, out) from None
         raise
     output.swap()
     output.prune()
     return BuildReport(
         len(output.produced), output.written, time.perf_counter() - started, tuple(languages)
     )
+
+
+def _unwritable(error: OSError, out: Path) -> BuildError:
+    """The one-line error of a site that cannot be written (a full disk, a read-only folder)."""
+    where = error.filename if error.filename is not None else out
+    return BuildError(f"{where}: the site cannot be written ({error.strerror or error})")
+
+
+def _under(path: object, folder: Path) -> bool:
+    return isinstance(path, (str, Path)) and Path(path).is_relative_to(folder)
 
 
 def _render(

@@ -284,9 +284,7 @@ def _link_folder(source: int, target: int) -> None:
             for entry in entries:
                 if entry.is_dir(follow_symlinks=False):
                     os.mkdir(entry.name, dir_fd=target)
-                    _link_folder(
-                        _open_folder(entry.name, source), _open_folder(entry.name, target)
-                    )
+                    _link_folder(_open_folder(entry.name, source), _open_folder(entry.name, target))
                 else:
                     os.link(
                         entry.name,

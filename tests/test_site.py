@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from rulesarchive.site_builder import build as build_module
 from rulesarchive.site_builder import changelog, paths
 from rulesarchive.site_builder import output as output_module
-from rulesarchive.site_builder.build import build_site, sample_archive
+from rulesarchive.site_builder.build import BuildError, build_site, sample_archive
 from rulesarchive.site_builder.gather import is_term
 
 from rulesarchive import cli
@@ -179,6 +179,32 @@ def test_cli_build_on_an_empty_archive_says_how_to_fill_it(tmp_path):
     assert result.exit_code != 0
     assert re.search(r"has no releases: fill it with `rulesarchive scrape`", result.output)
     assert not (tmp_path / "site").exists()
+
+
+def test_cli_build_where_the_site_cannot_be_written_says_so_in_one_line(tmp_path, monkeypatch):
+    archive = fixture_archive(tmp_path / "archive")
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    result = CliRunner().invoke(
+        main, ["--archive", str(archive.root), "build", "--out", str(blocked / "site")]
+    )
+    assert result.exit_code == 1
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith(f"Error: {blocked}: the site cannot be written (")
+
+    out = tmp_path / "site"
+    build_site(archive, out, index_search=False)
+    before = (out / "index.html").read_text()
+
+    def disk_full(self, path, data):
+        raise OSError(28, "No space left on device", str(self.staging / path))
+
+    monkeypatch.setattr("rulesarchive.site_builder.output.Output._put", disk_full)
+    with pytest.raises(
+        BuildError, match=r"the site cannot be written \(No space left on device\)$"
+    ):
+        build_site(archive, out, base_url="https://example.org/", index_search=False)
+    assert (out / "index.html").read_text() == before
 
 
 def test_cli_build_sample(tmp_path):
