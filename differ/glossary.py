@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from operator import attrgetter
 from typing import NamedTuple
@@ -117,3 +118,31 @@ def term_key(term: str) -> str:
 
 def _term_words(term: str) -> str:
     return " ".join(typography_key(term).casefold().replace("-", " ").split())
+
+
+# What a parse of an old glossary let through as a term: a numbered definition ('1. A player
+# draws...', 'Ability1. Text on...'), an index line ('Card, 200.1'), a sentence, a term in
+# mis-decoded quotes ('?As Though?'). Only entries that read as terms are shown and checked.
+_NOT_A_TERM = re.compile(r"\d\.(?:\s|$)|^\d+\.|^[^\w{]|,\s*\d|\.\s|\.$")
+
+
+def is_term(term: str) -> bool:
+    """Tell whether a glossary entry's term reads as a term (not a fragment of a bad parse)."""
+    return not _NOT_A_TERM.search(term)
+
+
+def checked_glossary(entries: Iterable[GlossaryEntry]) -> tuple[GlossaryEntry, ...]:
+    """Return a release's glossary as the reference check reads it: its terms, in one order.
+
+    The same from a document and from the site's glossary lines (which drop what is not a
+    term and keep entries by term), so the two keep one check between them.
+    """
+    return tuple(sorted(filter(_reads_as_term, entries), key=_entry_order))
+
+
+def _reads_as_term(entry: GlossaryEntry) -> bool:
+    return is_term(entry.term)
+
+
+def _entry_order(entry: GlossaryEntry) -> tuple[str, str, str, str]:
+    return term_key(entry.term), entry.term, entry.text, entry.original

@@ -38,7 +38,7 @@ from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.cache import cached_value, code_fingerprint, diff_folder
 from rulesarchive.differ.changes import Change, Kind
 from rulesarchive.differ.classify import ReleaseDiff
-from rulesarchive.differ.glossary import term_key
+from rulesarchive.differ.glossary import checked_glossary, term_key
 from rulesarchive.differ.lineage import Line, extended_trace, walk_and_trace
 from rulesarchive.differ.translations import base_release, citation_differences
 
@@ -46,6 +46,9 @@ from rulesarchive import corpus
 
 KINDS = ("dangling", "stale", "self")
 GLOSSARY = "Glossary: "  # the `rule` of a citation in a glossary definition
+# The kept check of the English releases: the site's (from its gathered lines) and the command
+# line's (from the documents) read the same snapshots, so they keep and extend one check.
+ENGLISH_CHECK = "english"
 _GUESS_MIN = 0.2  # share of the citing text's words a guessed rule must have
 _WORD = re.compile(r"[a-z]{4,}")
 
@@ -691,7 +694,8 @@ def _check_english(archive: Archive, releases: list[Release], cache: bool) -> La
 
         def see(index: int, document: Document, _diff: ReleaseDiff | None) -> None:
             if index >= start:
-                glossaries.append(tuple(shared.setdefault(e, e) for e in document.glossary))
+                glossary = checked_glossary(document.glossary)
+                glossaries.append(tuple(shared.setdefault(e, e) for e in glossary))
                 headings.append(document.headings)
 
         if start == 0 or diffs is None:
@@ -705,7 +709,7 @@ def _check_english(archive: Archive, releases: list[Release], cache: bool) -> La
         return snapshots(list(trace.lines), glossaries, headings, start)
 
     folder = cache_folder(archive.root, "checks") if cache else None
-    return check_kept("en", releases, shots_from, folder, "cli")
+    return check_kept("en", releases, shots_from, folder, ENGLISH_CHECK)
 
 
 def check_release(archive: Archive, check: LanguageCheck, release: Release) -> ReleaseCheck:

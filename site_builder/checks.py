@@ -6,8 +6,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
-from rulesarchive.differ.glossary import term_key
+from rulesarchive.differ.glossary import checked_glossary, term_key
 from rulesarchive.differ.references import (
+    ENGLISH_CHECK,
     GLOSSARY,
     LanguageCheck,
     Problem,
@@ -47,7 +48,7 @@ def check_gathered(
             data.releases,
             lambda start: snapshots(data.lines, glossaries, headings, start),
             cache,
-            f"site:{code_version()}",
+            ENGLISH_CHECK,
         )
     return _check_translated(data, english, headings, cache)
 
@@ -95,14 +96,14 @@ def _check_translated(
     )
 
 
-def _glossaries(data: Language) -> list[list[GlossaryEntry]]:
-    """Each release's glossary entries, from the glossary's lines."""
+def _glossaries(data: Language) -> list[tuple[GlossaryEntry, ...]]:
+    """Each release's glossary entries, from the glossary's lines, as the check reads them."""
     glossaries: list[list[GlossaryEntry]] = [[] for _ in data.releases]
     for term in data.glossary:
         for first, last, entry in term.stretches:
             for index in range(first, last + 1):
                 glossaries[index].append(entry)
-    return glossaries
+    return [checked_glossary(entries) for entries in glossaries]
 
 
 class CheckPages:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import re
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.ahead import diff_ahead
 from rulesarchive.differ.cache import cached_release_diff
 from rulesarchive.differ.classify import ReleaseDiff
-from rulesarchive.differ.glossary import term_key
+from rulesarchive.differ.glossary import is_term, term_key
 from rulesarchive.differ.lineage import Line, release_digests, walk_and_trace
 from rulesarchive.site_builder.render import code_version
 
@@ -154,17 +153,6 @@ class _Summary:
 
 def _summary_keys(releases: list[Release]) -> list[str]:
     return [f"gathered:{code_version()}:{digest}" for digest in release_digests(releases)]
-
-
-# What a parse of an old glossary let through as a term: a numbered definition ('1. A player
-# draws...', 'Ability1. Text on...'), an index line ('Card, 200.1'), a sentence, a term in
-# mis-decoded quotes ('?As Though?'). The site shows only entries that read as terms.
-_NOT_A_TERM = re.compile(r"\d\.(?:\s|$)|^\d+\.|^[^\w{]|,\s*\d|\.\s|\.$")
-
-
-def is_term(term: str) -> bool:
-    """Tell whether a glossary entry's term reads as a term (not a fragment of a bad parse)."""
-    return not _NOT_A_TERM.search(term)
 
 
 def _grow_glossary(glossary: dict[str, list[list]], index: int, document: Document) -> None:

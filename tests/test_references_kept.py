@@ -11,6 +11,7 @@ from rulesarchive.differ.cache import diff_folder
 from rulesarchive.differ.classify import diff_documents
 from rulesarchive.differ.lineage import trace_lines
 from rulesarchive.differ.references import (
+    CheckState,
     LanguageCheck,
     Snapshot,
     check_kept,
@@ -234,6 +235,19 @@ def test_the_check_command_goes_on_from_the_kept_check(english, monkeypatch):
         # the new releases alone are read (and a translation's English bases)
         assert [r for r in loaded if r.language == language] == releases[-added:]
         monkeypatch.setattr(archive, "load", load)
+
+
+def test_the_check_command_goes_on_from_the_check_the_site_kept(english, monkeypatch):
+    # Both read the same snapshots (the site's from its gathered lines, the command's from
+    # the documents), so after a site build the command checks no release again.
+    archive, data, headings = english
+    folder = cache_folder(archive.root, "checks")
+    shutil.rmtree(folder, ignore_errors=True)  # derived data only
+    whole = check_language(archive, "en", cache=False)
+    assert check_gathered(data, None, headings, folder) == whole
+    monkeypatch.setattr(archive, "load", lambda release: pytest.fail(f"{release.key} read"))
+    monkeypatch.setattr(CheckState, "extend", lambda *args: pytest.fail("checked again"))
+    assert check_language(archive, "en") == whole
 
 
 def _glossaries(data):
