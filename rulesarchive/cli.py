@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import click
 
 from rulesarchive.corpus.model import LANGUAGES
-from rulesarchive.defaults import ARCHIVE_VARIABLE, DEFAULT_ARCHIVE, DIFF_FORMATS
+from rulesarchive.defaults import ARCHIVE_VARIABLE, DEFAULT_ARCHIVE, DIFF_FORMATS, INTERRUPTED
 from rulesarchive.errors import reported_errors
 from rulesarchive.logs import LineHandler, configure_logging
 from rulesarchive.options import (
@@ -40,8 +40,12 @@ class _Commands(click.Group):
     """The command group: every command's domain errors become one-line errors here."""
 
     def invoke(self, ctx: click.Context):
-        with reported_errors():
-            return super().invoke(ctx)
+        try:
+            with reported_errors():
+                return super().invoke(ctx)
+        except KeyboardInterrupt:  # as a shell reports a command stopped by Ctrl-C (128 + 2)
+            click.echo("\nAborted!", err=True)
+            sys.exit(INTERRUPTED)
 
 
 @click.group(cls=_Commands)
@@ -148,7 +152,7 @@ def scrape(
             )
         except KeyboardInterrupt:
             click.echo("interrupted: what was stored is kept; run scrape again to resume", err=True)
-            sys.exit(130)
+            sys.exit(INTERRUPTED)
     if dry_run:
         for item in planned:
             click.echo(

@@ -19,6 +19,7 @@ from rulesarchive.defaults import (
     DEFAULT_FORMAT,
     DEFAULT_LANGUAGE,
     DIFF_FORMATS,
+    INTERRUPTED,
     TEXT_FORMATS,
 )
 
@@ -36,9 +37,9 @@ def main() -> None:
     request = parse_request(sys.argv[1:], os.environ) if _writes_utf8(sys.stdout) else None
     try:
         text = answer(request) if request else None
-    except KeyboardInterrupt:  # Ctrl-C while the library works: as click says it
+    except KeyboardInterrupt:  # Ctrl-C while the library works: as the CLI says it
         sys.stderr.write("\nAborted!\n")
-        sys.exit(1)
+        sys.exit(INTERRUPTED)
     if text is None:
         from rulesarchive.cli import main as commands
 

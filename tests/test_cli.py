@@ -216,7 +216,7 @@ def test_each_file_is_reported_as_soon_as_it_is_stored(tmp_path, monkeypatch):
     result = CliRunner().invoke(
         main, ["--archive", str(tmp_path / "a"), "ingest", str(first), str(second)]
     )
-    assert result.exit_code == 1 and "Aborted!" in result.output  # Ctrl-C during the second
+    assert result.exit_code == 130 and "Aborted!" in result.output  # Ctrl-C during the second
     assert "added en/2024-11-08 FDN" in result.output
 
 

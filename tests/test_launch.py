@@ -294,7 +294,7 @@ def test_an_output_the_library_logged_about_is_printed_but_not_kept(archive, mon
     assert kept_answer(["--archive", str(archive), "history", "400.6"], {}) is None
 
 
-def test_ctrl_c_while_the_library_works_ends_as_click_ends_it(monkeypatch, capsys):
+def test_ctrl_c_while_the_library_works_ends_as_the_cli_ends_it(monkeypatch, capsys):
     def interrupted(_request):
         raise KeyboardInterrupt
 
@@ -302,4 +302,4 @@ def test_ctrl_c_while_the_library_works_ends_as_click_ends_it(monkeypatch, capsy
     monkeypatch.setattr(sys, "argv", ["rulesarchive", "changelog"])
     with pytest.raises(SystemExit) as ended:
         launch.main()
-    assert ended.value.code == 1 and capsys.readouterr().err == "\nAborted!\n"
+    assert ended.value.code == 130 and capsys.readouterr().err == "\nAborted!\n"
