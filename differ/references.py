@@ -221,9 +221,25 @@ def check_kept(
     checked. A release changed or inserted before the end, or other code, finds no kept
     state: every release is checked again.
     """
+    checked = _check_kept(language, releases, shots_from, folder, code)
+    assert checked is not None  # with no kept state to go on from, every release is checked
+    return checked
+
+
+def _check_kept(
+    language: str,
+    releases: Sequence[Release],
+    shots_from: Callable[[int], Iterable[Snapshot]],
+    folder: Path | None,
+    code: str,
+    fewest: int = 0,
+) -> LanguageCheck | None:
+    """`check_kept`, or None when the kept state covers fewer than `fewest` releases."""
     keys = _keys(f"check:{language}:{code}", [repr(release) for release in releases])
     state = _kept_state(folder, keys, CheckState())
     since = state.count
+    if since < fewest:
+        return None
     if since < len(releases):
         with collection_paused():
             state.extend(releases, shots_from(since))
@@ -664,7 +680,9 @@ def check_language(
     def check() -> LanguageCheck:
         if language != "en":
             return check_translations(archive, language, until, cache)
-        return _check_english(archive, releases, cache)
+        checked = _check_english(archive, releases, cache)
+        assert checked is not None  # with `fewest` 0, a check from nothing when none is kept
+        return checked
 
     folder = cache_folder(archive.root, "checks") if cache else None
     return cached_value(folder, hashlib.sha256(inputs.encode()).hexdigest(), check)
@@ -679,11 +697,25 @@ def _corpus_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-def _check_english(archive: Archive, releases: list[Release], cache: bool) -> LanguageCheck:
+def extend_kept_check(archive: Archive, most: int) -> None:
+    """After an ingest: extend the kept English check over the releases added at the end.
+
+    Only when a kept check lacks at most `most` of the releases: a check from nothing is left
+    to the first command that needs it.
+    """
+    releases = archive.releases("en")
+    if releases:
+        _check_english(archive, releases, True, fewest=max(len(releases) - most, 1))
+
+
+def _check_english(
+    archive: Archive, releases: list[Release], cache: bool, fewest: int = 0
+) -> LanguageCheck | None:
     """Trace the English releases' lines of descent and check every citation along them.
 
     With the cache, the check goes on from the one kept for the first releases: after a
-    release added at the end, that release alone is read and checked.
+    release added at the end, that release alone is read and checked. None, with nothing
+    checked, when the kept check covers fewer than `fewest` releases.
     """
     diffs = diff_folder(archive.root) if cache else None
     shared: dict[GlossaryEntry, GlossaryEntry] = {}
@@ -709,7 +741,7 @@ def _check_english(archive: Archive, releases: list[Release], cache: bool) -> La
         return snapshots(list(trace.lines), glossaries, headings, start)
 
     folder = cache_folder(archive.root, "checks") if cache else None
-    return check_kept("en", releases, shots_from, folder, ENGLISH_CHECK)
+    return _check_kept("en", releases, shots_from, folder, ENGLISH_CHECK, fewest)
 
 
 def check_release(archive: Archive, check: LanguageCheck, release: Release) -> ReleaseCheck:

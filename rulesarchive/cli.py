@@ -108,9 +108,7 @@ def ingest(
     overrides = Overrides(lang, date, set_name, force, max_size * 2**20)
     with _progress(len(paths), "Ingesting") as advance:
         outcomes = ingest_paths(archive, paths, overrides, progress=advance)
-    from rulesarchive.differ.rule_index import update_line_index
-
-    update_line_index(archive)
+    _prepare(archive, outcomes)
     if any(outcome.status == "failed" for outcome in outcomes):
         sys.exit(1)
 
@@ -163,8 +161,17 @@ def scrape(
             _report(outcome)
     if not dry_run and not outcomes:
         click.echo("nothing to fetch: the archive has every known release")
+    _prepare(archive, outcomes)
     if any(outcome.status == "failed" for outcome in outcomes):
         sys.exit(1)
+
+
+def _prepare(archive: Archive, outcomes) -> None:
+    """After storing releases: their diffs, check and line index, as far as that is cheap."""
+    from rulesarchive.differ.after_ingest import prepare_after_ingest
+
+    stored = [o.release for o in outcomes if o.release and o.status in ("added", "replaced")]
+    prepare_after_ingest(archive, stored)
 
 
 @main.command()

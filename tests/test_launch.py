@@ -55,8 +55,11 @@ def archive(tmp_path):
 )
 def test_a_repeated_command_is_answered_byte_for_byte_from_its_kept_output(archive, args):
     argv = ["--archive", str(archive), *args]
-    assert kept_answer(argv, {}) is None  # never asked: the CLI must run
+    first = kept_answer(argv, {})
     made = cli(archive, *args)
+    # Never asked: the CLI must run; but two releases named by date have the report kept
+    # beside their diff, which ingest made for the release it added at the end.
+    assert first == (made if args == ["diff", "2011-04-01", "2011-05-01"] else None)
     assert made and kept_answer(argv, {}) == made
 
 
@@ -201,7 +204,8 @@ def test_after_an_ingest_the_new_pair_is_answered_from_its_report(archive, tmp_p
 
 def test_a_report_is_kept_where_the_quick_path_looks_for_it(archive):
     cli(archive, "-q", "diff", "2011-05-01", "2011-04-01")
-    assert [path.suffix for path in diff_folder(archive).iterdir()].count(".report") == 1
+    # this pair's, and the one ingest made for the release it added (2011-04-01 -> 2011-05-01)
+    assert [path.suffix for path in diff_folder(archive).iterdir()].count(".report") == 2
     assert report_answer(str(archive), "2011-05-01", "2011-04-01", "en", "text") is not None
 
 
