@@ -194,7 +194,7 @@ def test_a_loaded_document_is_kept_compactly_and_read_back_equal(tmp_path):
     path = archive.root / "en" / "2024-11-08" / "document.json"
     expected = document_from_json(json.loads(path.read_text(encoding="utf-8")))
     assert archive.load(release) == expected
-    assert len(list((archive.root / ".cache" / "documents").glob("*.pickle"))) == 1
+    assert len(list((archive.root / ".cache" / "documents").glob("*.marshal"))) == 1
     assert archive.load(release) == expected  # now from the cache
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import marshal
+import pickle
 
 from rulesarchive.corpus.model import (
     Document,
@@ -173,3 +175,18 @@ def test_the_classes_loading_builds_without_init_have_no_post_init():
     # unpack_document fills their slots directly: a __post_init__ added later would not run.
     for cls in (Heading, Rule, GlossaryEntry):
         assert not hasattr(cls, "__post_init__"), cls
+
+
+def test_a_cached_form_cut_short_or_of_other_code_is_read_afresh_and_replaced(tmp_path):
+    archive = Archive(tmp_path)
+    release = _save(archive, dt.date(2020, 1, 1))
+    document = _document(release.effective_date)
+    assert archive.load(release) == document
+    (entry,) = (tmp_path / ".cache" / "documents").glob("*.marshal")
+    good = entry.read_bytes()
+    for damaged in (good[: len(good) // 2], b"", pickle.dumps(good), marshal.dumps((1, 2))):
+        entry.write_bytes(damaged)
+        loaded = archive.load(release)
+        assert loaded == document and type(loaded.rules[0]) is Rule
+        assert unpack_document(entry.read_bytes()) == document  # replaced
+    assert archive.load(release) == document
