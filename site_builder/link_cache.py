@@ -52,7 +52,7 @@ class LinkCache:
         """Return the key of a text's HTML made from `inputs` (strings, numbers, tuples)."""
         # marshal's version 2 writes equal values as equal bytes (no references to objects
         # seen before), twice as quick as repr.
-        return hashlib.sha1(marshal.dumps(inputs, 2)).digest()
+        return hashlib.sha1(marshal.dumps(inputs, 2)).digest()  # type: ignore[arg-type]
 
     def get(self, key: bytes) -> Linked | None:
         """Return the HTML kept under `key`, if any."""
