@@ -315,7 +315,9 @@ def _read_data(
         repaired = repair_placeholders(document, [])
         if repaired != document:
             document, rendered = repaired, _render(repaired, rendered.set_name, data)
-    return data, _Read.of(document, packed=rendered.asks or not known), extracted, rendered
+    # How it was read, without the text read: storing needs the format, encoding and repairs.
+    how = replace(extracted, text="")
+    return data, _Read.of(document, packed=rendered.asks or not known), how, rendered
 
 
 def _first_line(error: BaseException) -> str:
