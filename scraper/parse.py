@@ -404,7 +404,12 @@ def _parse_glossary(lines: list[str], wrapped: bool, notes: list[str]) -> Iterat
             body.append("")
             continue
         unindented = not raw[:1].isspace()
-        if unindented and not wrapped and _term_without_blank(raw, body, lines[at + 1 : at + 2]):
+        if (
+            unindented
+            and not wrapped
+            and body  # (what _term_without_blank looks at first: most lines stop here)
+            and _term_without_blank(raw, body, lines[at + 1 : at + 2])
+        ):
             notes.append(f"glossary term {raw.strip()!r} read without the blank line before it")
             previous_blank = True
         if (
