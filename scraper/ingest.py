@@ -261,9 +261,11 @@ class _Stored:
         kept = self._documents.get(release.key)
         if kept is None or kept[0] != release:
             return archive.load(release)
-        if isinstance(kept[1], bytes):
-            self._documents[release.key] = (release, _from_json(kept[1]))
-        return self._documents[release.key][1]  # type: ignore[return-value]
+        document = kept[1]
+        if isinstance(document, bytes):
+            document = _from_json(document)
+            self._documents[release.key] = (release, document)
+        return document
 
 
 def recover_leftovers(archive: Archive) -> list[Outcome]:
