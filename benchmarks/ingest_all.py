@@ -8,7 +8,8 @@ then the 129 English TXT files as a user runs it, `rulesarchive --archive DIR in
 it is installed, else this script's own loop), beside the same ingest in process.
 With --against, only the whole-process runs: this checkout's command and another's (say, an
 older commit's worktree with its own environment) taking turns, each run's wall-clock and CPU
-seconds (user + system, the process and its workers) printed with the load average.
+seconds (user + system, the process and its workers; each part too) printed with the load
+average.
 Targets (2-core machine): the whole archive under 15 s and 500 MB; the 129 TXT in 5 s.
 """
 
@@ -95,21 +96,24 @@ def print_whole_process(paths: list[Path], runs: int) -> None:
     with tempfile.TemporaryDirectory(prefix="bench-ingest-") as scratch:
         target = Path(scratch) / "archive"
         command = [str(script), "--archive", str(target), "ingest", *map(str, paths)]
-        times = _hyperfine(command, target, runs) if shutil.which("hyperfine") else None
-        tool = "hyperfine" if times else "own loop"
-        times = times or _own_loop(command, target, runs)
+        result = _hyperfine(command, target, runs) if shutil.which("hyperfine") else None
+        tool = "hyperfine" if result else "own loop"
+        times = result["times"] if result else _own_loop(command, target, runs)
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     print(f"\n{len(paths)} English TXT, whole process ({tool}, {runs} runs, load after {load})")
     print(
-        f"seconds             median {statistics.median(times):.2f}, best {min(times):.2f}, "
-        f"worst {max(times):.2f}"
+        f"seconds             mean {statistics.mean(times):.2f}, median "
+        f"{statistics.median(times):.2f}, best {min(times):.2f}, worst {max(times):.2f}"
     )
+    if result:
+        user, system = result["user"], result["system"]
+        print(f"CPU seconds         {user:.2f} user + {system:.2f} system (mean)")
 
 
 def print_interleaved(paths: list[Path], other: Path, runs: int) -> None:
     """Run this checkout's ingest and another's in turn (which goes first alternates)."""
     ours = Path(sys.executable).parent / "rulesarchive"
-    figures: dict[str, list[tuple[float, float]]] = {"this": [], "other": []}
+    figures: dict[str, list[tuple[float, float, float]]] = {"this": [], "other": []}
     with tempfile.TemporaryDirectory(prefix="bench-ingest-") as scratch:
         target = Path(scratch) / "archive"
         for round_ in range(runs):
@@ -118,31 +122,38 @@ def print_interleaved(paths: list[Path], other: Path, runs: int) -> None:
                 shutil.rmtree(target, ignore_errors=True)
                 command = [str(script), "--archive", str(target), "ingest", *map(str, paths)]
                 load = os.getloadavg()[0]
-                seconds, cpu = _timed(command)
-                figures[label].append((seconds, cpu))
-                print(f"{label:6} {seconds:6.2f} s wall, {cpu:6.2f} s CPU (load {load:.1f})")
+                seconds, user, system = _timed(command)
+                figures[label].append((seconds, user, system))
+                print(
+                    f"{label:6} {seconds:6.2f} s wall, {user + system:6.2f} s CPU "
+                    f"({user:.2f} user + {system:.2f} system; load {load:.1f})"
+                )
     for label, measured in figures.items():
-        walls = [seconds for seconds, _cpu in measured]
-        cpus = [cpu for _seconds, cpu in measured]
+        walls = [seconds for seconds, _user, _system in measured]
+        cpus = [user + system for _seconds, user, system in measured]
         print(
             f"{label:6} wall median {statistics.median(walls):.2f} best {min(walls):.2f}; "
-            f"CPU median {statistics.median(cpus):.2f} best {min(cpus):.2f}"
+            f"CPU median {statistics.median(cpus):.2f} best {min(cpus):.2f} "
+            f"(user median {statistics.median(m[1] for m in measured):.2f}, "
+            f"system median {statistics.median(m[2] for m in measured):.2f})"
         )
 
 
-def _timed(command: list[str]) -> tuple[float, float]:
-    """Return the wall-clock and CPU seconds (user + system, with children) of a command."""
+def _timed(command: list[str]) -> tuple[float, float, float]:
+    """Return the wall-clock, user and system CPU seconds (with children) of a command."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     seconds = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    return seconds, cpu
+    return seconds, after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime
 
 
-def _hyperfine(command: list[str], target: Path, runs: int) -> list[float] | None:
-    """Return hyperfine's run times, each run into an emptied archive; None if it fails."""
+def _hyperfine(command: list[str], target: Path, runs: int) -> dict | None:
+    """Return hyperfine's result (times, user, system), each run into an emptied archive.
+
+    None if it fails.
+    """
     with tempfile.NamedTemporaryFile(suffix=".json") as export:
         done = subprocess.run(
             [
@@ -163,7 +174,7 @@ def _hyperfine(command: list[str], target: Path, runs: int) -> list[float] | Non
         )
         if done.returncode != 0:
             return None
-        return json.loads(Path(export.name).read_text())["results"][0]["times"]
+        return json.loads(Path(export.name).read_text())["results"][0]
 
 
 def _own_loop(command: list[str], target: Path, runs: int) -> list[float]:

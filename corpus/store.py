@@ -216,7 +216,7 @@ class Archive:
     def save(
         self,
         release: Release,
-        document: Document,
+        document: Document | None,
         raw: bytes,
         rules_text: str | bytes | None = None,
         document_json: str | bytes | None = None,
@@ -224,7 +224,8 @@ class Archive:
         """Write a release, replacing any with the same key; all or nothing, durable.
 
         `rules_text` is render_rules_text(document) and `document_json`
-        render_document_json(document) (or either encoded) when the caller has them already.
+        render_document_json(document) (or either encoded) when the caller has them already;
+        with both given, the document may be None (ingest need not rebuild it).
         """
         if self._pinned:
             raise ArchiveError(f"{self._data}: a snapshot is read-only")
@@ -234,13 +235,15 @@ class Archive:
             staging = Path(tempfile.mkdtemp(prefix=".incoming-", dir=target.parent))
             try:
                 os.chmod(staging, 0o777 & ~_UMASK)
-                if rules_text is None:
-                    rules_text = render_rules_text(document)
+                if rules_text is None or document_json is None:
+                    assert document is not None, "save needs the document or both its files"
+                    if rules_text is None:
+                        rules_text = render_rules_text(document)
+                    if document_json is None:
+                        document_json = render_document_json(document)
                 files: dict[str, str | bytes] = {
                     "release.json": json.dumps(release_to_json(release), indent=1),
-                    "document.json": (
-                        render_document_json(document) if document_json is None else document_json
-                    ),
+                    "document.json": document_json,
                     "rules.txt": rules_text,
                     f"original.{release.source.format}": raw,
                 }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 import os
 import re
 from collections.abc import Callable, Iterable
@@ -12,6 +13,7 @@ from dataclasses import dataclass, replace
 from itertools import repeat
 from pathlib import Path
 
+from rulesarchive.corpus.cache import collection_paused
 from rulesarchive.corpus.catalogue import entry_for
 from rulesarchive.corpus.children import watch_parent
 from rulesarchive.corpus.model import Document, Provenance, Release
@@ -20,6 +22,7 @@ from rulesarchive.corpus.store import (
     Archive,
     ArchiveError,
     check_language,
+    document_from_json,
     pack_document,
     render_document_json,
     render_rules_text,
@@ -63,7 +66,8 @@ class _Rendered:
     """The files a document is stored as, made where it was read (a worker).
 
     Valid for that document, named `set_name`, only: storing makes them anew for a document
-    the placeholder repair changed or the set list named otherwise.
+    the placeholder repair changed or the set list named otherwise. A worker makes them after
+    the repair of a document no rule of which asks for it (that repair reads no neighbour).
     """
 
     set_name: str
@@ -86,6 +90,48 @@ def _render(document: Document, set_name: str, data: bytes) -> _Rendered:
         hashlib.sha256(data).hexdigest(),
         any("?" in rule.text for rule in document.rules),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Read:
+    """A document read, as storing it needs it: its head and counts, whole only when needed.
+
+    A worker sends the whole document (packed) only when the main process needs it whole:
+    when a rule asks the neighbours for the placeholder repair, or when the set list names it
+    (its files may be made anew). Any other is rebuilt from its document.json only if a later
+    file's repair reads it as a neighbour: packing, sending and unpacking every document cost
+    more than the rest of the main process's work on it.
+    """
+
+    head: Document  # without headings, rules and glossary
+    rule_count: int
+    glossary_count: int
+    packed: bytes | None = None  # the whole document, from a worker
+    document: Document | None = None  # the whole document, read in this process
+
+    @classmethod
+    def of(cls, document: Document, packed: bool = False, here: bool = False) -> _Read:
+        """Describe a document read; `packed` sends it whole, `here` keeps it (no worker)."""
+        return cls(
+            replace(document, headings=(), rules=(), glossary=()),
+            len(document.rules),
+            len(document.glossary),
+            pack_document(document, interned=False) if packed else None,
+            document if here else None,
+        )
+
+    def whole(self, rendered: _Rendered | None) -> Document:
+        """Return the whole document: kept, unpacked, or rebuilt from its document.json."""
+        if self.document is not None:
+            return self.document
+        if self.packed is not None:
+            return unpack_document(self.packed)
+        assert rendered is not None  # a worker sends a document it does not pack with its files
+        return _from_json(rendered.document_json)
+
+
+def _from_json(document_json: bytes) -> Document:
+    return document_from_json(json.loads(document_json))
 
 
 def read_document(
@@ -164,13 +210,12 @@ def ingest_paths(
             if isinstance(reading, str):
                 outcome = Outcome(str(path), "failed", f"{path}: {reading}")
             else:
-                data, packed, extracted, rendered = reading
-                document = unpack_document(packed)
+                data, read, extracted, rendered = reading
                 outcome = _store_reading(
                     archive,
                     str(path),
                     data,
-                    document,
+                    read,
                     extracted,
                     overrides,
                     _LOCAL_FILE,
@@ -201,9 +246,10 @@ class _Stored:
     _KEEP = 4
 
     def __init__(self) -> None:
-        self._documents: dict[str, tuple[Release, Document]] = {}
+        # The document, or its document.json to rebuild it from when it is asked for.
+        self._documents: dict[str, tuple[Release, Document | bytes]] = {}
 
-    def add(self, release: Release, document: Document) -> None:
+    def add(self, release: Release, document: Document | bytes) -> None:
         """Remember a stored release's document, forgetting the oldest beyond a few."""
         self._documents.pop(release.key, None)
         self._documents[release.key] = (release, document)
@@ -213,9 +259,13 @@ class _Stored:
     def load(self, archive: Archive, release: Release) -> Document:
         """Return the document of a stored release: remembered if it is the same, else read."""
         kept = self._documents.get(release.key)
-        if kept is not None and kept[0] == release:
-            return kept[1]
-        return archive.load(release)
+        if kept is None or kept[0] != release:
+            return archive.load(release)
+        document = kept[1]
+        if isinstance(document, bytes):
+            document = _from_json(document)
+            self._documents[release.key] = (release, document)
+        return document
 
 
 def recover_leftovers(archive: Archive) -> list[Outcome]:
@@ -224,12 +274,12 @@ def recover_leftovers(archive: Archive) -> list[Outcome]:
     return [Outcome(str(archive.root), "recovered", note) for note in notes]
 
 
-def _read_path(path: Path, overrides: Overrides) -> tuple[bytes, bytes, Extracted, _Rendered] | str:
-    """Read one file in a worker: its bytes, its document packed, how it was read, its files.
+def _read_path(path: Path, overrides: Overrides) -> tuple[bytes, _Read, Extracted, _Rendered] | str:
+    """Read one file in a worker: its bytes, its document (_Read), how it was read, its files.
 
-    The document travels back packed (corpus.store.pack_document): pickling the Document
-    itself (a slotted dataclass per rule) cost both sides several times as much. The reason
-    comes back as a string when the file cannot be read.
+    A document travels back packed (corpus.store.pack_document), and only when it is needed
+    whole: pickling the Document itself (a slotted dataclass per rule) cost both sides
+    several times as much. The reason comes back as a string when the file cannot be read.
 
     Whatever a library raises becomes that string: exceptions do not all survive the trip
     back from a worker process (lxml's cannot be pickled), and one file must not end the batch.
@@ -239,10 +289,11 @@ def _read_path(path: Path, overrides: Overrides) -> tuple[bytes, bytes, Extracte
             data = handle.read(overrides.max_bytes + 1)  # bounded: /dev/zero, a huge file
         if len(data) > overrides.max_bytes:
             return _too_big(max(len(data), path.stat().st_size), overrides.max_bytes)
-        document, extracted = read_document(data, str(path), overrides)
-        known = _set_without_archive(document, overrides)
-        rendered = _render(document, known[1] if known else "", data)
-        return data, pack_document(document, interned=False), extracted, rendered
+        # A document's thousands of rules and texts are freed by their counts: the collector's
+        # passes over them cost a twentieth of the reading. (It collects a library's cycles,
+        # if any, after the file.)
+        with collection_paused():
+            return _read_data(data, path, overrides)
     except OSError as error:
         return f"cannot read ({error.strerror or error})"
     except InputError as error:
@@ -251,6 +302,24 @@ def _read_path(path: Path, overrides: Overrides) -> tuple[bytes, bytes, Extracte
         return "out of memory while reading it"
     except Exception as error:  # a library failing on one hostile file
         return f"cannot be read ({type(error).__name__}: {_first_line(error)})"
+
+
+def _read_data(
+    data: bytes, path: Path, overrides: Overrides
+) -> tuple[bytes, _Read, Extracted, _Rendered]:
+    """Read one file's bytes into what _read_path sends back."""
+    document, extracted = read_document(data, str(path), overrides)
+    known = _set_without_archive(document, overrides)
+    rendered = _render(document, known[1] if known else "", data)
+    # No rule asks: the repair reads no neighbour, and is done here (only a text holding a
+    # `?`, which its document.json then holds too, can change).
+    if not rendered.asks and b"?" in rendered.document_json:
+        repaired = repair_placeholders(document, [])
+        if repaired != document:
+            document, rendered = repaired, _render(repaired, rendered.set_name, data)
+    # How it was read, without the text read: storing needs the format, encoding and repairs.
+    how = replace(extracted, text="")
+    return data, _Read.of(document, packed=rendered.asks or not known), how, rendered
 
 
 def _first_line(error: BaseException) -> str:
@@ -275,14 +344,16 @@ def ingest_bytes(
     except Exception as error:  # a library failing on one hostile file
         reason = f"cannot be read ({type(error).__name__}: {_first_line(error)})"
         return Outcome(name, "failed", f"{name}: {reason}")
-    return _store_reading(archive, name, data, document, extracted, overrides, provenance)
+    return _store_reading(
+        archive, name, data, _Read.of(document, here=True), extracted, overrides, provenance
+    )
 
 
 def _store_reading(
     archive: Archive,
     name: str,
     data: bytes,
-    document: Document,
+    read: _Read,
     extracted: Extracted,
     overrides: Overrides,
     provenance: Provenance,
@@ -292,27 +363,35 @@ def _store_reading(
     """Repair, name, check and store a document read; `rendered` are its files, when made."""
     stored = stored or _Stored()
     try:
-        read = document
-        asks = rendered.asks if rendered else any("?" in rule.text for rule in document.rules)
-        # (Texts other than the rules' may still hold a `?` for the repair to read alone.)
-        neighbours = _neighbour_documents(archive, document, stored) if asks else []
-        document = repair_placeholders(document, neighbours)
+        document = read.head  # the whole document only where it is needed
+        whole = None
+        changed = False
+        if rendered is None or rendered.asks:  # else a worker did the repair
+            whole = read.whole(rendered)
+            asks = rendered.asks if rendered else any("?" in rule.text for rule in whole.rules)
+            # (Texts other than the rules' may still hold a `?` for the repair to read alone.)
+            neighbours = _neighbour_documents(archive, whole, stored) if asks else []
+            repaired = repair_placeholders(whole, neighbours)
+            # (A repair that changed nothing returns an equal document: mostly the same objects.)
+            changed = repaired != whole
+            document = whole = repaired
         found_set = _find_set(archive, document, overrides)
-        # (A repair that changed nothing returns an equal document: mostly the same objects.)
-        if rendered is None or document != read or rendered.set_name != found_set[1]:
-            rendered = _render(document, found_set[1], data)
-        release = _describe_release(document, extracted, name, found_set, provenance, rendered)
+        if rendered is None or changed or rendered.set_name != found_set[1]:
+            whole = whole or read.whole(rendered)
+            rendered = _render(whole, found_set[1], data)
+        release = _describe_release(
+            document, read, extracted, name, found_set, provenance, rendered
+        )
         document = replace(document, set_name=release.set_name)
+        whole = whole and replace(whole, set_name=release.set_name)
         # Check and store under the writer lock: two ingests of one release cannot both add it.
         with archive.lock():
             release = _check_integrity(archive, document, release, overrides.force, rendered)
-            outcome = _store(
-                archive, release, document, data, rendered, overrides.force, found_set[2]
-            )
+            outcome = _store(archive, release, whole, data, rendered, overrides.force, found_set[2])
     except (InputError, ArchiveError) as error:
         return Outcome(name, "failed", f"{name}: {error}")
     if outcome.status in ("added", "replaced"):
-        stored.add(release, document)
+        stored.add(release, whole or rendered.document_json)
     return outcome
 
 
@@ -358,6 +437,7 @@ def _set_without_archive(document: Document, overrides: Overrides) -> tuple[str,
 
 def _describe_release(
     document: Document,
+    read: _Read,
     extracted: Extracted,
     name: str,
     found_set: tuple[str, str, str],
@@ -382,8 +462,8 @@ def _describe_release(
         effective_date=document.effective_date,
         set_code=set_code,
         set_name=set_name,
-        rule_count=len(document.rules),
-        glossary_count=len(document.glossary),
+        rule_count=read.rule_count,
+        glossary_count=read.glossary_count,
         content_sha256=rendered.content_sha256,
         source=source,
         flags=flags,
@@ -441,7 +521,7 @@ def _neighbour_documents(archive: Archive, document: Document, stored: _Stored) 
 def _store(
     archive: Archive,
     release: Release,
-    document: Document,
+    document: Document | None,
     data: bytes,
     rendered: _Rendered,
     force: bool,

@@ -41,8 +41,12 @@ def normalise_document(document: Document) -> Document:
         if text != rule.text or rule.original or examples[at]
     ]:
         start = starts[at]
+        rule = rules[at]
+        if not examples[at] and not rule.original:  # most: a text as printed, now changed
+            normalised[at] = Rule(rule.number, canonical[start], (), rule.text)
+            continue
         new_examples = tuple(canonical[start + 1 : start + 1 + len(examples[at])])
-        normalised[at] = _normalised_rule(rules[at], canonical[start], new_examples)
+        normalised[at] = _normalised_rule(rule, canonical[start], new_examples)
     glossary = []
     at = len(rules) + sum(map(len, examples))  # the glossary's first term
     for entry in document.glossary:

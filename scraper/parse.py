@@ -59,7 +59,7 @@ class _RuleBuilder:
         (self.examples[-1] if self.examples else self.lines).append(text)
 
     def build(self) -> Rule:
-        if not self.examples and len(self.lines) == 1:  # most rules: one paragraph
+        if not self.examples and len(self.lines) == 1:
             return Rule(self.number, self.lines[0].strip())
         text = " ".join(self.lines).strip()
         examples = tuple(" ".join(example).strip() for example in self.examples)
@@ -123,12 +123,24 @@ def parse_document(text: str, language: str | None = None) -> Document:
 def detect_language(text: str) -> str:
     """Guess the language of a rules document: 'zh-Hans', 'it' or 'en'."""
     sample = text[:200_000]
-    cjk = 0 if sample.isascii() else len(_CJK.findall(sample))
+    cjk = 0 if _without_cjk(sample) else len(_CJK.findall(sample))
     if cjk > len(sample) * 0.05:
         return "zh-Hans"
     if "Regolamento" in sample or "Esempio:" in sample:
         return "it"
     return "en"
+
+
+# The first byte of a character's UTF-8 between U+4000 and U+9FFF, and so of every _CJK one.
+_CJK_LEAD_BYTES = tuple(bytes([lead]) for lead in range(0xE4, 0xEA))
+
+
+def _without_cjk(sample: str) -> bool:
+    """Tell a text holding no _CJK character, without the pattern's slower pass over it."""
+    if sample.isascii():
+        return True
+    encoded = sample.encode("utf-8", "surrogatepass")
+    return not any(lead in encoded for lead in _CJK_LEAD_BYTES)
 
 
 def find_effective_date(text: str) -> dt.date | None:
@@ -145,7 +157,7 @@ def find_effective_date(text: str) -> dt.date | None:
 
 def is_hard_wrapped(lines: list[str]) -> bool:
     """Tell whether paragraphs are broken across lines (1999-2004 texts, PDF text)."""
-    lengths = sorted(len(line) for line in lines if line.strip())
+    lengths = sorted(map(len, filter(str.strip, lines)))
     if not lengths or lengths[int(len(lengths) * 0.99)] >= 160:
         return False
     # Short lines alone prove nothing (a short document): wrapped rules run on to a next line.
@@ -238,9 +250,12 @@ def _parse_rules(
     lines: list[str], wrapped: bool, notes: list[str]
 ) -> tuple[list[Heading], list[Rule]]:
     headings: list[Heading] = []
-    builders: list[_RuleBuilder] = []
+    # Each rule's number and first paragraph; a builder only for a rule of more paragraphs
+    # (by its index): most rules are one paragraph, built at once at the end.
+    numbers: list[str] = []
+    firsts: list[str] = []
+    builders: dict[int, _RuleBuilder] = {}
     for paragraph in _paragraphs(lines, wrapped):
-        current = builders[-1] if builders else None
         match = _RULE.match(paragraph)
         if match:  # (what _rule_number does first, inline: most paragraphs are rules)
             chapter, rule, letters, dot, space, text = match.groups()
@@ -249,24 +264,34 @@ def _parse_rules(
                 notes.append(f"typo: '{number}.' has a stray period after the sub-rule letter")
             if not space and text:
                 notes.append(f"typo: no space after '{number}.'")
-            builders.append(_RuleBuilder(number, [text] if text else []))
+            numbers.append(number)
+            firsts.append(text)
             continue
-        numbered, rest = _rule_number(paragraph, current.number if current else None, notes)
+        numbered, rest = _rule_number(paragraph, numbers[-1] if numbers else None, notes)
         if numbered is not None:
-            builders.append(_RuleBuilder(numbered, [rest] if rest else []))
+            numbers.append(numbered)
+            firsts.append(rest)
             continue
         heading = _SECTION.fullmatch(paragraph) or _CHAPTER.fullmatch(paragraph)
         if heading and len(paragraph) < 90:
             headings.append(Heading(heading.group("number"), heading.group("title").strip()))
             continue
-        example = _EXAMPLE.match(paragraph)
-        if example and current is not None:
-            current.examples.append([paragraph[example.end() :]])
-        elif current is not None:
-            current.add(paragraph)
-        else:
+        if not numbers:
             notes.append(f"text before the first rule ignored: {paragraph[:60]!r}")
-    return headings, _repair_order([builder.build() for builder in builders], notes)
+            continue
+        current = builders.get(len(numbers) - 1)
+        if current is None:
+            current = _RuleBuilder(numbers[-1], [firsts[-1]] if firsts[-1] else [])
+            builders[len(numbers) - 1] = current
+        example = _EXAMPLE.match(paragraph)
+        if example:
+            current.examples.append([paragraph[example.end() :]])
+        else:
+            current.add(paragraph)
+    rules = list(map(Rule, numbers, map(str.strip, firsts)))
+    for at, builder in builders.items():
+        rules[at] = builder.build()
+    return headings, _repair_order(rules, notes)
 
 
 def _repair_order(rules: list[Rule], notes: list[str]) -> list[Rule]:
@@ -379,7 +404,12 @@ def _parse_glossary(lines: list[str], wrapped: bool, notes: list[str]) -> Iterat
             body.append("")
             continue
         unindented = not raw[:1].isspace()
-        if unindented and not wrapped and _term_without_blank(raw, body, lines[at + 1 : at + 2]):
+        if (
+            unindented
+            and not wrapped
+            and body  # (what _term_without_blank looks at first: most lines stop here)
+            and _term_without_blank(raw, body, lines[at + 1 : at + 2])
+        ):
             notes.append(f"glossary term {raw.strip()!r} read without the blank line before it")
             previous_blank = True
         if (

@@ -112,8 +112,14 @@ def _restore(text: str, model: str, counts: Counter[str]) -> str:
     mine, theirs = _WORD.split(text), _WORD.split(model)
     my_words = [word.casefold() for word in mine[1::2]]
     their_words = [word.casefold() for word in theirs[1::2]]
-    matcher = SequenceMatcher(None, my_words, their_words, autojunk=False)
-    for my_start, their_start, size in matcher.get_matching_blocks():
+    blocks: list[tuple[int, int, int]]
+    if my_words == their_words:  # most models: the blocks SequenceMatcher finds, at once
+        blocks = [(0, 0, len(my_words))] if my_words else []
+        blocks.append((len(my_words), len(my_words), 0))
+    else:
+        matcher = SequenceMatcher(None, my_words, their_words, autojunk=False)
+        blocks = list(matcher.get_matching_blocks())
+    for my_start, their_start, size in blocks:
         # The separator before word k sits at 2k; inside a shared run of words (and at a
         # shared start or end of both texts) separators correspond.
         first = 0 if my_start == their_start == 0 else 1

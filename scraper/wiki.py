@@ -29,6 +29,7 @@ _SOURCE_LINE = re.compile(
     re.IGNORECASE,
 )
 _MARKER_LINE = re.compile(rb"Tratto dal Regolamento\s*\(\s*Aggiornato a", re.IGNORECASE)
+_MARKER_WORDS = MARKER.lower().encode()  # what every _MARKER_LINE begins with, lowered
 _MONTHS = [
     "gennaio",
     "febbraio",
@@ -62,7 +63,11 @@ class _Page:
 def is_wiki_page(data: bytes) -> bool:
     """Tell whether bytes are a wiki page (or a bundle of pages) quoting the rules."""
     # The whole source line, not the bare words: a README that mentions the marker is no page.
-    return _MARKER_LINE.search(data[:1_000_000]) is not None
+    head = data[:1_000_000]
+    # A pattern ignoring case is tried at every byte: the bare words are looked for first.
+    if _MARKER_WORDS not in head.lower():
+        return False
+    return _MARKER_LINE.search(head) is not None
 
 
 def parse_wiki(data: bytes) -> Document:

@@ -93,3 +93,28 @@ def test_a_batch_repairs_from_the_document_it_just_stored_as_a_reread_would(tmp_
             reread.root / key / "document.json"
         ).read_bytes()
         assert "number 5's of" in batch.load(release).rule("100.5").text
+
+
+def test_a_batch_repairs_a_document_no_rule_of_which_asks_as_one_read_alone(tmp_path):
+    dates = ["November 8, 2024", "February 7, 2025", "April 11, 2025", "June 13, 2025"]
+    # Only an example prints a `?`: the worker repairs it, reading no neighbour.
+    texts = [
+        modern_text(date=date).replace("targeting a creature", "targeting a creature?s")
+        for date in dates
+    ]
+    paths = []
+    for at, text in enumerate(texts):
+        paths.append(tmp_path / f"{at}.txt")
+        paths[-1].write_text(text)
+    alone = Archive(tmp_path / "alone")
+    for path in paths:
+        assert ingest_bytes(alone, path.read_bytes(), path.name).status == "added"
+    batch = Archive(tmp_path / "batch")
+    assert [o.status for o in ingest_paths(batch, paths)] == ["added"] * 4
+    for release in batch.releases("en"):
+        for name in ("document.json", "release.json", "rules.txt"):
+            assert (batch.root / release.key / name).read_bytes() == (
+                alone.root / release.key / name
+            ).read_bytes()
+        assert dict(release.normalisation)["placeholders"] == 1
+        assert batch.load(release).rule("400.7").examples[0].endswith("a creature's.")

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from rulesarchive.scraper.errors import InputError
 from rulesarchive.scraper.ingest import read_document
-from rulesarchive.scraper.wiki import parse_wiki
+from rulesarchive.scraper.wiki import is_wiki_page, parse_wiki
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -37,3 +37,17 @@ def test_html_page_keeps_slips_and_notes_them():
 def test_a_page_without_its_source_line_is_refused():
     with pytest.raises(InputError, match="Tratto dal Regolamento"):
         parse_wiki(b"<h2>Regolamento</h2><ul><li>616.1. Tratto dal Regolamento</li></ul>")
+
+
+@pytest.mark.parametrize(
+    ("data", "page"),
+    [
+        (b"<p>Tratto dal Regolamento (Aggiornato a Bloomburrow, 2 agosto 2024)</p>", True),
+        (b"x\nTRATTO DAL REGOLAMENTO\n(\taggiornato A Foundations, 15 novembre 2024)", True),
+        (b"The pages quote it after 'Tratto dal Regolamento'.", False),
+        (b"Tratto dal  Regolamento (Aggiornato a Foundations, 15 novembre 2024)", False),
+        ("100.1. Nient’altro".encode(), False),
+    ],
+)
+def test_a_wiki_page_is_told_by_its_source_line_in_any_case(data, page):
+    assert is_wiki_page(data) is page
