@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from rulesarchive.corpus.model import Release
 from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.cache import cached_release_diff, diff_folder
-from rulesarchive.differ.references import extend_kept_check
 from rulesarchive.differ.rule_index import update_line_index
 
 MOST_DIFFED = 3  # releases added at the end of a language whose diffs an ingest works out
@@ -34,5 +33,7 @@ def prepare_after_ingest(archive: Archive, added: Sequence[Release]) -> None:
             if release in added or before in added:  # one inserted: its successor's diff too
                 cached_release_diff(diff_folder(archive.root), before, release, archive.load)
         if language == "en":
+            from rulesarchive.differ.references import extend_kept_check  # not for a bulk ingest
+
             extend_kept_check(archive, MOST_DIFFED)
     update_line_index(archive)
