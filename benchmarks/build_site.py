@@ -128,9 +128,7 @@ def main() -> None:
             f"{label:38} {f['files']:6d} {f['written']:7d} {f['seconds']:7.2f} {f['cpu']:6.1f}"
             f" {f['gather']:6.2f}"
             f" {f['check']:6.2f} {pages:6.2f} {f['peak_mb']:7.0f} {f['child_mb']:5.0f}"
-            f" {f['load']:5.1f} {f['ingest']:6.2f}"
-            if "ingest" in f
-            else f" {f['load']:5.1f}"
+            f" {f['load']:5.1f}" + (f" {f['ingest']:6.2f}" if "ingest" in f else "")
         )
 
 
