@@ -120,7 +120,7 @@ def _render(
     progress: Progress | None,
     cache: bool,
 ) -> None:
-    env = environment()
+    env = environment(cache_folder(archive.root, "templates") if cache else None)
     gathered: dict[str, Language] = {}
     tell = progress or (lambda _stage, _done, _total: None)
 

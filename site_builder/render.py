@@ -17,15 +17,20 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2.bccache import Bucket, BytecodeCache
 from markupsafe import Markup, escape
+from rulesarchive.corpus.cache import entry_path, read_entry, write_entry
 
 from rulesarchive import corpus, differ
 
 LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "it": "Italiano"}
 
 
-def environment() -> Environment:
-    """Return the Jinja2 environment over templates/ (autoescaping: rule text is only text)."""
+def environment(compiled: Path | None = None) -> Environment:
+    """Return the Jinja2 environment over templates/ (autoescaping: rule text is only text).
+
+    With `compiled`, a folder where the templates are kept compiled from one build to the next.
+    """
     folder = str(resources.files("rulesarchive.templates"))
     env = Environment(
         loader=FileSystemLoader(folder),
@@ -33,10 +38,30 @@ def environment() -> Environment:
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        bytecode_cache=_CompiledTemplates(compiled) if compiled else None,
     )
     env.globals["language_names"] = LANGUAGE_NAMES
     env.filters["diff_html"] = diff_html
     return env
+
+
+class _CompiledTemplates(BytecodeCache):
+    """The templates' compiled code kept between builds (compiling them took a fifth of a second).
+
+    Jinja2 names an entry by the template and checks its source's hash and its own version
+    and Python's on reading: a changed template is compiled afresh.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        kept = read_entry(entry_path(self.folder, f"template:{bucket.key}"))
+        if isinstance(kept, bytes):
+            bucket.bytecode_from_string(kept)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        write_entry(entry_path(self.folder, f"template:{bucket.key}"), bucket.bytecode_to_string())
 
 
 @cache

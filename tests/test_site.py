@@ -12,11 +12,13 @@ from xml.etree import ElementTree
 import pytest
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
+from jinja2 import Environment
 from rulesarchive.site_builder import build as build_module
 from rulesarchive.site_builder import changelog, paths
 from rulesarchive.site_builder import output as output_module
 from rulesarchive.site_builder.build import BuildError, build_site, sample_archive
 from rulesarchive.site_builder.gather import is_term
+from rulesarchive.site_builder.render import environment
 
 from rulesarchive import cli
 from rulesarchive.cli import main
@@ -357,3 +359,14 @@ def test_the_not_found_page_works_under_a_sub_path(tmp_path):
     links = [tag.get("href") or tag.get("src") for tag in soup.find_all(["a", "link", "script"])]
     internal = [link for link in links if link and not link.startswith(("http", "data:"))]
     assert internal and all(link.startswith("/rules/") for link in internal), internal
+
+
+def test_templates_are_kept_compiled_between_builds(tmp_path, monkeypatch):
+    first = environment(tmp_path).get_template("rule.html")
+    assert [path.suffix for path in tmp_path.iterdir()] == [".pickle"]
+    monkeypatch.setattr(Environment, "compile", lambda *a, **k: pytest.fail("compiled again"))
+    kept = environment(tmp_path).get_template("rule.html")
+    assert kept.blocks.keys() == first.blocks.keys()
+    monkeypatch.undo()
+    (tmp_path / next(tmp_path.iterdir()).name).write_bytes(b"damaged")
+    assert environment(tmp_path).get_template("rule.html").blocks.keys() == first.blocks.keys()
