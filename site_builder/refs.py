@@ -45,6 +45,7 @@ class References:
         self._digests: dict[int, str] = {}  # of _term_keys, as keys of the link cache take it
         # A text is read in many places (a rule's page, changelogs, its chapter): found once.
         self._found_in: dict[str, list[tuple[int, int, str, str]]] = {}
+        self._targets: dict[tuple[str, str, int], str | None] = {}
 
     def rule_target(self, number: str, index: int) -> str | None:
         """Return the page (with its version anchor) of the rule holding a number in a release."""
@@ -69,6 +70,8 @@ class References:
     def html(self, page: str, text: str, index: int, terms: set[str] | None = None) -> Markup:
         """Return text as HTML with its references linked; `terms`: link glossary terms once."""
         found = self._found(text)
+        if not found and terms is None:  # nothing to link: escaped, quicker than a lookup
+            return escape(text)
         targets = tuple(self._target(kind, value, index) for _, _, kind, value in found)
         glossary = None if terms is None else (self._terms_digest(index), tuple(sorted(terms)))
         key = self.links.key(page, text, targets, glossary)
@@ -130,9 +133,13 @@ class References:
         return found
 
     def _target(self, kind: str, value: str, index: int) -> str | None:
-        if kind == "rule":
-            return self.rule_target(value, index)
-        return self.chapter_target(value, index)
+        key = (kind, value, index)
+        if key not in self._targets:  # one number is cited by many texts of a release
+            if kind == "rule":
+                self._targets[key] = self.rule_target(value, index)
+            else:
+                self._targets[key] = self.chapter_target(value, index)
+        return self._targets[key]
 
     def _link(self, page: str, shown: str, value: str, target: str | None) -> str:
         if target is None:
