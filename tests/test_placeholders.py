@@ -74,13 +74,8 @@ def test_a_batch_repairs_from_the_document_it_just_stored_as_a_reread_would(tmp_
     texts = [texts[0].replace("number 5 of", "number 5's of")] + [
         text.replace("number 5 of", "number 5?s of") for text in texts[1:]
     ]
-    paths = []
-    for at, text in enumerate(texts):
-        paths.append(tmp_path / f"{at}.txt")
-        paths[-1].write_text(text)
-    reread = Archive(tmp_path / "reread")
-    for path in paths:
-        assert ingest_bytes(reread, path.read_bytes(), path.name).status == "added"
+    paths = _written(tmp_path, texts)
+    reread = _each_alone(Archive(tmp_path / "reread"), paths)
     loads = []
     original_load = Archive.load
     monkeypatch.setattr(Archive, "load", lambda self, r: loads.append(r) or original_load(self, r))
@@ -102,13 +97,8 @@ def test_a_batch_repairs_a_document_no_rule_of_which_asks_as_one_read_alone(tmp_
         modern_text(date=date).replace("targeting a creature", "targeting a creature?s")
         for date in dates
     ]
-    paths = []
-    for at, text in enumerate(texts):
-        paths.append(tmp_path / f"{at}.txt")
-        paths[-1].write_text(text)
-    alone = Archive(tmp_path / "alone")
-    for path in paths:
-        assert ingest_bytes(alone, path.read_bytes(), path.name).status == "added"
+    paths = _written(tmp_path, texts)
+    alone = _each_alone(Archive(tmp_path / "alone"), paths)
     batch = Archive(tmp_path / "batch")
     assert [o.status for o in ingest_paths(batch, paths)] == ["added"] * 4
     for release in batch.releases("en"):
@@ -118,3 +108,17 @@ def test_a_batch_repairs_a_document_no_rule_of_which_asks_as_one_read_alone(tmp_
             ).read_bytes()
         assert dict(release.normalisation)["placeholders"] == 1
         assert batch.load(release).rule("400.7").examples[0].endswith("a creature's.")
+
+
+def _written(folder, texts: list[str]) -> list:
+    paths = [folder / f"{at}.txt" for at in range(len(texts))]
+    for path, text in zip(paths, texts, strict=True):
+        path.write_text(text)
+    return paths
+
+
+def _each_alone(archive: Archive, paths: list) -> Archive:
+    """Ingest the files one at a time, each a run of its own (neighbours read back)."""
+    for path in paths:
+        assert ingest_bytes(archive, path.read_bytes(), path.name).status == "added"
+    return archive
