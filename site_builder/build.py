@@ -91,10 +91,11 @@ def build_site(
     except BaseException as error:
         indexer.stop()
         output.abandon()
+        output.prune()
         if isinstance(error, OSError) and _under(error.filename, Path(out).parent):
             raise _unwritable(error, out) from None
         raise
-    output.swap()
+    output.commit()
     output.prune()
     return BuildReport(
         len(output.produced), output.written, time.perf_counter() - started, tuple(languages)
@@ -191,9 +192,11 @@ def _render(
         )
         links.save("others")  # the rule pages' part is saved by the process that made them
         lastmod.update(pages.lastmod)
-        output.remove_stale(f"{language}/")
         if indexer is not None and _index_is_stale(output, language):
             tell(f"indexing {language} for search", 0, 0)
+            output.stage_for_indexing(
+                p for p in output.produced if search.searchable_language(p) == language
+            )
             indexer.start(language)
     assert first_pages is not None
     _site_pages(output, first_pages, gathered, base_url, lastmod)
@@ -212,7 +215,7 @@ def _index_is_stale(output: Output, language: str) -> bool:
     gone = output.previous.keys() - output.produced.keys()
     return (
         any(search.searchable_language(path) == language for path in output.changed | gone)
-        or not (output.staging / "pagefind" / language / "pagefind.js").exists()
+        or not output.current(f"pagefind/{language}/pagefind.js").exists()
     )
 
 

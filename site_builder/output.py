@@ -1,16 +1,19 @@
-"""The site folder being built: two copies side by side, the live one never touched.
+"""The site folder being built: the changed files made beside the live site, then moved in.
 
-`site` is a symbolic link to one of two folders, `.site.a` and `.site.b`. A build starts the
-folder that is not live as a hard-link copy of the live one (made in another process while
-the archive is read), writes only the files whose inputs changed (each file's inputs are
-summed up in a fingerprint kept in `.manifest.json`), points the link at it in one atomic
-rename and then deletes the folder that was live: one copy of the site at rest, so the
-folder fits the free static hosts (file count and size). The deletion (18,000 folders for the
-real archive, seconds of a rebuild) is done by a detached process once the old folder is
-renamed out of the way, so the command returns as soon as the new site is live, as `git gc
---auto` does. A build that fails leaves the live site as it was; a build stopped between the
-rename and the deletion leaves the old folder, which the next build catches up with the live
-one (the two manifests say which files differ) instead of copying the site again."""
+`site` is a symbolic link to a folder, `.site.a` (or `.site.b`). A first build writes the
+whole site into one and points the link at it. A rebuild writes only the files whose inputs
+changed (each file's inputs are summed up in a fingerprint kept in `.manifest.json`) into the
+other, which holds nothing else; once every page is made, it moves them into the live folder
+(one atomic rename each), deletes what the site no longer has, and replaces the manifest
+last. A build that fails leaves the live site as it was; one stopped while moving its files
+in leaves a site whose old manifest makes the next build write them again. The folder of
+the changed files (empty folders by then, or a failed build's files) is renamed out of the
+way and deleted by a detached process, so the command returns as soon as the site is live,
+as `git gc --auto` does.
+
+Moving the changed files in is what keeps a rebuild the cost of what changed: the site is
+18,000 folders for the real archive, and a whole copy of it (hard links) cost seconds of the
+kernel's time at every rebuild."""
 
 from __future__ import annotations
 
@@ -19,12 +22,8 @@ import json
 import os
 import sys
 import time
-from multiprocessing import get_context
-from multiprocessing.process import BaseProcess
-from multiprocessing.synchronize import Event
+from collections.abc import Iterable
 from pathlib import Path
-
-from rulesarchive.corpus.children import watch_parent
 
 MANIFEST = ".manifest.json"
 _FORMAT = 2  # of the manifest; another format means nothing in it is trusted
@@ -45,36 +44,18 @@ class Output:
     def __init__(self, out: Path) -> None:
         self.out = Path(out)
         self.out.parent.mkdir(parents=True, exist_ok=True)
-        live = self._live_folder()
+        self.live = self._live_folder()
         slots = [self.out.with_name(f".{self.out.name}.{letter}") for letter in "ab"]
-        self.staging = slots[1] if live == slots[0] else slots[0]
-        own = _read_manifest(self.staging / MANIFEST)
-        (self.staging / MANIFEST).unlink(missing_ok=True)  # unknown until this build ends
+        self.staging = slots[1] if self.live == slots[0] else slots[0]
+        _set_aside(self.staging, self.out)  # what a stopped or failed build left there
+        self.staging.mkdir()
         # path -> [content sha256, fingerprint, memo (or "")]
+        self.previous: dict[str, list[str]] = {}
+        if self.live is not None:
+            self.previous = _read_manifest(self.live / MANIFEST)
         self.produced: dict[str, list[str]] = {}
         self.written = 0
         self.changed: set[str] = set()
-        self._pending: list[tuple[str, bytes]] = []
-        self._copying: BaseProcess | None = None  # the hard-link copy of the live site
-        self._copied: Event | None = None  # set by that copy once it is whole
-        if live is None:
-            self.previous = own
-            self.staging.mkdir(parents=True, exist_ok=True)
-        elif own:  # the folder live before the last build: link over what it changed
-            self.previous = _read_manifest(live / MANIFEST)
-            _catch_up(live, self.staging, own, self.previous)
-        else:  # first rebuild: start from a hard-link copy of the live site, made meanwhile
-            self.previous = _read_manifest(live / MANIFEST)
-            # In another process: a thread would fight the rendering for the interpreter lock.
-            # Spawned (not forked from a process that may run threads), and a plain process,
-            # not a pool: a pool's thread would make forking this process unsafe while the
-            # copy runs (see workers.make_files).
-            context = get_context("spawn")
-            self._copied = context.Event()
-            self._copying = context.Process(
-                target=_copy_tree, args=(live, self.staging, self._copied, os.getpid())
-            )
-            self._copying.start()
 
     def _live_folder(self) -> Path | None:
         """Return the folder the site link points at; move an old-style folder aside first."""
@@ -113,66 +94,72 @@ class Output:
         if entry is not None and entry[0] == digest:
             return
         self.changed.add(path)
-        if self.copying():
-            self._pending.append((path, data))
-            return
-        self.flush()
         self._put(path, data)
         self.written += 1
 
-    def copying(self) -> bool:
-        """Tell whether the copy of the live site is still being made (writes wait for it)."""
-        return self._copied is not None and not self._copied.is_set()
-
     def _put(self, path: str, data: bytes) -> None:
-        target = self.staging / path
+        target = self.staging / path  # not live: written in place, moved in whole
         target.parent.mkdir(parents=True, exist_ok=True)
-        temporary = target.with_name(f".{target.name}.incoming")
-        temporary.write_bytes(data)
-        # Always a new inode, never writing into the old file: after the first copy, files
-        # (the manifest too) are hard links shared with the live site.
-        temporary.replace(target)
+        target.write_bytes(data)
 
-    def flush(self) -> None:
-        """Wait for the staged copy, then write what waited for it."""
-        if self._copying is not None:
-            copying, self._copying = self._copying, None
-            copying.join()
-            if not self._copied.is_set():  # type: ignore[union-attr]
-                raise OSError(f"{self.staging}: the copy of the live site failed")
-        elif self._copied is not None and not self._copied.is_set():
-            return  # in a process forked while the copy runs: its writes wait (`pending`)
-        for path, data in self._pending:
-            self._put(path, data)
-            self.written += 1
-        self._pending.clear()
+    def current(self, path: str) -> Path:
+        """Return where a file of the site being built is now (made by this build or kept)."""
+        if path in self.changed or self.live is None:
+            return self.staging / path
+        return self.live / path
+
+    def stage_for_indexing(self, paths: Iterable[str]) -> None:
+        """Link the kept files among `paths` beside the changed ones, for the search indexer
+        (which reads one folder); they are not moved in, being the live files already."""
+        if self.live is None:
+            return
+        for path in paths:
+            if path not in self.changed and path in self.produced:
+                target = self.staging / path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                if not target.exists():
+                    os.link(self.live / path, target)
 
     def finish(self, state: str = "") -> None:
-        """Write what waits, delete what the site no longer has, and write the manifest.
-
-        `state` sums up what the site was built from (see `built_from`).
-        """
-        self.flush()
-        for path in self.previous.keys() - self.produced.keys():
-            (self.staging / path).unlink(missing_ok=True)
+        """Write the manifest (`state` sums up what the site was built from, see `built_from`)."""
         manifest = {"format": _FORMAT, "state": state, "files": self.produced}
         self._put(MANIFEST, json.dumps(manifest, sort_keys=True).encode())
 
-    def swap(self) -> None:
-        """Point the site link at the folder just built (one atomic rename)."""
-        self._point_at(self.staging)
+    def commit(self) -> None:
+        """Make the site built the live one: point the link at it (a first build), or move the
+        changed files and search indexes into the live folder, delete the files it no longer
+        has and put the manifest in last; then let go of the folder they were made in."""
+        if self.live is None:
+            self._point_at(self.staging)
+            return
+        live = self.live
+        for path in sorted(self.changed):
+            target = live / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(self.staging / path, target)
+        indexes = self.staging / "pagefind"
+        if indexes.is_dir():
+            for made in sorted(indexes.iterdir()):
+                _replace_folder(made, live / "pagefind" / made.name)
+        for path in self.previous.keys() - self.produced.keys():
+            (live / path).unlink(missing_ok=True)
+            _remove_empty_folders(live, Path(path).parent)
+        os.replace(self.staging / MANIFEST, live / MANIFEST)
+        _set_aside(self.staging, self.out)
+
+    def _point_at(self, folder: Path) -> None:
+        link = self.out.with_name(f".{self.out.name}.link")
+        link.unlink(missing_ok=True)
+        link.symlink_to(folder.name, target_is_directory=True)
+        os.replace(link, self.out)
+
+    def abandon(self) -> None:
+        """Give up after a failure: the live site was never touched; what was made goes."""
+        _set_aside(self.staging, self.out)
 
     def prune(self) -> None:
-        """Delete the folder that was live before the swap (after `swap`), in the background.
-
-        It is renamed out of the way at once (the slot is free for the next build) and deleted
-        by a detached process; a deletion left unfinished is taken up by the next prune.
-        """
-        for letter in "ab":
-            slot = self.out.with_name(f".{self.out.name}.{letter}")
-            if slot != self.staging and slot.exists() and not slot.is_symlink():
-                gone = f"{_PRUNING_PREFIX}{self.out.name}.{os.getpid()}.{time.monotonic_ns()}"
-                slot.rename(slot.with_name(gone))
+        """Delete the folders set aside (the one the files were made in, leftovers of stopped
+        builds and deletions) in the background: a deletion left unfinished is taken up next."""
         leftovers = sorted(self.out.parent.glob(f"{_PRUNING_PREFIX}{self.out.name}.*"))
         if leftovers:
             quiet = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
@@ -182,41 +169,6 @@ class Output:
                 sys.executable, arguments, os.environ, file_actions=quiet, setsid=True
             )
             _PRUNERS.append(spawned)
-
-    def _point_at(self, folder: Path) -> None:
-        link = self.out.with_name(f".{self.out.name}.link")
-        link.unlink(missing_ok=True)
-        link.symlink_to(folder.name, target_is_directory=True)
-        os.replace(link, self.out)
-
-    def abandon(self) -> None:
-        """Give up after a failure; the live site was never touched."""
-        if self._copying is not None:
-            self._copying.kill()
-            self._copying.join()
-
-    def forked(self) -> None:
-        """Forget the writes of the process this one was forked from (they are its own)."""
-        self._copying = None
-        self._pending = []
-
-    def take_pending(self) -> list[tuple[str, bytes]]:
-        """Return the writes still waiting for the copy, for the process that forked this one."""
-        pending, self._pending = self._pending, []
-        return pending
-
-    def add_pending(self, pending: list[tuple[str, bytes]]) -> None:
-        """Take writes made in a forked process that waited for the copy: written with ours."""
-        self._pending.extend(pending)
-        if not self.copying():
-            self.flush()
-
-    def remove_stale(self, prefix: str) -> None:
-        """Delete the files under `prefix` that this build no longer makes."""
-        self.flush()
-        for path in self.previous.keys() - self.produced.keys():
-            if path.startswith(prefix):
-                (self.staging / path).unlink(missing_ok=True)
 
 
 def built_from(out: Path) -> tuple[str, int] | None:
@@ -242,64 +194,32 @@ def _read_manifest(path: Path) -> dict[str, list[str]]:
     return manifest["files"] if manifest is not None else {}
 
 
-def _catch_up(live: Path, staging: Path, own: dict, files: dict) -> None:
-    """Make `staging` (which holds the files of `own`) hold the live files (`files`)."""
-    for path, entry in files.items():
-        if own.get(path) != entry:
-            target = staging / path  # not live: no need to replace it atomically
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.unlink(missing_ok=True)
-            os.link(live / path, target)
-    for path in own.keys() - files.keys():
-        (staging / path).unlink(missing_ok=True)
-    # The search index is not in the manifest (Pagefind writes it): take the live one.
-    _remove_tree(staging / "pagefind")
-    if (live / "pagefind").is_dir():
-        _link_tree(live / "pagefind", staging / "pagefind")
+def _set_aside(folder: Path, out: Path) -> None:
+    """Rename a folder out of the way, for `prune` to delete (nothing if there is none)."""
+    if folder.exists() and not folder.is_symlink():
+        gone = f"{_PRUNING_PREFIX}{out.name}.{os.getpid()}.{time.monotonic_ns()}"
+        folder.rename(out.with_name(gone))
 
 
-def _copy_tree(live: Path, staging: Path, copied: Event, parent: int) -> None:
-    watch_parent(parent)
-    try:
-        _remove_tree(staging)
-        _link_tree(live, staging)
-    except OSError:
-        raise SystemExit(1) from None  # told by `copied` left unset (flush says so)
-    copied.set()
+def _replace_folder(new: Path, old: Path) -> None:
+    """Put a folder in place of another: renamed aside, the new one renamed in, the old deleted."""
+    old.parent.mkdir(parents=True, exist_ok=True)
+    aside = old.with_name(f".{old.name}.old")
+    _remove_tree(aside)
+    if old.exists():
+        old.rename(aside)
+    new.rename(old)
+    _remove_tree(aside)
 
 
-def _link_tree(source: Path, target: Path) -> None:
-    target.mkdir(parents=True, exist_ok=True)
-    _link_folder(_open_folder(source), _open_folder(target))
-
-
-def _link_folder(source: int, target: int) -> None:
-    """Hard-link a folder's files into another, folder by folder; closes both descriptors.
-
-    By names relative to open folders: a third less of the kernel's time than by paths (each
-    path walked again from the root), for a copy of 36,000 names made at every rebuild.
-    """
-    try:
-        with os.scandir(source) as entries:
-            for entry in entries:
-                if entry.is_dir(follow_symlinks=False):
-                    os.mkdir(entry.name, dir_fd=target)
-                    _link_folder(_open_folder(entry.name, source), _open_folder(entry.name, target))
-                else:
-                    os.link(
-                        entry.name,
-                        entry.name,
-                        src_dir_fd=source,
-                        dst_dir_fd=target,
-                        follow_symlinks=False,
-                    )
-    finally:
-        os.close(source)
-        os.close(target)
-
-
-def _open_folder(path: str | Path, within: int | None = None) -> int:
-    return os.open(path, os.O_RDONLY | os.O_DIRECTORY, dir_fd=within)
+def _remove_empty_folders(top: Path, folder: Path) -> None:
+    """Delete `folder` (relative to `top`) and its parents below `top` while they are empty."""
+    while folder.parts:
+        try:
+            (top / folder).rmdir()
+        except OSError:  # not empty (or already gone)
+            return
+        folder = folder.parent
 
 
 def _remove_tree(top: Path) -> None:

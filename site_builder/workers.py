@@ -3,8 +3,7 @@
 Working out a page's context and rendering it is pure Python, so one process uses one core.
 A child forked once the language is gathered shares everything the parent gathered without
 copying or pickling it; it makes rule pages, writes them into the staging folder itself and
-sends back only what the manifest keeps of them (and the pages it made while the live site
-was still being copied into the staging folder, which the parent writes after the copy).
+sends back only what the manifest keeps of them.
 The rule pages are claimed in small runs from a counter both processes share: the parent
 makes the other pages first, then claims rule pages too, so both cores work till the end
 whichever share costs more (after one new release the rule pages are most of the work; from
@@ -46,8 +45,6 @@ def make_files(
     if expected < FORK_FROM or (os.cpu_count() or 1) < 2:
         _make(pages, [*first, *(make() for make in second)], output, tell)
         return
-    # Forked while the live site may still be being copied (in a process, not a thread): the
-    # child's writes then wait for the copy as ours do, and come back to be written with ours.
     context = get_context("fork")
     claimed = context.Value("q", 0)  # the next rule page to claim
     receiving, sending = context.Pipe(duplex=False)
@@ -66,11 +63,10 @@ def make_files(
         child.join()
     if outcome[0] == "failed":
         raise RuntimeError(f"making the pages of {pages.language}: {outcome[1]}")
-    produced, changed, written, lastmod, pending = outcome[1]
+    produced, changed, written, lastmod = outcome[1]
     output.produced.update(produced)
     output.changed.update(changed)
     output.written += written
-    output.add_pending(pending)
     pages.lastmod.update(lastmod)
 
 
@@ -109,7 +105,6 @@ def _child(
     parent: int,
 ) -> None:
     watch_parent(parent)
-    output.forked()
     try:
         before = set(output.produced)
         written = output.written
@@ -118,8 +113,7 @@ def _child(
         made = {path: entry for path, entry in output.produced.items() if path not in before}
         lastmod: dict[str, dt.date] = {path: pages.lastmod[path] for path in made}
         changed = output.changed & made.keys()
-        pending = output.take_pending()  # made while the live site was still being copied
-        sending.send(("made", (made, changed, output.written - written, lastmod, pending)))
+        sending.send(("made", (made, changed, output.written - written, lastmod)))
     except BaseException:
         sending.send(("failed", traceback.format_exc(limit=-3)))
     finally:

@@ -114,23 +114,33 @@ def test_a_rebuild_with_nothing_changed_stops_before_reading_the_archive(tmp_pat
         build_site(archive, out, base_url="https://example.org/", index_search=False)
 
 
-def test_a_rebuild_keeps_one_copy_and_catches_up_a_copy_left_behind(tmp_path, monkeypatch):
+def test_a_rebuild_moves_what_changed_into_the_live_folder_and_mends_a_stopped_one(
+    tmp_path, monkeypatch
+):
     archive = fixture_archive(tmp_path / "archive")
     out = tmp_path / "site"
     release = archive.root / "en" / "2019-05-03"
     aside = tmp_path / "2019-05-03"
-    prune, caught_up = output_module.Output.prune, []
-    catch_up = output_module._catch_up
-    monkeypatch.setattr(output_module, "_catch_up", lambda *a: caught_up.append(a) or catch_up(*a))
+    replace, moved = os.replace, []
+
+    def stopped_halfway(source, target):  # as a build killed while moving its files in
+        if len(moved) == 5:
+            raise KeyboardInterrupt
+        moved.append(target)
+        replace(source, target)
+
+    live = None
     for build in range(3):  # without the release, with it, without it again
         release.rename(aside) if release.exists() else aside.rename(release)
-        # The second build stops before deleting the old copy, as an interrupted one would.
-        stopped = build == 1
-        monkeypatch.setattr(output_module.Output, "prune", (lambda _: None) if stopped else prune)
+        if build == 1:
+            monkeypatch.setattr(output_module.os, "replace", stopped_halfway)
+            with pytest.raises(KeyboardInterrupt):
+                build_site(archive, out)
+            monkeypatch.undo()
         report = build_site(archive, out)
         assert 0 < report.written < report.pages or build == 0
-    assert len(caught_up) == 1  # the third build started from the copy left behind
-    live = out.resolve()
+        assert out.resolve() == (live or out.resolve())  # one folder, changed in place
+        live = out.resolve()
     output_module.wait_for_pruning()
     assert sorted(p.name for p in tmp_path.glob(".*")) == [live.name]  # one copy at rest
     fresh = tmp_path / "fresh"
@@ -141,7 +151,10 @@ def test_a_rebuild_keeps_one_copy_and_catches_up_a_copy_left_behind(tmp_path, mo
         assert hashlib.sha256((live / path).read_bytes()).hexdigest() == digest, path
     made = {p.relative_to(live).as_posix() for p in live.rglob("*") if p.is_file()}
     assert {p for p in made if not p.startswith("pagefind/")} - set(files) == {".manifest.json"}
-    assert (live / "pagefind" / "en" / "pagefind.js").exists()
+    indexes = {p.relative_to(fresh.resolve()) for p in fresh.resolve().rglob("pagefind/**/*")}
+    assert {p.relative_to(live) for p in live.rglob("pagefind/**/*")} == indexes
+    assert all(p.is_dir() or p.is_file() for p in live.rglob("*"))
+    assert not [p for p in live.rglob("*") if p.is_dir() and not any(p.iterdir())]
 
 
 def test_pages_made_in_two_processes_are_the_pages_made_in_one(tmp_path, monkeypatch):
@@ -153,38 +166,6 @@ def test_pages_made_in_two_processes_are_the_pages_made_in_one(tmp_path, monkeyp
     assert _manifest(tmp_path / "two") == _manifest(tmp_path / "one")
     for name in ("sitemap.xml", "en/r/2010-02-01/400.6/index.html"):
         assert (tmp_path / "two" / name).read_bytes() == (tmp_path / "one" / name).read_bytes()
-
-
-def test_pages_made_while_the_live_site_is_still_copied_are_written_after_it(tmp_path, monkeypatch):
-    """The child is forked while the copy may run: its writes wait and come back to the parent."""
-    archive = fixture_archive(tmp_path / "archive")
-    build_site(archive, tmp_path / "one", index_search=False)
-    monkeypatch.setattr(workers, "FORK_FROM", 0)
-    parent, waited = os.getpid(), []
-    monkeypatch.setattr(output_module.Output, "copying", lambda self: True)  # a copy never done
-    take_pending = output_module.Output.take_pending
-
-    def sent(self):  # in the forked process: what it made went back unwritten
-        pending = take_pending(self)
-        assert (
-            os.getpid() != parent
-            and pending
-            and not any((self.staging / p).exists() for p, _ in pending)
-        )
-        return pending
-
-    add_pending = output_module.Output.add_pending
-    monkeypatch.setattr(output_module.Output, "take_pending", sent)
-    monkeypatch.setattr(
-        output_module.Output,
-        "add_pending",
-        lambda self, p: waited.append(len(p)) or add_pending(self, p),
-    )
-    report = build_site(archive, tmp_path / "two", index_search=False)
-    assert waited and waited[0] > 0 and report.written == report.pages
-    assert _manifest(tmp_path / "two") == _manifest(tmp_path / "one")
-    for path in _manifest(tmp_path / "one"):
-        assert (tmp_path / "two" / path).read_bytes() == (tmp_path / "one" / path).read_bytes()
 
 
 def test_a_failure_in_the_forked_process_fails_the_build(tmp_path, monkeypatch):
