@@ -59,6 +59,9 @@ class LanguagePages:
         self.salt = hashlib.sha1(
             pickle.dumps((code_version(), tuple(languages), base_url, self.shared))
         ).hexdigest()
+        # Sums up the language's releases: what every page of it is worked out from, but for
+        # what other languages add (counterparts, the reference check's marks).
+        self.releases_memo = memo(self.salt, "releases", tuple(data.releases))
         self.env = env
         self.data = data
         self.language = data.language
@@ -142,7 +145,7 @@ class LanguagePages:
         """Link from `page` to a line's rule page ('' for no line)."""
         return paths.relative(page, paths.rule_page(self.language, line)) if line else ""
 
-    def shares(self) -> tuple[list[Callable[[], Job]], Iterator[Job | Memoised]]:
+    def shares(self) -> tuple[list[Callable[[], Memoised]], Iterator[Job | Memoised]]:
         """Split the jobs in two: the rule pages' makers (shared out), and the others."""
         others = (ReleasePages, NumberPages, IndexPages, StatusPages)
         return RulePages(self).jobs(), (job for kind in others for job in kind(self).jobs())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -14,7 +15,7 @@ from rulesarchive.differ.report import history_data
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.changelog import FOLDED
 from rulesarchive.site_builder.history_view import example_diffs, renumbered_positions
-from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Memoised
 from rulesarchive.site_builder.translations import Counterpart
 
 if TYPE_CHECKING:
@@ -29,21 +30,50 @@ class RulePages:
         self.cited_by = self._cited_by()
         self._positions: dict[int, dict[str, int]] = {}  # release -> number -> its place
 
-    def jobs(self) -> list[Callable[[], Job]]:
+    def jobs(self) -> list[Callable[[], Memoised]]:
         """Return the makers of every rule's page and of the history files, a chapter each.
 
         Makers, not jobs: the processes making the pages share them out as they go.
         """
-        rules: list[Callable[[], Job]] = [partial(self.rule, line) for line in self.site.data.lines]
-        histories: list[Callable[[], Job]] = [
+        rules: list[Callable[[], Memoised]] = [
+            partial(self.memoised_rule, line) for line in self.site.data.lines
+        ]
+        histories: list[Callable[[], Memoised]] = [
             partial(self._history_file, chapter, lines)
             for chapter, lines in self.history_bundles().items()
         ]
         return rules + histories
 
-    def _history_file(self, chapter: str, lines: list[Line]) -> Job:
-        return self.site.data_file(
-            paths.history_data(self.site.language, chapter), self.history_json(lines)
+    def memoised_rule(self, line: Line) -> Memoised:
+        """A rule's page known by what it is made from, so a page whose language gained no
+        release (a translation, when English did) costs no context.
+
+        All but two of its inputs come from the language's own releases, summed up in
+        `releases_memo` (the lines of descent, glossary and reference targets are worked out
+        from them alone): what the page uses of its counterparts in other languages (`Seen`;
+        the pairing reads English and every translation) and the reference check's marks (the
+        check reads English too).
+        """
+        inputs = (
+            self.site.releases_memo,
+            line.id,
+            self._counterparts(line),
+            self._translated(line),
+            self.site.reference_marks.get(line.id, ()),
+        )
+        return self.site.memoised(
+            paths.rule_page(self.site.language, line),
+            inputs,
+            partial(self.rule, line),
+            _modified(line, self.site.newest),
+        )
+
+    def _history_file(self, chapter: str, lines: list[Line]) -> Memoised:
+        path = paths.history_data(self.site.language, chapter)
+        return self.site.memoised(
+            path,
+            (self.site.releases_memo, chapter),
+            lambda: self.site.data_file(path, self.history_json(lines)),
         )
 
     def _citations(self, line: Line) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
@@ -64,17 +94,21 @@ class RulePages:
         if translated is None:
             return None
         return {
-            "counterpart": _shown(translated),
+            "counterpart": translated.shown,
             "href": paths.relative(page, f"en/r/{translated.english_line_id}/index.html"),
             "since_href": _relative_change(page, translated),
         }
 
-    def _counterparts(self, line: Line) -> list:
-        return self.site.pairing.by_english.get(line.id, []) if self.site.language == "en" else []
+    def _counterparts(self, line: Line) -> list[Seen]:
+        """For an English rule: its translations."""
+        if self.site.language != "en":
+            return []
+        return [_seen(c) for c in self.site.pairing.by_english.get(line.id, [])]
 
-    def _translated(self, line: Line) -> Counterpart | None:
+    def _translated(self, line: Line) -> Seen | None:
         """For a translated rule: its English counterpart and status."""
-        return self.site.pairing.by_translation.get((self.site.language, line.id))
+        counterpart = self.site.pairing.by_translation.get((self.site.language, line.id))
+        return None if counterpart is None else _seen(counterpart)
 
     def _alternates(self, switches: list[dict]) -> list[dict]:
         """The same page in every language, as absolute links (hreflang alternates)."""
@@ -155,7 +189,7 @@ class RulePages:
         return self.site.page(
             "rule.html",
             page,
-            modified=line.stretches[-1].first if is_current else line.last + 1,
+            modified=_modified(line, self.site.newest),
             title=f"{current.number} {_short(current.printed_text)}",
             line_id=line.id,
             numbers=line.numbers,
@@ -178,7 +212,7 @@ class RulePages:
             ),
             translations=[
                 {
-                    "counterpart": _shown(counterpart),
+                    "counterpart": counterpart.shown,
                     "name": LANGUAGE_NAMES.get(counterpart.language, counterpart.language),
                     "href": paths.relative(
                         page, f"{counterpart.language}/r/{counterpart.line_id}/index.html"
@@ -281,9 +315,29 @@ class RulePages:
         return cited
 
 
-def _shown(counterpart: Counterpart) -> dict:
-    """What a rule page shows of a counterpart (not its base release: the status page has it)."""
-    return {
+def _modified(line: Line, newest: int) -> int:
+    """The release whose change a rule's page shows last (its sitemap lastmod)."""
+    return line.stretches[-1].first if line.last == newest else line.last + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """What a rule page uses of a counterpart: what it shows, and where it links.
+
+    Not its base release (the status page has it), which a new English release moves while
+    most translated pages stay as they were: their memos are made of these, so a page cannot
+    use what they leave out.
+    """
+
+    shown: dict
+    language: str
+    line_id: str
+    english_line_id: str
+    change: str
+
+
+def _seen(counterpart: Counterpart) -> Seen:
+    shown = {
         "language": counterpart.language,
         "rule": counterpart.rule,
         "release": counterpart.release,
@@ -292,9 +346,16 @@ def _shown(counterpart: Counterpart) -> dict:
         "stale_since": counterpart.stale_since,
         "problems": counterpart.problems,
     }
+    return Seen(
+        shown,
+        counterpart.language,
+        counterpart.line_id,
+        counterpart.english_line_id,
+        counterpart.change,
+    )
 
 
-def _relative_change(page: str, counterpart: Counterpart) -> str:
+def _relative_change(page: str, counterpart: Seen) -> str:
     if not counterpart.change:
         return ""
     target, anchor = counterpart.change.split("#")

@@ -34,7 +34,7 @@ Tell = Callable[[int, int], None]
 
 def make_files(
     pages: LanguagePages,
-    shares: tuple[Iterable[Job | Memoised], Sequence[Callable[[], Job]]],
+    shares: tuple[Iterable[Job | Memoised], Sequence[Callable[[], Job | Memoised]]],
     expected: int,
     output: Output,
     tell: Tell,
@@ -70,7 +70,9 @@ def make_files(
     pages.lastmod.update(lastmod)
 
 
-def _claim(makers: Sequence[Callable[[], Job]], claimed: Synchronized) -> Iterator[Job]:
+def _claim(
+    makers: Sequence[Callable[[], Job | Memoised]], claimed: Synchronized
+) -> Iterator[Job | Memoised]:
     """Yield the jobs of the runs of makers this process claims, till none is left."""
     while True:
         with claimed.get_lock():
@@ -98,7 +100,7 @@ def _make(pages: LanguagePages, jobs: Iterable[Job | Memoised], output: Output, 
 
 def _child(
     pages: LanguagePages,
-    makers: Sequence[Callable[[], Job]],
+    makers: Sequence[Callable[[], Job | Memoised]],
     claimed: Synchronized,
     output: Output,
     sending: Connection,

@@ -50,7 +50,7 @@ def fixture_archive(folder: Path) -> Archive:
     )
     rules = (*rules, Rule("400.9", HOSTILE), BANDING_B)
     document = replace(document, effective_date=EXTRA_DATE, rules=rules)
-    _save(archive, document, "WAR", "War of the Spark")
+    save_release(archive, document, "WAR", "War of the Spark")
     _save_translation(archive)
     return archive
 
@@ -60,10 +60,11 @@ def _save_translation(archive: Archive) -> None:
     english = archive.load(archive.get("en", CHINESE_DATE))
     rules = tuple(Rule(rule.number, CHINESE[rule.number]) for rule in english.rules)
     document = replace(english, language="zh-Hans", rules=rules, glossary=())
-    _save(archive, document, "BNG", "Born of the Gods")
+    save_release(archive, document, "BNG", "Born of the Gods")
 
 
-def _save(archive: Archive, document: Document, set_code: str, set_name: str) -> None:
+def save_release(archive: Archive, document: Document, set_code: str, set_name: str) -> None:
+    """Store a document as a release of the archive, as ingest would."""
     raw = render_rules_text(document).encode()
     digest = hashlib.sha256(raw).hexdigest()
     assert document.effective_date is not None

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import os
 import re
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import jinja2
@@ -20,7 +22,7 @@ from rulesarchive.site_builder import release_pages, rule_pages, workers
 from rulesarchive.site_builder.build import build_site
 from rulesarchive.site_builder.render import Job, fingerprint
 
-from tests.site_fixture import fixture_archive
+from tests.site_fixture import fixture_archive, save_release
 
 RULE_PAGE = "en/r/2010-02-01/400.6/index.html"
 
@@ -42,7 +44,10 @@ def test_a_context_field_changed_for_one_page_rewrites_that_page_only(tmp_path, 
         return make_page(self, template, path, **context)
 
     monkeypatch.setattr(pages_module.LanguagePages, "page", page)
-    monkeypatch.setattr(build_module, "built_from", lambda out: None)  # as if code changed
+    # As if code changed: the build runs, and no page is kept by its memo (the code's
+    # version is in every memo).
+    monkeypatch.setattr(build_module, "built_from", lambda out: None)
+    monkeypatch.setattr(output_module.Output, "kept", lambda self, path, memo: False)
     report = build_site(archive, out, index_search=False)
     after = _manifest(out)
     assert report.written == 1
@@ -226,6 +231,41 @@ def test_a_new_release_remakes_only_the_changelogs_it_changes_and_the_site_is_as
     monkeypatch.undo()
     fresh = tmp_path / "fresh"
     build_site(archive, fresh, index_search=False, cache=False)  # no kept diff, trace, summary
+    assert _manifest(out) == _manifest(fresh)
+    for path in _manifest(out):
+        assert (out / path).read_bytes() == (fresh / path).read_bytes(), path
+
+
+def test_an_english_release_remakes_the_translated_rule_pages_it_changes_and_keeps_the_rest(
+    tmp_path, monkeypatch
+):
+    """Rule pages are memoised by their language's releases, what they use of their
+    counterparts and their reference marks (`RulePages.memoised_rule`): an English release
+    that makes one translated rule stale makes that translated page again and no other."""
+    archive = fixture_archive(tmp_path / "archive")
+    out = tmp_path / "site"
+    build_site(archive, out, index_search=False)
+    document = archive.load(archive.releases("en")[-1])
+    rules = tuple(
+        replace(rule, text=rule.text + " Reworded.") if rule.number == "100.1" else rule
+        for rule in document.rules
+    )
+    newer = replace(document, effective_date=dt.date(2019, 6, 14), rules=rules)
+    save_release(archive, newer, "M20", "Core Set 2020")
+    made: list[tuple[str, str]] = []
+    make_rule = rule_pages.RulePages.rule
+
+    def rule(self, line):
+        made.append((self.site.language, line.rule.number))
+        return make_rule(self, line)
+
+    monkeypatch.setattr(rule_pages.RulePages, "rule", rule)
+    build_site(archive, out, index_search=False)
+    assert [number for language, number in made if language == "zh-Hans"] == ["100.1"]
+    assert len([number for language, number in made if language == "en"]) > 1
+    monkeypatch.undo()
+    fresh = tmp_path / "fresh"
+    build_site(archive, fresh, index_search=False, cache=False)
     assert _manifest(out) == _manifest(fresh)
     for path in _manifest(out):
         assert (out / path).read_bytes() == (fresh / path).read_bytes(), path
