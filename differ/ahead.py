@@ -30,11 +30,7 @@ def diff_ahead(archive: Archive, releases: list[Release], folder: Path, chunk: i
     where processes cannot be forked or there is one core.
     """
     global _AHEAD
-    missing = [
-        index
-        for index in range(1, len(releases))
-        if not has_cached_diff(folder, releases[index - 1], releases[index])
-    ]
+    missing = missing_diffs(releases, folder)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
     if len(missing) < 2 or cores < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return 0
@@ -51,6 +47,31 @@ def diff_ahead(archive: Archive, releases: list[Release], folder: Path, chunk: i
         log.info(
             "diff %s -> %s: not in the cache, computing (%d workers)", old.key, new.key, workers
         )
+    return len(missing)
+
+
+def missing_diffs(releases: list[Release], folder: Path) -> list[int]:
+    """Return the indexes of the releases whose diff from the one before `folder` lacks."""
+    return [
+        index
+        for index in range(1, len(releases))
+        if not has_cached_diff(folder, releases[index - 1], releases[index])
+    ]
+
+
+def diff_here(archive: Archive, releases: list[Release], folder: Path) -> int:
+    """Work out in this process the diffs of consecutive releases that `folder` lacks.
+
+    For a process of its own beside other work (the site build diffs a translation while it
+    traces English); return how many were worked out.
+    """
+    global _AHEAD
+    missing = missing_diffs(releases, folder)
+    _AHEAD = (archive, releases, folder)
+    try:
+        _diff_run(missing)
+    finally:
+        _AHEAD = None
     return len(missing)
 
 

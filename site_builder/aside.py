@@ -1,8 +1,10 @@
 """Work done in a forked process while the build goes on (the second core), waited for later.
 
-The translation reports compare whole releases; they need nothing the build gathers, so they
-are worked out beside the gathering of the languages instead of after it. The build runs no
-thread when it forks (the copy of the live site is a spawned process), so forking is safe.
+The translation reports compare whole releases and need nothing the build gathers; a
+translation's missing diffs need nothing English does; the English reference check needs
+only English. So each is worked out beside the build's own work (gathering English or the
+translations) on the core that work leaves idle, instead of before or after it. The build
+runs no thread when it forks, so forking is safe.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from importlib import resources
 from itertools import chain
 from pathlib import Path
@@ -17,7 +18,9 @@ from rulesarchive.corpus.cache import cache_folder
 from rulesarchive.corpus.model import Document, Release
 from rulesarchive.corpus.present import release_label
 from rulesarchive.corpus.store import Archive
+from rulesarchive.differ.ahead import diff_here, missing_diffs
 from rulesarchive.differ.cache import diff_folder
+from rulesarchive.differ.references import LanguageCheck
 from rulesarchive.differ.translations import TranslationReport, translation_report
 from rulesarchive.site_builder import feeds, paths, search
 from rulesarchive.site_builder.aside import aside
@@ -132,12 +135,19 @@ def _render(
             if language != "en"
         }
 
-    # A rebuild's reports are worked out beside the gathering; a first build's would diff the
-    # English releases after each base again, beside the workers diffing every pair.
+    # A rebuild's reports are worked out beside the gathering; a first build's once the first
+    # language is gathered (before, they would diff its releases after each base again, beside
+    # the workers diffing every pair).
     translated = reports_of_translations
     if output.previous and len(languages) > 1:
         translated = aside(reports_of_translations)
+    # The other languages' missing diffs are worked out beside the first's gathering, on the
+    # core its tracing leaves idle; the first's reference check beside the others' gathering.
+    diffs_aside = _diffs_aside(archive, languages[1:]) if cache else {}
+    checks_aside: dict[str, Callable[[], LanguageCheck]] = {}
     for language in languages:
+        if language in diffs_aside:
+            diffs_aside.pop(language)()  # its diffs in the cache: gathering reads them
         releases = archive.releases(language)
         held: dict[str, Document] = {}  # the release before, for its steps
         walked: set[int] = set()
@@ -160,6 +170,13 @@ def _render(
         for index, release in enumerate(releases):
             if index not in walked:  # taken from the kept summary: made only if missing
                 _release_data(output, archive, release, releases[index - 1] if index else None, {})
+        if language == languages[0] and len(languages) > 1:
+            if not output.previous:
+                translated = aside(reports_of_translations)
+            if language == "en":
+                checks_aside["en"] = aside(
+                    partial(_check, archive, gathered["en"], gathered["en"], cache)
+                )
     reports = translated()
     pairing = Pairing()
     if "en" in gathered:
@@ -175,12 +192,10 @@ def _render(
             env, data, languages, pairing, reports.get(language), english, base_url, links
         )
         first_pages = first_pages or pages
-        checked = check_gathered(
-            data,
-            gathered.get("en"),
-            data.release_headings,
-            cache_folder(archive.root, "checks") if cache else None,
-        )
+        if language in checks_aside:
+            checked = checks_aside.pop(language)()
+        else:
+            checked = _check(archive, data, gathered.get("en"), cache)
         checks = CheckPages(pages, checked)
         rules, others = pages.shares()
         make_files(
@@ -200,6 +215,24 @@ def _render(
             indexer.start(language)
     assert first_pages is not None
     _site_pages(output, first_pages, gathered, base_url, lastmod)
+
+
+def _diffs_aside(archive: Archive, languages: list[str]) -> dict[str, Callable[[], int]]:
+    """Start working out, each in a process beside the build, the languages' missing diffs."""
+    folder = diff_folder(archive.root)
+    return {
+        language: aside(partial(diff_here, archive, releases, folder))
+        for language in languages
+        if missing_diffs(releases := archive.releases(language), folder)
+    }
+
+
+def _check(
+    archive: Archive, data: Language, english: Language | None, cache: bool
+) -> LanguageCheck:
+    """The reference check of a gathered language (kept in the archive's cache with `cache`)."""
+    folder = cache_folder(archive.root, "checks") if cache else None
+    return check_gathered(data, english, data.release_headings, folder)
 
 
 def _state(archive: Archive, languages: list[str], base_url: str, index_search: bool) -> str:
