@@ -142,7 +142,8 @@ def _render(
     if output.previous and len(languages) > 1:
         translated = aside(reports_of_translations)
     # The other languages' missing diffs are worked out beside the first's gathering, on the
-    # core its tracing leaves idle; the first's reference check beside the others' gathering.
+    # core its tracing leaves idle; each language's reference check beside what follows its
+    # gathering (the others' gathering, the first's pages).
     diffs_aside = _diffs_aside(archive, languages[1:]) if cache else {}
     checks_aside: dict[str, Callable[[], LanguageCheck]] = {}
     for language in languages:
@@ -170,13 +171,12 @@ def _render(
         for index, release in enumerate(releases):
             if index not in walked:  # taken from the kept summary: made only if missing
                 _release_data(output, archive, release, releases[index - 1] if index else None, {})
-        if language == languages[0] and len(languages) > 1:
-            if not output.previous:
-                translated = aside(reports_of_translations)
-            if language == "en":
-                checks_aside["en"] = aside(
-                    partial(_check, archive, gathered["en"], gathered["en"], cache)
-                )
+        if language == languages[0] and len(languages) > 1 and not output.previous:
+            translated = aside(reports_of_translations)
+        if len(languages) > 1 and "en" in gathered:
+            checks_aside[language] = aside(
+                partial(_check, archive, gathered[language], gathered["en"], cache)
+            )
     reports = translated()
     pairing = Pairing()
     if "en" in gathered:
