@@ -10,8 +10,10 @@ the same (a reference to the newest release gains a version anchor, a term its s
 texts are looked up, not linked again, and the ones whose links changed miss.
 
 Kept per language and per share of the pages (the rule pages are made in a forked process):
-ARCHIVE/.cache/links/<entry>.pickle, the entries a build used and nothing else, with the
-version of the code that made them (entries of other code are never read).
+ARCHIVE/.cache/links/<entry>.pickle, by page: the entries of the pages a build made, and of
+those it kept as they were (by their memo, without linking anything: `keep`), nothing else;
+with the version of the code that made them (entries of other code are never read). The
+word diffs are kept whole: a pair of texts once shown stays in the history.
 """
 
 from __future__ import annotations
@@ -36,8 +38,8 @@ class LinkCache:
     def __init__(self, archive_root: Path | None, language: str) -> None:
         self.folder = cache_folder(archive_root, "links") if archive_root else None
         self.language = language
-        self.found: dict[bytes, Linked] = {}  # from the last build
-        self.used: dict[bytes, Linked] = {}  # by this build (what the next one can find)
+        self.found: dict[str, dict[bytes, Linked]] = {}  # page -> key -> HTML, last build's
+        self.used: dict[str, dict[bytes, Linked]] = {}  # by this build (for the next one)
         self.diffs_found: dict[bytes, Diff] = {}  # word diffs, the same way
         self.diffs_used: dict[bytes, Diff] = {}
         if self.folder is not None:
@@ -54,16 +56,23 @@ class LinkCache:
         # seen before), twice as quick as repr.
         return hashlib.sha1(marshal.dumps(inputs, 2)).digest()  # type: ignore[arg-type]
 
-    def get(self, key: bytes) -> Linked | None:
-        """Return the HTML kept under `key`, if any."""
-        value = self.used.get(key) or self.found.get(key)
+    def get(self, page: str, key: bytes) -> Linked | None:
+        """Return the HTML kept under `key` for a text of `page`, if any."""
+        used = self.used.setdefault(page, {})
+        value = used.get(key) or self.found.get(page, {}).get(key)
         if value is not None:
-            self.used[key] = value
+            used[key] = value
         return value
 
-    def put(self, key: bytes, value: Linked) -> None:
-        """Keep a text's HTML under `key`."""
-        self.used[key] = value
+    def put(self, page: str, key: bytes, value: Linked) -> None:
+        """Keep the HTML of a text of `page` under `key`."""
+        self.used.setdefault(page, {})[key] = value
+
+    def keep(self, page: str) -> None:
+        """Carry over the entries of a page kept as it was, which this build links nothing of
+        (else the next build that makes it would link all of it again)."""
+        if page in self.found:
+            self.used.setdefault(page, {}).update(self.found[page])
 
     def word_diff(self, old: str, new: str) -> Diff:
         """Return the word diff of two texts (`differ.words.diff_words`), kept across builds."""
@@ -77,7 +86,8 @@ class LinkCache:
     def save(self, part: str) -> None:
         """Keep what this process used for the next build, as the share `part` of the pages."""
         if self.folder is not None:
-            write_entry(self._path(part), (code_version(), self.used, self.diffs_used))
+            diffs = self.diffs_found | self.diffs_used
+            write_entry(self._path(part), (code_version(), self.used, diffs))
 
     def _path(self, part: str) -> Path:
         assert self.folder is not None

@@ -75,12 +75,12 @@ class References:
         targets = tuple(self._target(kind, value, index) for _, _, kind, value in found)
         glossary = None if terms is None else (self._terms_digest(index), tuple(sorted(terms)))
         key = self.links.key(page, text, targets, glossary)
-        kept = self.links.get(key)
+        kept = self.links.get(page, key)
         if kept is None:
             before = set() if terms is None else set(terms)
             html = self._html(page, text, index, terms, found, targets)
             kept = (str(html), tuple(sorted((terms or set()) - before)))
-            self.links.put(key, kept)
+            self.links.put(page, key, kept)
         elif terms is not None:
             terms.update(kept[1])
         return Markup(kept[0])

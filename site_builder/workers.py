@@ -89,7 +89,9 @@ def _make(pages: LanguagePages, jobs: Iterable[Job | Memoised], output: Output, 
     total = len(jobs) if isinstance(jobs, list) else 0
     for done, item in enumerate(jobs, 1):
         memo = item.memo if isinstance(item, Memoised) else ""
-        if not (memo and output.kept(item.path, memo)):
+        if memo and output.kept(item.path, memo):
+            pages.refs.links.keep(item.path)
+        else:
             job = item.make() if isinstance(item, Memoised) else item
             fingerprint = pages.fingerprint(job)
             if not output.fresh(job.path, fingerprint, memo):

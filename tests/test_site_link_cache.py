@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
+from dataclasses import replace
+
 import pytest
 from rulesarchive.site_builder import build as build_module
 from rulesarchive.site_builder import pages as pages_module
@@ -11,7 +14,7 @@ from rulesarchive.site_builder.gather import gather
 from rulesarchive.site_builder.link_cache import LinkCache
 from rulesarchive.site_builder.refs import References
 
-from tests.site_fixture import fixture_archive
+from tests.site_fixture import fixture_archive, save_release
 
 RULE_PAGE = "en/r/2010-02-01/400.6/index.html"
 
@@ -124,3 +127,20 @@ def test_a_word_diff_is_worked_out_once_across_builds(tmp_path, monkeypatch):
     first.save("others")
     monkeypatch.setattr(link_cache, "diff_words", lambda *texts: pytest.fail("worked out again"))
     assert LinkCache(tmp_path, "en").word_diff(old, new) == diff
+
+
+def test_the_pages_a_rebuild_keeps_by_their_memo_keep_their_linked_texts(tmp_path):
+    """A Chinese release leaves most English pages (rule pages, changelogs) as they were,
+    linking nothing of them: their texts stay in the cache for the next English release."""
+    archive = fixture_archive(tmp_path / "archive")
+    build_site(archive, tmp_path / "site", index_search=False)
+    before = LinkCache(archive.root, "en").found
+    document = archive.load(archive.releases("zh-Hans")[-1])
+    rules = tuple(
+        replace(rule, text=rule.text + "。") if rule.number == "100.1" else rule
+        for rule in document.rules
+    )
+    newer = replace(document, effective_date=dt.date(2014, 5, 2), rules=rules)
+    save_release(archive, newer, "JOU", "Journey into Nyx")
+    build_site(archive, tmp_path / "site", index_search=False)
+    assert LinkCache(archive.root, "en").found == before
