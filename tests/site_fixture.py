@@ -63,6 +63,20 @@ def _save_translation(archive: Archive) -> None:
     save_release(archive, document, "BNG", "Born of the Gods")
 
 
+def save_reworded(
+    archive: Archive, language: str, number: str, added: str, date: dt.date, set_: tuple[str, str]
+) -> None:
+    """Store a release of `language` after its newest: the same but rule `number`, with
+    `added` at the end of its text; `set_`: its set's code and name."""
+    document = archive.load(archive.releases(language)[-1])
+    rules = tuple(
+        replace(rule, text=rule.text + added) if rule.number == number else rule
+        for rule in document.rules
+    )
+    newer = replace(document, effective_date=date, rules=rules)
+    save_release(archive, newer, *set_)
+
+
 def save_release(archive: Archive, document: Document, set_code: str, set_name: str) -> None:
     """Store a document as a release of the archive, as ingest would."""
     raw = render_rules_text(document).encode()

@@ -8,7 +8,6 @@ import json
 import os
 import re
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import jinja2
@@ -22,7 +21,7 @@ from rulesarchive.site_builder import release_pages, rule_pages, workers
 from rulesarchive.site_builder.build import build_site
 from rulesarchive.site_builder.render import Job, fingerprint
 
-from tests.site_fixture import fixture_archive, save_release
+from tests.site_fixture import fixture_archive, save_reworded
 
 RULE_PAGE = "en/r/2010-02-01/400.6/index.html"
 
@@ -245,13 +244,9 @@ def test_an_english_release_remakes_the_translated_rule_pages_it_changes_and_kee
     archive = fixture_archive(tmp_path / "archive")
     out = tmp_path / "site"
     build_site(archive, out, index_search=False)
-    document = archive.load(archive.releases("en")[-1])
-    rules = tuple(
-        replace(rule, text=rule.text + " Reworded.") if rule.number == "100.1" else rule
-        for rule in document.rules
+    save_reworded(
+        archive, "en", "100.1", " Reworded.", dt.date(2019, 6, 14), ("M20", "Core Set 2020")
     )
-    newer = replace(document, effective_date=dt.date(2019, 6, 14), rules=rules)
-    save_release(archive, newer, "M20", "Core Set 2020")
     made: list[tuple[str, str]] = []
     make_rule = rule_pages.RulePages.rule
 

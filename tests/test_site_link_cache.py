@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import replace
 
 import pytest
 from rulesarchive.site_builder import build as build_module
@@ -14,7 +13,7 @@ from rulesarchive.site_builder.gather import gather
 from rulesarchive.site_builder.link_cache import LinkCache
 from rulesarchive.site_builder.refs import References
 
-from tests.site_fixture import fixture_archive, save_release
+from tests.site_fixture import fixture_archive, save_reworded
 
 RULE_PAGE = "en/r/2010-02-01/400.6/index.html"
 
@@ -135,12 +134,8 @@ def test_the_pages_a_rebuild_keeps_by_their_memo_keep_their_linked_texts(tmp_pat
     archive = fixture_archive(tmp_path / "archive")
     build_site(archive, tmp_path / "site", index_search=False)
     before = LinkCache(archive.root, "en").found
-    document = archive.load(archive.releases("zh-Hans")[-1])
-    rules = tuple(
-        replace(rule, text=rule.text + "。") if rule.number == "100.1" else rule
-        for rule in document.rules
+    save_reworded(
+        archive, "zh-Hans", "100.1", "。", dt.date(2014, 5, 2), ("JOU", "Journey into Nyx")
     )
-    newer = replace(document, effective_date=dt.date(2014, 5, 2), rules=rules)
-    save_release(archive, newer, "JOU", "Journey into Nyx")
     build_site(archive, tmp_path / "site", index_search=False)
     assert LinkCache(archive.root, "en").found == before
