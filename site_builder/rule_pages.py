@@ -29,6 +29,18 @@ class RulePages:
         self.site = site
         self.cited_by = self._cited_by()
         self._positions: dict[int, dict[str, int]] = {}  # release -> number -> its place
+        # What the pages use of the pairing, by line id: read for a page's memo and its context.
+        pairing, language = site.pairing, site.language
+        self._translations = {
+            line_id: [_seen(c) for c in counterparts]
+            for line_id, counterparts in pairing.by_english.items()
+            if language == "en"
+        }
+        self._english = {
+            line_id: _seen(c)
+            for (lang, line_id), c in pairing.by_translation.items()
+            if lang == language
+        }
 
     def jobs(self) -> list[Callable[[], Memoised]]:
         """Return the makers of every rule's page and of the history files, a chapter each.
@@ -101,14 +113,11 @@ class RulePages:
 
     def _counterparts(self, line: Line) -> list[Seen]:
         """For an English rule: its translations."""
-        if self.site.language != "en":
-            return []
-        return [_seen(c) for c in self.site.pairing.by_english.get(line.id, [])]
+        return self._translations.get(line.id, [])
 
     def _translated(self, line: Line) -> Seen | None:
         """For a translated rule: its English counterpart and status."""
-        counterpart = self.site.pairing.by_translation.get((self.site.language, line.id))
-        return None if counterpart is None else _seen(counterpart)
+        return self._english.get(line.id)
 
     def _alternates(self, switches: list[dict]) -> list[dict]:
         """The same page in every language, as absolute links (hreflang alternates)."""
