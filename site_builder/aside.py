@@ -12,47 +12,60 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from multiprocessing import get_context
-from typing import TypeVar
+from multiprocessing.process import BaseProcess
+from typing import Generic, TypeVar
 
 from rulesarchive.corpus.children import watch_parent
 
 T = TypeVar("T")
 
 
-def aside(work: Callable[[], T]) -> Callable[[], T]:
-    """Start `work` in a forked process; return what waits for its result.
+class Aside(Generic[T]):
+    """Work started beside the build: call it to wait for its result, ask `ready` first."""
 
-    Its result comes back pickled. If the process fails or dies, the waiting does the work
-    itself: a failure is then raised here, as it would have been without the fork.
-    """
-    if (os.cpu_count() or 1) < 2:
-        return work
-    context = get_context("fork")
-    receiving, sending = context.Pipe(duplex=False)
-    parent = os.getpid()
+    def __init__(self, work: Callable[[], T]) -> None:
+        self.work = work
+        self._child: BaseProcess | None = None
+        if (os.cpu_count() or 1) < 2:
+            return  # done when waited for, in this process
+        context = get_context("fork")
+        self._receiving, sending = context.Pipe(duplex=False)
+        parent = os.getpid()
 
-    def run() -> None:
-        watch_parent(parent)
+        def run() -> None:
+            watch_parent(parent)
+            try:
+                sending.send(("done", work()))
+            except BaseException:
+                sending.send(("failed", None))
+            finally:
+                sending.close()
+                os._exit(0)
+
+        self._child = context.Process(target=run, daemon=True)
+        self._child.start()
+        sending.close()
+
+    def ready(self) -> bool:
+        """Tell whether waiting would return at once (the work is done, or failed)."""
+        return self._child is None or self._receiving.poll()
+
+    def __call__(self) -> T:
+        """Wait for the result; if the process failed or died, do the work here (so a failure
+        is raised here, as it would have been without the fork)."""
+        if self._child is None:
+            return self.work()
         try:
-            sending.send(("done", work()))
-        except BaseException:
-            sending.send(("failed", None))
-        finally:
-            sending.close()
-            os._exit(0)
-
-    child = context.Process(target=run, daemon=True)
-    child.start()
-    sending.close()
-
-    def wait() -> T:
-        try:
-            outcome, value = receiving.recv()
+            outcome, value = self._receiving.recv()
         except EOFError:
             outcome, value = "failed", None
         finally:
-            receiving.close()
-            child.join()
-        return value if outcome == "done" else work()
+            self._receiving.close()
+            self._child.join()
+        return value if outcome == "done" else self.work()
 
-    return wait
+
+def aside(work: Callable[[], T]) -> Aside[T]:
+    """Start `work` in a forked process; return what waits for its result (and tells whether
+    it is in). Its result comes back pickled."""
+    return Aside(work)

@@ -24,7 +24,7 @@ from rulesarchive.differ.cache import diff_folder
 from rulesarchive.differ.references import LanguageCheck
 from rulesarchive.differ.translations import TranslationReport, translation_report
 from rulesarchive.site_builder import feeds, paths, search
-from rulesarchive.site_builder.aside import aside
+from rulesarchive.site_builder.aside import Aside, aside
 from rulesarchive.site_builder.checks import CheckPages, check_gathered
 from rulesarchive.site_builder.gather import Language, gather
 from rulesarchive.site_builder.link_cache import LinkCache
@@ -34,7 +34,7 @@ from rulesarchive.site_builder.release_data import data_path, is_keyframe, relea
 from rulesarchive.site_builder.release_pages import ReleasePages
 from rulesarchive.site_builder.render import LANGUAGE_NAMES, code_version, environment
 from rulesarchive.site_builder.translations import Pairing, pair_translations
-from rulesarchive.site_builder.workers import make_files
+from rulesarchive.site_builder.workers import make_files, make_until
 
 LANGUAGE_ORDER = ("en", "zh-Hans", "it")
 
@@ -138,17 +138,23 @@ def _render(
             if language != "en"
         }
 
-    # A rebuild's reports are worked out beside the gathering; a first build's once the first
-    # language is gathered (before, they would diff its releases after each base again, beside
-    # the workers diffing every pair).
-    translated = reports_of_translations
+    # A rebuild's reports are worked out beside the gathering. A first build's, and the other
+    # languages' missing diffs, beside the first language's walk, once its diffs are made on
+    # every core: the walk takes one (before, the reports would diff its releases after each
+    # base again, beside the workers diffing every pair).
+    translated: Callable[[], dict[str, TranslationReport]] = reports_of_translations
     if output.previous and len(languages) > 1:
         translated = aside(reports_of_translations)
-    # The other languages' missing diffs are worked out beside the first's gathering, on the
-    # core its tracing leaves idle; each language's reference check beside what follows its
-    # gathering (the others' gathering, the first's pages).
-    diffs_aside = _diffs_aside(archive, languages[1:]) if cache else {}
-    checks_aside: dict[str, Callable[[], LanguageCheck]] = {}
+    diffs_aside: dict[str, Callable[[], int]] = {}
+
+    def beside_the_walk() -> None:
+        nonlocal translated
+        if cache:
+            diffs_aside.update(_diffs_aside(archive, languages[1:]))
+        if not output.previous and len(languages) > 1:
+            translated = aside(reports_of_translations)
+
+    checks_aside: dict[str, Aside[LanguageCheck]] = {}
     for language in languages:
         if language in diffs_aside:
             diffs_aside.pop(language)()  # its diffs in the cache: gathering reads them
@@ -170,6 +176,7 @@ def _render(
             cache=diff_folder(archive.root) if cache else None,
             on_document=on_document,
             kept=True,
+            diffs_made=beside_the_walk if language == languages[0] else None,
         )
         for index, release in enumerate(releases):
             if index not in walked:  # taken from the kept summary: made only if missing
@@ -177,8 +184,6 @@ def _render(
         # What is gathered lives till the build ends: the collector's full passes over it cost
         # a sixth of a rebuild, and touched every page a forked process shares with this one.
         gc.freeze()
-        if language == languages[0] and len(languages) > 1 and not output.previous:
-            translated = aside(reports_of_translations)
         if len(languages) > 1 and "en" in gathered:
             checks_aside[language] = aside(
                 partial(_check, archive, gathered[language], gathered["en"], cache)
@@ -198,15 +203,19 @@ def _render(
             env, data, languages, pairing, reports.get(language), english, base_url, links
         )
         first_pages = first_pages or pages
+        rules, unchecked, others = pages.shares()
         if language in checks_aside:
-            checked = checks_aside.pop(language)()
+            # While the check is worked out beside, this process makes the pages that do not
+            # show it (a core would wait idle): the rest of them in its share below.
+            check = checks_aside.pop(language)
+            make_until(pages, unchecked, output, check.ready)
+            checked = check()
         else:
             checked = _check(archive, data, gathered.get("en"), cache)
         checks = CheckPages(pages, checked)
-        rules, others = pages.shares()
         make_files(
             pages,
-            (chain(others, checks.jobs()), rules),
+            (chain(unchecked, others, checks.jobs()), rules),
             len(data.lines),
             output,
             lambda done, total: tell(f"rendering {language}", done, total),  # noqa: B023

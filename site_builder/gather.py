@@ -77,6 +77,7 @@ def gather(
     cache: Path | None = None,
     on_document: Callable[[int, Release, Document], None] | None = None,
     kept: bool = False,
+    diffs_made: Callable[[], None] | None = None,
 ) -> Language:
     """Read every release of a language once, oldest first, diffing each with the one before.
 
@@ -86,11 +87,14 @@ def gather(
     With `kept` (and a cache), what the last gather read of the releases it shares with this
     one is taken from the cache (their glossaries, numbers and headings) and their diffs
     from the diff cache: their documents are not read, and `on_document` sees only the
-    releases after them.
+    releases after them. `diffs_made` is called once the missing diffs are made on every
+    core, before the walk, which takes one: the time to start work beside it.
     """
     releases = archive.releases(language)
     if cache is not None:  # a first build: the diffs worked out on every core before the walk
         diff_ahead(archive, releases, cache)
+    if diffs_made is not None:
+        diffs_made()
     keys = _summary_keys(releases)
     folder = cache_folder(archive.root, "gathered") if cache is not None else None
     found = kept_progress(folder, keys, _Summary) if folder is not None and kept else None

@@ -68,8 +68,9 @@ class LanguagePages:
         self.languages = languages
         self.newest = len(data.releases) - 1
         self._versions: dict[str, tuple[Version, ...]] = {}
-        self.reference_marks: dict[str, tuple[dict, ...]] = {}  # line id -> its problems
-        self.citation_fixes: dict[int, dict[str, tuple[str, ...]]] = {}  # release -> fixes
+        # Given by the reference check (checks.CheckPages): till then, reading them is an error.
+        self._marks: dict[str, tuple[dict, ...]] | None = None  # line id -> its problems
+        self._fixes: dict[int, dict[str, tuple[str, ...]]] | None = None  # release -> fixes
         # Current terms take their slugs first: a term keeps its slug whatever came and went.
         newest_first = sorted(data.glossary, key=lambda term: term.stretches[-1][1] != self.newest)
         self.glossary_slugs = paths.glossary_slugs([term.key for term in newest_first])
@@ -86,6 +87,28 @@ class LanguagePages:
         for line in data.lines:
             if line.last == self.newest:
                 self.current_by_chapter.setdefault(line.rule.number[:3], []).append(line)
+
+    @property
+    def reference_marks(self) -> dict[str, tuple[dict, ...]]:
+        """The reference check's problems of each line (by id), shown on its rule page."""
+        if self._marks is None:
+            raise RuntimeError(f"the {self.language} pages read the reference check before it")
+        return self._marks
+
+    @reference_marks.setter
+    def reference_marks(self, marks: dict[str, tuple[dict, ...]]) -> None:
+        self._marks = marks
+
+    @property
+    def citation_fixes(self) -> dict[int, dict[str, tuple[str, ...]]]:
+        """The reference check's citation fixes of each release, shown in its changelog."""
+        if self._fixes is None:
+            raise RuntimeError(f"the {self.language} pages read the reference check before it")
+        return self._fixes
+
+    @citation_fixes.setter
+    def citation_fixes(self, fixes: dict[int, dict[str, tuple[str, ...]]]) -> None:
+        self._fixes = fixes
 
     def versions(self, line: Line) -> tuple[Version, ...]:
         """Return a line's versions (worked out once per build)."""
@@ -145,7 +168,17 @@ class LanguagePages:
         """Link from `page` to a line's rule page ('' for no line)."""
         return paths.relative(page, paths.rule_page(self.language, line)) if line else ""
 
-    def shares(self) -> tuple[list[Callable[[], Memoised]], Iterator[Job | Memoised]]:
-        """Split the jobs in two: the rule pages' makers (shared out), and the others."""
-        others = (ReleasePages, NumberPages, IndexPages, StatusPages)
-        return RulePages(self).jobs(), (job for kind in others for job in kind(self).jobs())
+    def shares(
+        self,
+    ) -> tuple[list[Callable[[], Memoised]], Iterator[Job | Memoised], Iterator[Job | Memoised]]:
+        """Split the jobs in three: the rule pages' makers (shared out between processes); the
+        pages that show nothing of the reference check (which may be made before it is in);
+        the others. The rule pages and the changelogs show the check (`reference_marks`,
+        `citation_fixes` and the diffs it marks), as may the status pages (English's diffs)."""
+        unchecked = (NumberPages, IndexPages)
+        checked = (ReleasePages, StatusPages)
+        return (
+            RulePages(self).jobs(),
+            (job for kind in unchecked for job in kind(self).jobs()),
+            (job for kind in checked for job in kind(self).jobs()),
+        )

@@ -70,6 +70,22 @@ def make_files(
     pages.lastmod.update(lastmod)
 
 
+def make_until(
+    pages: LanguagePages, jobs: Iterator[Job | Memoised], output: Output, ready: Callable[[], bool]
+) -> None:
+    """Make jobs from `jobs` in this process till `ready()` (or till there are none left); the
+    rest stay in the iterator. For the time the build waits for work done beside it."""
+    _make(pages, _until(jobs, ready), output, lambda _done, _total: None)
+
+
+def _until(jobs: Iterator[Job | Memoised], ready: Callable[[], bool]) -> Iterator[Job | Memoised]:
+    while not ready():
+        job = next(jobs, None)
+        if job is None:
+            return
+        yield job
+
+
 def _claim(
     makers: Sequence[Callable[[], Job | Memoised]], claimed: Synchronized
 ) -> Iterator[Job | Memoised]:

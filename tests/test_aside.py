@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 from rulesarchive.site_builder.aside import aside
+from rulesarchive.site_builder.workers import _until
 
 needs_two_cores = pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="done in place")
 
@@ -31,3 +33,35 @@ def test_work_that_fails_aside_is_done_again_in_place_and_fails_there_as_it_woul
     assert aside(work)() == parent
     with pytest.raises(LookupError, match="no zh-Hans releases"):
         aside(missing)()
+
+
+@needs_two_cores
+def test_ready_tells_whether_waiting_would_return_at_once(tmp_path):
+    go = tmp_path / "go"
+
+    def work() -> str:
+        while not go.exists():
+            time.sleep(0.01)
+        return "checked"
+
+    wait = aside(work)
+    assert not wait.ready()
+    go.touch()
+    deadline = time.monotonic() + 10
+    while not wait.ready() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert wait.ready()
+    assert wait() == "checked"
+
+
+def test_until_takes_jobs_till_ready_and_leaves_the_rest_in_the_iterator():
+    jobs = iter(range(10))
+    asked = []
+
+    def ready() -> bool:
+        asked.append(True)
+        return len(asked) > 3
+
+    assert list(_until(jobs, ready)) == [0, 1, 2]  # type: ignore[arg-type]
+    assert list(jobs) == [3, 4, 5, 6, 7, 8, 9]  # none taken and lost
+    assert list(_until(iter([1]), lambda: False)) == [1]  # type: ignore[arg-type]
