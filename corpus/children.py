@@ -12,6 +12,13 @@ import time
 _PR_SET_PDEATHSIG = 1
 
 
+def usable_cores() -> int:
+    """Return how many cores this process may run on (its affinity, where the system tells)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 def watch_parent(parent: int) -> None:
     """Exit this (worker) process as soon as `parent` is gone; a pool initializer."""
     if os.getppid() != parent:

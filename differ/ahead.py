@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-import os
 import signal
 from pathlib import Path
 
+from rulesarchive.corpus.children import usable_cores
 from rulesarchive.corpus.model import Document, Release
 from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.cache import cached_diff, has_cached_diff
@@ -31,7 +31,7 @@ def diff_ahead(archive: Archive, releases: list[Release], folder: Path, chunk: i
     """
     global _AHEAD
     missing = missing_diffs(releases, folder)
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    cores = usable_cores()
     if len(missing) < 2 or cores < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return 0
     runs = [missing[start : start + chunk] for start in range(0, len(missing), chunk)]

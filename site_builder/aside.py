@@ -15,7 +15,7 @@ from multiprocessing import get_context
 from multiprocessing.process import BaseProcess
 from typing import Generic, TypeVar
 
-from rulesarchive.corpus.children import watch_parent
+from rulesarchive.corpus.children import usable_cores, watch_parent
 
 T = TypeVar("T")
 
@@ -26,7 +26,8 @@ class Aside(Generic[T]):
     def __init__(self, work: Callable[[], T]) -> None:
         self.work = work
         self._child: BaseProcess | None = None
-        if (os.cpu_count() or 1) < 2:
+        self._waited = False
+        if usable_cores() < 2:
             return  # done when waited for, in this process
         context = get_context("fork")
         self._receiving, sending = context.Pipe(duplex=False)
@@ -62,7 +63,41 @@ class Aside(Generic[T]):
         finally:
             self._receiving.close()
             self._child.join()
+            self._waited = True
         return value if outcome == "done" else self.work()
+
+    def stop(self) -> None:
+        """Stop the work if it is still being done (the build failed: its result is not wanted)."""
+        if self._child is not None and not self._waited:
+            self._child.terminate()
+            self._child.join()
+            self._receiving.close()
+            self._waited = True
+
+
+class Beside:
+    """The work a build starts beside it (`start`), stopped when the build fails.
+
+    A context manager: work not yet waited for when the block raises is stopped, so a failed
+    or interrupted build leaves nothing running.
+    """
+
+    def __init__(self) -> None:
+        self.started: list[Aside] = []
+
+    def start(self, work: Callable[[], T]) -> Aside[T]:
+        """Start `work` beside the build (see `aside`)."""
+        started = aside(work)
+        self.started.append(started)
+        return started
+
+    def __enter__(self) -> Beside:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if kind is not None:
+            for started in self.started:
+                started.stop()
 
 
 def aside(work: Callable[[], T]) -> Aside[T]:

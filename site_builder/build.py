@@ -24,7 +24,7 @@ from rulesarchive.differ.cache import diff_folder
 from rulesarchive.differ.references import LanguageCheck
 from rulesarchive.differ.translations import TranslationReport, translation_report
 from rulesarchive.site_builder import feeds, paths, search
-from rulesarchive.site_builder.aside import Aside, aside
+from rulesarchive.site_builder.aside import Aside, Beside
 from rulesarchive.site_builder.checks import CheckPages, check_gathered
 from rulesarchive.site_builder.gather import Language, gather
 from rulesarchive.site_builder.link_cache import LinkCache
@@ -87,9 +87,13 @@ def build_site(
     except OSError as error:
         raise _unwritable(error, out) from None
     indexer = search.Indexer(output.staging)
+    # `_render` leaves what it gathers out of the collector's passes (gc.freeze) till the end;
+    # a caller's own freeze is the caller's to end, and with it, this build's.
+    frozen_by_caller = gc.get_freeze_count() > 0
     try:
         indexing = indexer if index_search else None
-        _render(archive, output, indexing, languages, base_url, progress, cache)
+        with Beside() as beside:  # what it started beside is stopped if it fails
+            _render(archive, output, indexing, languages, base_url, progress, cache, beside)
         output.finish(state)
         indexer.wait()
     except BaseException as error:
@@ -100,7 +104,8 @@ def build_site(
             raise _unwritable(error, out) from None
         raise
     finally:
-        gc.unfreeze()  # what `_render` left out of the collector's passes
+        if not frozen_by_caller:
+            gc.unfreeze()
     output.commit()
     output.prune()
     return BuildReport(
@@ -126,6 +131,7 @@ def _render(
     base_url: str,
     progress: Progress | None,
     cache: bool,
+    beside: Beside,
 ) -> None:
     env = environment(cache_folder(archive.root, "templates") if cache else None)
     gathered: dict[str, Language] = {}
@@ -144,15 +150,15 @@ def _render(
     # base again, beside the workers diffing every pair).
     translated: Callable[[], dict[str, TranslationReport]] = reports_of_translations
     if output.previous and len(languages) > 1:
-        translated = aside(reports_of_translations)
+        translated = beside.start(reports_of_translations)
     diffs_aside: dict[str, Callable[[], int]] = {}
 
     def beside_the_walk() -> None:
         nonlocal translated
         if cache:
-            diffs_aside.update(_diffs_aside(archive, languages[1:]))
+            diffs_aside.update(_diffs_aside(archive, languages[1:], beside))
         if not output.previous and len(languages) > 1:
-            translated = aside(reports_of_translations)
+            translated = beside.start(reports_of_translations)
 
     checks_aside: dict[str, Aside[LanguageCheck]] = {}
     for language in languages:
@@ -185,7 +191,7 @@ def _render(
         # a sixth of a rebuild, and touched every page a forked process shares with this one.
         gc.freeze()
         if len(languages) > 1 and "en" in gathered:
-            checks_aside[language] = aside(
+            checks_aside[language] = beside.start(
                 partial(_check, archive, gathered[language], gathered["en"], cache)
             )
     reports = translated()
@@ -232,11 +238,13 @@ def _render(
     _site_pages(output, first_pages, gathered, base_url, lastmod)
 
 
-def _diffs_aside(archive: Archive, languages: list[str]) -> dict[str, Callable[[], int]]:
+def _diffs_aside(
+    archive: Archive, languages: list[str], beside: Beside
+) -> dict[str, Callable[[], int]]:
     """Start working out, each in a process beside the build, the languages' missing diffs."""
     folder = diff_folder(archive.root)
     return {
-        language: aside(partial(diff_here, archive, releases, folder))
+        language: beside.start(partial(diff_here, archive, releases, folder))
         for language in languages
         if missing_diffs(releases := archive.releases(language), folder)
     }

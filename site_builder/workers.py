@@ -20,7 +20,7 @@ from multiprocessing import get_context
 from multiprocessing.connection import Connection
 from multiprocessing.sharedctypes import Synchronized
 
-from rulesarchive.corpus.children import watch_parent
+from rulesarchive.corpus.children import usable_cores, watch_parent
 from rulesarchive.site_builder.output import Output
 from rulesarchive.site_builder.pages import LanguagePages
 from rulesarchive.site_builder.render import Job, Memoised
@@ -42,7 +42,7 @@ def make_files(
     """Make every job of both shares (the second: makers of jobs); `expected`: about how many
     rule pages there are."""
     first, second = shares
-    if expected < FORK_FROM or (os.cpu_count() or 1) < 2:
+    if expected < FORK_FROM or usable_cores() < 2:
         _make(pages, [*first, *(make() for make in second)], output, tell)
         return
     context = get_context("fork")

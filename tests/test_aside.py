@@ -6,10 +6,11 @@ import os
 import time
 
 import pytest
-from rulesarchive.site_builder.aside import aside
+from rulesarchive.corpus.children import usable_cores
+from rulesarchive.site_builder.aside import Beside, aside
 from rulesarchive.site_builder.workers import _until
 
-needs_two_cores = pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="done in place")
+needs_two_cores = pytest.mark.skipif(usable_cores() < 2, reason="done in place")
 
 
 @needs_two_cores
@@ -65,3 +66,20 @@ def test_until_takes_jobs_till_ready_and_leaves_the_rest_in_the_iterator():
     assert list(_until(jobs, ready)) == [0, 1, 2]  # type: ignore[arg-type]
     assert list(jobs) == [3, 4, 5, 6, 7, 8, 9]  # none taken and lost
     assert list(_until(iter([1]), lambda: False)) == [1]  # type: ignore[arg-type]
+
+
+@needs_two_cores
+def test_a_failed_build_stops_the_work_it_started_beside(tmp_path):
+    done = tmp_path / "done"
+
+    def work() -> None:
+        time.sleep(1)
+        done.touch()
+
+    with pytest.raises(RuntimeError, match="template exploded"), Beside() as beside:
+        waited = beside.start(lambda: "waited for")
+        assert waited() == "waited for"
+        beside.start(work)
+        raise RuntimeError("template exploded")
+    time.sleep(2)
+    assert not done.exists()

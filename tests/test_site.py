@@ -168,7 +168,9 @@ def test_a_failed_build_leaves_the_previous_site(tmp_path, monkeypatch):
         yield from ()
         raise RuntimeError("template exploded")
 
-    monkeypatch.setattr(build_module.LanguagePages, "shares", lambda self: (broken(), broken(), broken()))
+    monkeypatch.setattr(
+        build_module.LanguagePages, "shares", lambda self: (broken(), broken(), broken())
+    )
     with pytest.raises(RuntimeError):  # another base URL: a build that must render
         build_site(archive, out, base_url="https://example.org/", index_search=False)
     assert (out / "index.html").read_text() == before

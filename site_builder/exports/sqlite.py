@@ -10,12 +10,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import multiprocessing
-import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from multiprocessing.pool import AsyncResult
 from pathlib import Path
 
+from rulesarchive.corpus.children import usable_cores
 from rulesarchive.corpus.line_index import LINE_TABLES, LineRow, write_lines
 from rulesarchive.corpus.model import Rule
 from rulesarchive.corpus.present import release_summary
@@ -229,7 +229,7 @@ class _Workers:
 
     def __enter__(self) -> _Workers:
         global _SHARED
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+        cores = usable_cores()
         if cores > 1 and "fork" in multiprocessing.get_all_start_methods():
             _SHARED = self._shared
             self._pool = multiprocessing.get_context("fork").Pool(min(cores, 2))
