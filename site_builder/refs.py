@@ -73,7 +73,7 @@ class References:
         if not found and terms is None:  # nothing to link: escaped, quicker than a lookup
             return escape(text)
         targets = tuple(self._target(kind, value, index) for _, _, kind, value in found)
-        glossary = None if terms is None else (self._terms_digest(index), tuple(sorted(terms)))
+        glossary = None if terms is None else (self.terms_digest(index), tuple(sorted(terms)))
         key = self.links.key(page, text, targets, glossary)
         kept = self.links.get(page, key)
         if kept is None:
@@ -183,7 +183,8 @@ class References:
             )
         return self._term_keys[index]
 
-    def _terms_digest(self, index: int) -> str:
+    def terms_digest(self, index: int) -> str:
+        """Sum up the glossary terms a text of a release may link, and their pages."""
         if index not in self._digests:
             self._digests[index] = hashlib.sha1(repr(self._terms_of(index)).encode()).hexdigest()
         return self._digests[index]

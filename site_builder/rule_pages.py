@@ -15,7 +15,7 @@ from rulesarchive.differ.report import history_data
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.changelog import FOLDED
 from rulesarchive.site_builder.history_view import example_diffs, renumbered_positions
-from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Memoised
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Memoised, memo
 from rulesarchive.site_builder.translations import Counterpart
 
 if TYPE_CHECKING:
@@ -65,9 +65,24 @@ class RulePages:
         from them alone): what the page uses of its counterparts in other languages (`Seen`;
         the pairing reads English and every translation) and the reference check's marks (the
         check reads English too).
+
+        A rule gone before the newest release shows only what the releases up to the one
+        that dropped it say (`prefix`): a line that ended never goes on (lineage follows the
+        rules of the release before), what it cites and what cites it are lines of its last
+        release, linked at their version there. But the glossary pages its terms link to,
+        whose slugs are given out over every release (`terms_digest`). So a new release keeps
+        those pages, and needs no glossary of the older releases to link their terms.
         """
+        if line.last == self.site.newest:
+            releases = self.site.releases_memo
+        else:
+            releases = memo(
+                self.site.salt,
+                "gone",
+                (self.site.data.prefix[line.last + 1], self.site.refs.terms_digest(line.last)),
+            )
         inputs = (
-            self.site.releases_memo,
+            releases,
             line.id,
             self._counterparts(line),
             self._translated(line),

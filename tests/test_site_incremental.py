@@ -8,6 +8,7 @@ import json
 import os
 import re
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import jinja2
@@ -21,7 +22,7 @@ from rulesarchive.site_builder import release_pages, rule_pages, workers
 from rulesarchive.site_builder.build import build_site
 from rulesarchive.site_builder.render import Job, fingerprint
 
-from tests.site_fixture import fixture_archive, save_reworded
+from tests.site_fixture import fixture_archive, save_release, save_reworded
 
 RULE_PAGE = "en/r/2010-02-01/400.6/index.html"
 
@@ -258,6 +259,43 @@ def test_an_english_release_remakes_the_translated_rule_pages_it_changes_and_kee
     build_site(archive, out, index_search=False)
     assert [number for language, number in made if language == "zh-Hans"] == ["100.1"]
     assert len([number for language, number in made if language == "en"]) > 1
+    monkeypatch.undo()
+    fresh = tmp_path / "fresh"
+    build_site(archive, fresh, index_search=False, cache=False)
+    assert _manifest(out) == _manifest(fresh)
+    for path in _manifest(out):
+        assert (out / path).read_bytes() == (fresh / path).read_bytes(), path
+
+
+def test_a_release_keeps_the_pages_of_rules_gone_before_it(tmp_path, monkeypatch):
+    """A rule dropped before the newest release shows only what the releases up to the one
+    that dropped it say (`RulePages.memoised_rule`): a new release does not make its page
+    again, and the site is still the one a build from nothing makes."""
+    archive = fixture_archive(tmp_path / "archive")
+    newest = archive.load(archive.releases("en")[-1])
+    kept = tuple(rule for rule in newest.rules if rule.number != "400.8")  # cites 400.6
+    save_release(
+        archive,
+        replace(newest, effective_date=dt.date(2019, 6, 14), rules=kept),
+        "M20",
+        "Core Set 2020",
+    )
+    out = tmp_path / "site"
+    build_site(archive, out, index_search=False)
+    save_reworded(
+        archive, "en", "100.1", " Reworded.", dt.date(2019, 7, 12), ("HA1", "Historic Anthology 1")
+    )
+    made: list[str] = []
+    make_rule = rule_pages.RulePages.rule
+
+    def rule(self, line):
+        if self.site.language == "en":
+            made.append(line.rule.number)
+        return make_rule(self, line)
+
+    monkeypatch.setattr(rule_pages.RulePages, "rule", rule)
+    build_site(archive, out, index_search=False)
+    assert "400.8" not in made and {"100.1", "400.6"} <= set(made)
     monkeypatch.undo()
     fresh = tmp_path / "fresh"
     build_site(archive, fresh, index_search=False, cache=False)
