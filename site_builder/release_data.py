@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from rulesarchive.corpus.model import Document, Release
+from rulesarchive.corpus.model import Document, Release, Rule
 from rulesarchive.corpus.present import release_label
 
 PREFIX = "window.RULESARCHIVE_RELEASES=window.RULESARCHIVE_RELEASES||{};"
@@ -32,18 +32,23 @@ def release_script(
 ) -> str:
     """Return a release's data file: whole, or as the steps from the release before."""
     data: dict = {**release_label(release), "base": None}
-    rules = {rule.number: [rule.text, list(rule.examples)] for rule in document.rules}
+    # By number, the last rule printed under it (at the place of the first).
+    rules = {rule.number: rule for rule in document.rules}
     glossary = {entry.term: entry.text for entry in document.glossary}
     if previous is None or is_keyframe(release, previous[0]):
-        data["rules"] = [[number, *value] for number, value in rules.items()]
+        data["rules"] = [[number, rule.text, list(rule.examples)] for number, rule in rules.items()]
         data["glossary"] = [[term, text] for term, text in glossary.items()]
     else:
         before_release, before = previous
-        old_rules = {rule.number: [rule.text, list(rule.examples)] for rule in before.rules}
+        old_rules = {rule.number: rule for rule in before.rules}
         old_glossary = {entry.term: entry.text for entry in before.glossary}
         data["base"] = before_release.effective_date.isoformat()
         data["numbers"] = list(rules)
-        data["changed"] = {n: value for n, value in rules.items() if old_rules.get(n) != value}
+        data["changed"] = {
+            number: [rule.text, list(rule.examples)]
+            for number, rule in rules.items()
+            if not _same_words(old_rules.get(number), rule)
+        }
         data["terms"] = list(glossary)
         data["glossary_changed"] = {
             term: text for term, text in glossary.items() if old_glossary.get(term) != text
@@ -51,3 +56,8 @@ def release_script(
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     key = json.dumps(release.effective_date.isoformat())
     return f"{PREFIX}window.RULESARCHIVE_RELEASES[{key}]=\n{text};\n"
+
+
+def _same_words(old: Rule | None, new: Rule) -> bool:
+    """Tell whether a rule's text and examples are those of the rule before (what a step keeps)."""
+    return old is not None and old.text == new.text and old.examples == new.examples
