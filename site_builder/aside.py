@@ -9,6 +9,7 @@ runs no thread when it forks, so forking is safe.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 from multiprocessing import get_context
@@ -43,13 +44,19 @@ class Aside(Generic[T]):
                 sending.close()
                 os._exit(0)
 
-        self._child = context.Process(target=run, daemon=True)
-        self._child.start()
-        sending.close()
+        child = context.Process(target=run, daemon=True)
+        try:
+            child.start()
+        except OSError:  # no process to be had (a limit on them): done when waited for, here
+            self._receiving.close()
+            return
+        finally:
+            sending.close()
+        self._child = child
 
     def ready(self) -> bool:
         """Tell whether waiting would return at once (the work is done, or failed)."""
-        return self._child is None or self._receiving.poll()
+        return self._child is None or self._waited or self._receiving.poll()
 
     def __call__(self) -> T:
         """Wait for the result; if the process failed or died, do the work here (so a failure
@@ -60,6 +67,9 @@ class Aside(Generic[T]):
             outcome, value = self._receiving.recv()
         except EOFError:
             outcome, value = "failed", None
+        except BaseException:  # interrupted while waiting: the work is not wanted either
+            self._child.terminate()
+            raise
         finally:
             self._receiving.close()
             self._child.join()
@@ -97,7 +107,8 @@ class Beside:
     def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
         if kind is not None:
             for started in self.started:
-                started.stop()
+                with contextlib.suppress(Exception):  # the others are stopped all the same
+                    started.stop()
 
 
 def aside(work: Callable[[], T]) -> Aside[T]:

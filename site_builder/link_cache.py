@@ -74,6 +74,12 @@ class LinkCache:
         if page in self.found:
             self.used.setdefault(page, {}).update(self.found[page])
 
+    def forget(self, pages: set[str]) -> None:
+        """Leave the entries of these pages out of what this process saves (a forked process
+        does not save again what the process it was forked from made and saves)."""
+        for page in pages:
+            self.used.pop(page, None)
+
     def word_diff(self, old: str, new: str) -> Diff:
         """Return the word diff of two texts (`differ.words.diff_words`), kept across builds."""
         key = self.key(old, new)

@@ -127,8 +127,10 @@ def _child(
     watch_parent(parent)
     try:
         before = set(output.produced)
+        inherited = set(pages.refs.links.used)  # the parent's pages: it saves their texts
         written = output.written
         _make(pages, _claim(makers, claimed), output, lambda _done, _total: None)
+        pages.refs.links.forget(inherited)
         pages.refs.links.save("rules")
         made = {path: entry for path, entry in output.produced.items() if path not in before}
         lastmod: dict[str, dt.date] = {path: pages.lastmod[path] for path in made}

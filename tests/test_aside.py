@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import time
 
 import pytest
@@ -83,3 +84,21 @@ def test_a_failed_build_stops_the_work_it_started_beside(tmp_path):
         raise RuntimeError("template exploded")
     time.sleep(2)
     assert not done.exists()
+
+
+@needs_two_cores
+def test_a_wait_interrupted_stops_the_work_it_waited_for():
+    def interrupt(_signal, _frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        wait = aside(lambda: time.sleep(30))
+        started = time.monotonic()
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        with pytest.raises(KeyboardInterrupt):
+            wait()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert time.monotonic() - started < 10  # not the 30 s of the work

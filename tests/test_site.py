@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 from xml.etree import ElementTree
@@ -13,6 +14,7 @@ import pytest
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
 from jinja2 import Environment
+from rulesarchive.corpus.children import usable_cores
 from rulesarchive.site_builder import build as build_module
 from rulesarchive.site_builder import changelog, paths
 from rulesarchive.site_builder import output as output_module
@@ -174,6 +176,26 @@ def test_a_failed_build_leaves_the_previous_site(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError):  # another base URL: a build that must render
         build_site(archive, out, base_url="https://example.org/", index_search=False)
     assert (out / "index.html").read_text() == before
+
+
+@pytest.mark.skipif(usable_cores() < 2, reason="nothing is worked out beside the build")
+def test_a_failed_build_stops_what_it_was_working_out_beside_it(tmp_path, monkeypatch):
+    archive = fixture_archive(tmp_path / "archive")
+    checked = tmp_path / "checked"
+
+    def slow_check(*_args):
+        time.sleep(1.5)
+        checked.touch()
+
+    def broken(self):
+        raise RuntimeError("template exploded")
+
+    monkeypatch.setattr(build_module, "_check", slow_check)
+    monkeypatch.setattr(build_module.LanguagePages, "shares", broken)
+    with pytest.raises(RuntimeError, match="template exploded"):
+        build_site(archive, tmp_path / "site", index_search=False)
+    time.sleep(2.5)
+    assert not checked.exists()
 
 
 def test_cli_build_on_an_empty_archive_says_how_to_fill_it(tmp_path):

@@ -304,6 +304,33 @@ def test_a_release_keeps_the_pages_of_rules_gone_before_it(tmp_path, monkeypatch
         assert (out / path).read_bytes() == (fresh / path).read_bytes(), path
 
 
+def test_a_gone_rule_follows_its_glossary_terms_to_the_pages_they_move_to(tmp_path):
+    """The one input of a gone rule's page from later releases: the glossary pages its terms
+    link to, whose slugs are given out over every release, current terms first."""
+    archive = fixture_archive(tmp_path / "archive")
+    newest = archive.load(archive.releases("en")[-1])
+    kept = tuple(rule for rule in newest.rules if rule.number != "400.8")  # links 'zones'
+    gone = replace(newest, effective_date=dt.date(2019, 6, 14), rules=kept)
+    save_release(archive, gone, "M20", "Core Set 2020")
+    out = tmp_path / "site"
+    build_site(archive, out, index_search=False)
+    page = out / "en" / "r" / "2010-02-01" / "400.8" / "index.html"
+    assert 'href="../../../glossary/zone/index.html"' in page.read_text()
+    # 'Zone/' takes the slug 'zone' as a current term: the old 'Zone' becomes 'zone-2'.
+    glossary = tuple(
+        replace(entry, term="Zone/") if entry.term == "Zone" else entry for entry in gone.glossary
+    )
+    later = replace(gone, effective_date=dt.date(2019, 7, 12), glossary=glossary)
+    save_release(archive, later, "HA1", "Historic Anthology 1")
+    build_site(archive, out, index_search=False)
+    assert 'href="../../../glossary/zone-2/index.html"' in page.read_text()
+    fresh = tmp_path / "fresh"
+    build_site(archive, fresh, index_search=False, cache=False)
+    assert _manifest(out) == _manifest(fresh)
+    for path in _manifest(out):
+        assert (out / path).read_bytes() == (fresh / path).read_bytes(), path
+
+
 def test_the_old_folder_is_deleted_after_the_build_and_a_deletion_left_unfinished_is_taken_up(
     tmp_path, monkeypatch
 ):

@@ -139,3 +139,13 @@ def test_the_pages_a_rebuild_keeps_by_their_memo_keep_their_linked_texts(tmp_pat
     )
     build_site(archive, tmp_path / "site", index_search=False)
     assert LinkCache(archive.root, "en").found == before
+
+
+def test_a_forked_process_saves_only_the_pages_it_made(tmp_path):
+    links = LinkCache(tmp_path, "en")
+    links.put("en/glossary/zone/index.html", b"k1", ("<a>zone</a>", ()))  # the parent's
+    inherited = set(links.used)
+    links.put(RULE_PAGE, b"k2", ("<a>400.6</a>", ()))
+    links.forget(inherited)
+    links.save("rules")
+    assert set(LinkCache(tmp_path, "en").found) == {RULE_PAGE}
