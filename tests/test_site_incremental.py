@@ -31,6 +31,14 @@ def _manifest(site) -> dict[str, list[str]]:
     return json.loads((site.resolve() / ".manifest.json").read_text())["files"]
 
 
+def _is_a_build_from_nothing(archive: Archive, out: Path, fresh: Path) -> None:
+    """Assert the site in `out` is file for file the one a build with no cache makes."""
+    build_site(archive, fresh, index_search=False, cache=False)  # no kept diff, trace, summary
+    assert _manifest(out) == _manifest(fresh)
+    for path in _manifest(out):
+        assert (out / path).read_bytes() == (fresh / path).read_bytes(), path
+
+
 def test_a_context_field_changed_for_one_page_rewrites_that_page_only(tmp_path, monkeypatch):
     archive = fixture_archive(tmp_path / "archive")
     out = tmp_path / "site"
@@ -229,11 +237,7 @@ def test_a_new_release_remakes_only_the_changelogs_it_changes_and_the_site_is_as
     assert {index for index, _ in made} == {2, 3}  # the newest before (its links gain anchors)
     assert set(loaded) == {r.key for r in archive.releases()[-2:]}  # the rest is kept
     monkeypatch.undo()
-    fresh = tmp_path / "fresh"
-    build_site(archive, fresh, index_search=False, cache=False)  # no kept diff, trace, summary
-    assert _manifest(out) == _manifest(fresh)
-    for path in _manifest(out):
-        assert (out / path).read_bytes() == (fresh / path).read_bytes(), path
+    _is_a_build_from_nothing(archive, out, tmp_path / "fresh")
 
 
 def test_an_english_release_remakes_the_translated_rule_pages_it_changes_and_keeps_the_rest(
@@ -260,11 +264,7 @@ def test_an_english_release_remakes_the_translated_rule_pages_it_changes_and_kee
     assert [number for language, number in made if language == "zh-Hans"] == ["100.1"]
     assert len([number for language, number in made if language == "en"]) > 1
     monkeypatch.undo()
-    fresh = tmp_path / "fresh"
-    build_site(archive, fresh, index_search=False, cache=False)
-    assert _manifest(out) == _manifest(fresh)
-    for path in _manifest(out):
-        assert (out / path).read_bytes() == (fresh / path).read_bytes(), path
+    _is_a_build_from_nothing(archive, out, tmp_path / "fresh")
 
 
 def test_a_release_keeps_the_pages_of_rules_gone_before_it(tmp_path, monkeypatch):
@@ -297,11 +297,7 @@ def test_a_release_keeps_the_pages_of_rules_gone_before_it(tmp_path, monkeypatch
     build_site(archive, out, index_search=False)
     assert "400.8" not in made and {"100.1", "400.6"} <= set(made)
     monkeypatch.undo()
-    fresh = tmp_path / "fresh"
-    build_site(archive, fresh, index_search=False, cache=False)
-    assert _manifest(out) == _manifest(fresh)
-    for path in _manifest(out):
-        assert (out / path).read_bytes() == (fresh / path).read_bytes(), path
+    _is_a_build_from_nothing(archive, out, tmp_path / "fresh")
 
 
 def test_a_gone_rule_follows_its_glossary_terms_to_the_pages_they_move_to(tmp_path):
@@ -324,11 +320,7 @@ def test_a_gone_rule_follows_its_glossary_terms_to_the_pages_they_move_to(tmp_pa
     save_release(archive, later, "HA1", "Historic Anthology 1")
     build_site(archive, out, index_search=False)
     assert 'href="../../../glossary/zone-2/index.html"' in page.read_text()
-    fresh = tmp_path / "fresh"
-    build_site(archive, fresh, index_search=False, cache=False)
-    assert _manifest(out) == _manifest(fresh)
-    for path in _manifest(out):
-        assert (out / path).read_bytes() == (fresh / path).read_bytes(), path
+    _is_a_build_from_nothing(archive, out, tmp_path / "fresh")
 
 
 def test_the_old_folder_is_deleted_after_the_build_and_a_deletion_left_unfinished_is_taken_up(
