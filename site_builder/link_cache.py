@@ -64,6 +64,11 @@ class LinkCache:
             used[key] = value
         return value
 
+    def last_build(self, page: str, key: bytes) -> Linked | None:
+        """Return what the last build kept under `key` for a text of `page`, if any, without
+        keeping it for the next build (as `get` does)."""
+        return self.found.get(page, {}).get(key)
+
     def put(self, page: str, key: bytes, value: Linked) -> None:
         """Keep the HTML of a text of `page` under `key`."""
         self.used.setdefault(page, {})[key] = value

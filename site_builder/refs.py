@@ -15,7 +15,7 @@ from rulesarchive.corpus import numbers
 from rulesarchive.corpus.numbers import CITATION
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.gather import Language
-from rulesarchive.site_builder.link_cache import LinkCache
+from rulesarchive.site_builder.link_cache import LinkCache, Linked
 
 # 'rule 704', 'rules 613', 'section 7', '规则704'; not the start of '704.5'.
 CHAPTER = re.compile(
@@ -43,6 +43,7 @@ class References:
         self._terms: dict[int, tuple[re.Pattern[str] | None, dict[str, str]]] = {}
         self._term_keys: dict[int, tuple[tuple[str, str, str], ...]] = {}  # what _terms is from
         self._digests: dict[int, str] = {}  # of _term_keys, as keys of the link cache take it
+        self._changes: dict[int, tuple[str, ...]] = {}  # release -> terms linked unlike before
         # A text is read in many places (a rule's page, changelogs, its chapter): found once.
         self._found_in: dict[str, list[tuple[int, int, str, str]]] = {}
         self._targets: dict[tuple[str, str, int], str | None] = {}
@@ -77,13 +78,43 @@ class References:
         key = self.links.key(page, text, targets, glossary)
         kept = self.links.get(page, key)
         if kept is None:
-            before = set() if terms is None else set(terms)
-            html = self._html(page, text, index, terms, found, targets)
-            kept = (str(html), tuple(sorted((terms or set()) - before)))
+            kept = None if terms is None else self._linked_before(page, text, index, targets, terms)
+            if kept is None:
+                before = set() if terms is None else set(terms)
+                html = self._html(page, text, index, terms, found, targets)
+                kept = (str(html), tuple(sorted((terms or set()) - before)))
             self.links.put(page, key, kept)
-        elif terms is not None:
+        if terms is not None:
             terms.update(kept[1])
         return Markup(kept[0])
+
+    def _linked_before(
+        self, page: str, text: str, index: int, targets: tuple[str | None, ...], terms: set[str]
+    ) -> Linked | None:
+        """The text as the last build linked it with the glossary of the release before, if
+        no term that came, went or changed page between the two could be in it: then its
+        terms match where they did (a match is a term's words, in any case), and link alike.
+
+        Most releases add a term or two, which a text of the newest release would otherwise
+        be linked again for (the term patterns are the costly part of linking).
+        """
+        if index == 0:
+            return None
+        glossary = (self.terms_digest(index - 1), tuple(sorted(terms)))
+        kept = self.links.last_build(page, self.links.key(page, text, targets, glossary))
+        if kept is None:
+            return None
+        folded, lowered = text.casefold(), text.lower()
+        if any(word in folded or word in lowered for word in self._changed_terms(index)):
+            return None
+        return kept
+
+    def _changed_terms(self, index: int) -> tuple[str, ...]:
+        """The (case-folded) terms linked differently in a release and the one before."""
+        if index not in self._changes:
+            changed = set(self._terms_of(index - 1)) ^ set(self._terms_of(index))
+            self._changes[index] = tuple({word for word, _, _ in changed})
+        return self._changes[index]
 
     def _html(
         self,

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
 import pytest
+from rulesarchive.corpus.model import GlossaryEntry
 from rulesarchive.site_builder import build as build_module
 from rulesarchive.site_builder import pages as pages_module
 from rulesarchive.site_builder import paths, workers
@@ -13,7 +15,7 @@ from rulesarchive.site_builder.gather import gather
 from rulesarchive.site_builder.link_cache import LinkCache
 from rulesarchive.site_builder.refs import References
 
-from tests.site_fixture import fixture_archive, save_reworded
+from tests.site_fixture import fixture_archive, save_release, save_reworded
 
 RULE_PAGE = "en/r/2010-02-01/400.6/index.html"
 
@@ -149,3 +151,28 @@ def test_a_forked_process_saves_only_the_pages_it_made(tmp_path):
     links.forget(inherited)
     links.save("rules")
     assert set(LinkCache(tmp_path, "en").found) == {RULE_PAGE}
+
+
+def test_a_new_glossary_term_links_again_only_the_texts_that_hold_it(tmp_path, monkeypatch):
+    """A text of the newest release linked by the last build with the glossary of the
+    release before is taken as it was, unless a term that came or went could be in it."""
+    archive = fixture_archive(tmp_path / "archive")
+    out = tmp_path / "site"
+    build_site(archive, out, index_search=False)
+    newest = archive.load(archive.releases("en")[-1])
+    glossary = (*newest.glossary, GlossaryEntry("Multiplayer Game", "A game of three or more."))
+    newer = replace(newest, effective_date=dt.date(2019, 6, 14), glossary=glossary)
+    save_release(archive, newer, "M20", "Core Set 2020")
+    linked: list[str] = []
+    link = References._html
+
+    def _html(self, page, text, index, terms, found, targets):
+        if terms is not None and self.data.language == "en" and page.startswith("en/r/"):
+            linked.append(text)
+        return link(self, page, text, index, terms, found, targets)
+
+    monkeypatch.setattr(References, "_html", _html)
+    monkeypatch.setattr(workers, "FORK_FROM", 10**9)  # every page in this process
+    build_site(archive, out, index_search=False)
+    assert linked == [rule.text for rule in newest.rules if rule.number == "100.1"]
+    assert "glossary/multiplayer-game/" in (out / RULE_PAGE.replace("400.6", "100.1")).read_text()
