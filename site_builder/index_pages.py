@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.numbers import parent_of, rule_sort_key
 from rulesarchive.differ.lineage import Line
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.gather import GlossaryLine
-from rulesarchive.site_builder.render import Job
+from rulesarchive.site_builder.render import Job, Memoised
 
 if TYPE_CHECKING:
     from rulesarchive.site_builder.pages import LanguagePages
@@ -21,7 +22,7 @@ class IndexPages:
     def __init__(self, site: LanguagePages) -> None:
         self.site = site
 
-    def jobs(self) -> Iterator[Job]:
+    def jobs(self) -> Iterator[Job | Memoised]:
         """Yield the chapter index, each chapter, the removed rules and the glossary pages."""
         yield self.chapters()
         for heading in self.site.data.headings:
@@ -30,7 +31,7 @@ class IndexPages:
         yield self.glossary_index()
         yield self.removed_rules()
         for term in self.site.data.glossary:
-            yield self.glossary_term(term)
+            yield self.memoised_term(term)
 
     def chapters(self) -> Job:
         """Sections and chapters of the newest release."""
@@ -117,6 +118,30 @@ class IndexPages:
 
     def _glossary_path(self, term: GlossaryLine) -> str:
         return paths.glossary_page(self.site.language, self.site.glossary_slugs[term.key])
+
+    def memoised_term(self, term: GlossaryLine) -> Memoised:
+        """A glossary term's page known by its language's releases, or, for a term the newest
+        release did not change, by less (`_since_last_change`)."""
+        unchanged = term.stretches[-1][0] < self.site.newest
+        return self.site.memoised(
+            self._glossary_path(term),
+            (self.site.releases_memo, term.key),
+            partial(self.glossary_term, term),
+            finer=partial(self._since_last_change, term) if unchanged else None,
+        )
+
+    def _since_last_change(self, term: GlossaryLine) -> tuple:
+        """What the page of a term the newest release did not change is made from: its
+        versions as the releases up to its last change say, each linked at its release (not
+        the newest, so with version anchors), and its text as the newest release links it,
+        if it is current (else the release that dropped it says all the page shows). See
+        `RulePages.memoised_rule`."""
+        data = self.site.data
+        first, last, entry = term.stretches[-1]
+        if last < self.site.newest:
+            return ("gone", data.prefix[last + 1], term.key)
+        text = self.site.refs.html(self._glossary_path(term), entry.printed_text, last)
+        return ("current", data.prefix[first], first, term.key, text)
 
     def glossary_term(self, term: GlossaryLine) -> Job:
         """One glossary term and its history, newest first, each change as a word diff."""

@@ -22,7 +22,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 MANIFEST = ".manifest.json"
@@ -77,12 +77,19 @@ class Output:
         self.produced[path] = [entry[0], fingerprint, memo]
         return True
 
-    def kept(self, path: str, memo: str) -> bool:
-        """Keep a file whose memo (a sum of its inputs, see `render.Memoised`) is last time's."""
+    def kept(self, path: str, memo: str, finer: Callable[[], str] | None = None) -> bool:
+        """Keep a file whose memo (a sum of its inputs, see `render.Memoised`) is last time's,
+        or else whose finer memo is (worked out only then)."""
         entry = self.previous.get(path)
-        if entry is None or len(entry) < 3 or not memo or entry[2] != memo:
+        if entry is None or len(entry) < 3 or not memo:
             return False
-        self.produced[path] = entry
+        last = entry[2].split(" ")
+        if last[0] == memo:
+            self.produced[path] = entry
+            return True
+        if finer is None or len(last) < 2 or last[1] != finer():
+            return False
+        self.produced[path] = [entry[0], entry[1], f"{memo} {last[1]}"]
         return True
 
     def write(self, path: str, content: str | bytes, fingerprint: str = "", memo: str = "") -> None:

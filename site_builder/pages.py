@@ -7,6 +7,7 @@ import datetime as dt
 import hashlib
 import pickle
 from collections.abc import Callable, Iterator
+from functools import cache
 
 from jinja2 import Environment
 from rulesarchive.differ.history import Version
@@ -145,16 +146,25 @@ class LanguagePages:
         return Job(path, None, {"content": content})
 
     def memoised(
-        self, path: str, inputs: object, make: Callable[[], Job], modified: int | None = None
+        self,
+        path: str,
+        inputs: object,
+        make: Callable[[], Job],
+        modified: int | None = None,
+        finer: Callable[[], object] | None = None,
     ) -> Memoised:
-        """Make a page known by its `inputs` (plain data), its job made only when they changed.
+        """Make a page known by its `inputs` (plain data), its job made only when they changed
+        (and, given `finer`, when what it returns changed too: see `Memoised`).
 
         `modified` as for `page`, which a page kept as it was is not made through.
         """
         self.lastmod[path] = self.data.releases[
             self.newest if modified is None else modified
         ].effective_date
-        return Memoised(path, memo(self.salt, path, inputs), make)
+        finer_memo = None
+        if finer is not None:
+            finer_memo = cache(lambda: memo(self.salt, path, finer()))
+        return Memoised(path, memo(self.salt, path, inputs), make, finer_memo)
 
     def fingerprint(self, job: Job) -> str:
         """Hash what a job of this language renders."""

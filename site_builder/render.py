@@ -122,11 +122,21 @@ class Memoised:
     its context; otherwise `make` makes the job, fingerprinted and rendered as any other.
     For pages whose context costs more than their inputs (a changelog's word diffs and
     links), where a new release leaves most of them as they were.
+
+    `finer`, if any, works out a second memo, of fewer inputs than `memo` but costlier to
+    find (what a rule's page shows of the newest release, say), asked for only when `memo`
+    changed: a page is kept if either is last time's. Each must sum up all the page is made
+    from; `finer` is a function of what `memo` sums up, so an equal `memo` means an equal one.
     """
 
     path: str
     memo: str
     make: Callable[[], Job]
+    finer: Callable[[], str] | None = None
+
+    def memos(self) -> str:
+        """Return both memos as the manifest keeps them (`memo`, then `finer`'s if any)."""
+        return f"{self.memo} {self.finer()}" if self.finer else self.memo
 
 
 def fingerprint(job: Job, salt: str) -> str:

@@ -15,7 +15,7 @@ from rulesarchive.differ.report import history_data
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.changelog import FOLDED
 from rulesarchive.site_builder.history_view import example_diffs, renumbered_positions
-from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Memoised, memo
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Memoised
 from rulesarchive.site_builder.translations import Counterpart
 
 if TYPE_CHECKING:
@@ -64,7 +64,28 @@ class RulePages:
         `releases_memo` (the lines of descent, glossary and reference targets are worked out
         from them alone): what the page uses of its counterparts in other languages (`Seen`;
         the pairing reads English and every translation) and the reference check's marks (the
-        check reads English too).
+        check reads English too). When a release is added, `_since_last_change` knows most
+        pages by less.
+        """
+        others = (
+            line.id,
+            self._counterparts(line),
+            self._translated(line),
+            self.site.reference_marks.get(line.id, ()),
+        )
+        finer = None
+        if line.stretches[-1].first < self.site.newest:
+            finer = partial(self._since_last_change, line, others)
+        return self.site.memoised(
+            paths.rule_page(self.site.language, line),
+            (self.site.releases_memo, others),
+            partial(self.rule, line),
+            _modified(line, self.site.newest),
+            finer,
+        )
+
+    def _since_last_change(self, line: Line, others: tuple) -> tuple:
+        """What the page of a rule the newest release did not change is made from.
 
         A rule gone before the newest release shows only what the releases up to the one
         that dropped it say (`prefix`): a line that ended never goes on (lineage follows the
@@ -72,28 +93,26 @@ class RulePages:
         release, linked at their version there. But the glossary pages its terms link to,
         whose slugs are given out over every release (`terms_digest`). So a new release keeps
         those pages, and needs no glossary of the older releases to link their terms.
+
+        A current rule shows its versions as the releases up to its last change say, every
+        one linked at a release before the newest (so with version anchors); the rest is what
+        it shows of the newest release (`_surroundings`). (A rule the newest release changed
+        shows that change linked without anchors, which the next release adds: it has no
+        finer memo.)
         """
-        if line.last == self.site.newest:
-            releases = self.site.releases_memo
-        else:
-            releases = memo(
-                self.site.salt,
-                "gone",
-                (self.site.data.prefix[line.last + 1], self.site.refs.terms_digest(line.last)),
-            )
-        inputs = (
-            releases,
-            line.id,
-            self._counterparts(line),
-            self._translated(line),
-            self.site.reference_marks.get(line.id, ()),
-        )
-        return self.site.memoised(
-            paths.rule_page(self.site.language, line),
-            inputs,
-            partial(self.rule, line),
-            _modified(line, self.site.newest),
-        )
+        data = self.site.data
+        if line.last != self.site.newest:
+            gone = (data.prefix[line.last + 1], self.site.refs.terms_digest(line.last))
+            return ("gone", gone, others)
+        changed = line.stretches[-1].first
+        page = paths.rule_page(self.site.language, line)
+        return ("current", data.prefix[changed], changed, self._surroundings(page, line), others)
+
+    def _surroundings(self, page: str, line: Line) -> tuple:
+        """What a current rule's page shows of the newest release but the rule: its text and
+        examples linked there (references and glossary terms), its neighbours, what it cites
+        and what cites it."""
+        return self._link_rule(page, line), self._neighbours(page, line), self._citations(line)
 
     def _history_file(self, chapter: str, lines: list[Line]) -> Memoised:
         path = paths.history_data(self.site.language, chapter)

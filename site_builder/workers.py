@@ -104,11 +104,10 @@ def _make(pages: LanguagePages, jobs: Iterable[Job | Memoised], output: Output, 
     """Make the jobs whose fingerprint changed (told as they go when `jobs` is a list)."""
     total = len(jobs) if isinstance(jobs, list) else 0
     for done, item in enumerate(jobs, 1):
-        memo = item.memo if isinstance(item, Memoised) else ""
-        if memo and output.kept(item.path, memo):
+        if isinstance(item, Memoised) and output.kept(item.path, item.memo, item.finer):
             pages.refs.links.keep(item.path)
         else:
-            job = item.make() if isinstance(item, Memoised) else item
+            job, memo = (item.make(), item.memos()) if isinstance(item, Memoised) else (item, "")
             fingerprint = pages.fingerprint(job)
             if not output.fresh(job.path, fingerprint, memo):
                 output.write(job.path, pages.render(job).content, fingerprint, memo)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import jinja2
 import pytest
+from rulesarchive.corpus.model import GlossaryEntry, Rule
 from rulesarchive.corpus.store import Archive
 from rulesarchive.scraper.ingest import ingest_paths
 from rulesarchive.site_builder import build as build_module
@@ -55,7 +56,7 @@ def test_a_context_field_changed_for_one_page_rewrites_that_page_only(tmp_path, 
     # As if code changed: the build runs, and no page is kept by its memo (the code's
     # version is in every memo).
     monkeypatch.setattr(build_module, "built_from", lambda out: None)
-    monkeypatch.setattr(output_module.Output, "kept", lambda self, path, memo: False)
+    monkeypatch.setattr(output_module.Output, "kept", lambda self, path, memo, finer: False)
     report = build_site(archive, out, index_search=False)
     after = _manifest(out)
     assert report.written == 1
@@ -267,10 +268,12 @@ def test_an_english_release_remakes_the_translated_rule_pages_it_changes_and_kee
     _is_a_build_from_nothing(archive, out, tmp_path / "fresh")
 
 
-def test_a_release_keeps_the_pages_of_rules_gone_before_it(tmp_path, monkeypatch):
+def test_a_release_keeps_the_pages_of_rules_it_did_not_change(tmp_path, monkeypatch):
     """A rule dropped before the newest release shows only what the releases up to the one
-    that dropped it say (`RulePages.memoised_rule`): a new release does not make its page
-    again, and the site is still the one a build from nothing makes."""
+    that dropped it say, and a current rule the release did not change what the releases up
+    to its last change say and what it shows of the newest (`RulePages._since_last_change`):
+    a new release does not make their pages again, and the site is still the one a build
+    from nothing makes."""
     archive = fixture_archive(tmp_path / "archive")
     newest = archive.load(archive.releases("en")[-1])
     kept = tuple(rule for rule in newest.rules if rule.number != "400.8")  # cites 400.6
@@ -295,9 +298,59 @@ def test_a_release_keeps_the_pages_of_rules_gone_before_it(tmp_path, monkeypatch
 
     monkeypatch.setattr(rule_pages.RulePages, "rule", rule)
     build_site(archive, out, index_search=False)
-    assert "400.8" not in made and {"100.1", "400.6"} <= set(made)
+    # 400.8 is gone, 400.6 unchanged; 702.20 and 400.9 show reference problems, which link
+    # to the newest release's check.
+    assert sorted(made) == ["100.1", "400.9", "702.20"]
     monkeypatch.undo()
     _is_a_build_from_nothing(archive, out, tmp_path / "fresh")
+
+
+def test_an_unchanged_rule_shows_what_changed_around_it_in_the_newest_release(tmp_path):
+    """What the page of a rule the newest release left alone shows of that release: a new
+    glossary term its text holds, a new neighbour, a new rule citing it. And the release
+    after the one that changed a rule gives its links version anchors."""
+    archive = fixture_archive(tmp_path / "archive")
+    out = tmp_path / "site"
+    build_site(archive, out, index_search=False)
+    rule_page = str(out / "en" / "r" / "{}" / "index.html")
+    games = Path(rule_page.format("2010-02-01/100.1"))  # '... and multiplayer games.'
+    deathtouch = Path(rule_page.format("2011-09-30/702.18"))  # 702.18, then 702.19
+    before = [page.read_text() for page in (games, deathtouch)]
+    glossary = (GlossaryEntry("Multiplayer Game", "A game of three or more."),)
+    _save_with(archive, dt.date(2019, 6, 14), "702.18", "702.18a", "After deathtouch.", glossary)
+    build_site(archive, out, index_search=False)
+    after = [page.read_text() for page in (games, deathtouch)]
+    assert "glossary/multiplayer-game/" in after[0] and "multiplayer-game" not in before[0]
+    assert "→ 702.18a<" in after[1] and "702.18a" not in before[1]
+    _is_a_build_from_nothing(archive, out, tmp_path / "fresh")
+    _save_with(archive, dt.date(2019, 7, 12), "702.18a", "702.18b", "See rule 100.1.")
+    build_site(archive, out, index_search=False)
+    assert ">702.18b<" in games.read_text()  # cited by it
+    added = Path(rule_page.format("2019-07-12/702.18b"))
+    assert "100.1/index.html#v" not in added.read_text()
+    save_reworded(archive, "en", "702.18", " Reworded.", dt.date(2019, 8, 23), ("C19", "C19"))
+    build_site(archive, out, index_search=False)
+    # Its version of 2019-07-12 links 100.1 at a release no longer the newest.
+    assert "100.1/index.html#v2010-02-01" in added.read_text()
+    _is_a_build_from_nothing(archive, out, tmp_path / "fresh-2")
+
+
+def _save_with(
+    archive: Archive,
+    date: dt.date,
+    after: str,
+    number: str,
+    text: str,
+    glossary: tuple[GlossaryEntry, ...] = (),
+) -> None:
+    """Store an English release after the newest: the same, with rule `number` added after
+    rule `after` and the glossary entries added."""
+    newest = archive.load(archive.releases("en")[-1])
+    rules: tuple[Rule, ...] = ()
+    for rule in newest.rules:
+        rules += (rule, Rule(number, text)) if rule.number == after else (rule,)
+    newer = replace(newest, effective_date=date, rules=rules, glossary=newest.glossary + glossary)
+    save_release(archive, newer, date.strftime("S%m"), f"Set of {date}")
 
 
 def test_a_gone_rule_follows_its_glossary_terms_to_the_pages_they_move_to(tmp_path):
