@@ -27,7 +27,11 @@ class IndexPages:
         yield self.chapters()
         for heading in self.site.data.headings:
             if len(heading.number) == 3:
-                yield self.chapter(heading.number, heading.title)
+                yield self.site.memoised(  # all a chapter shows is its language's releases
+                    paths.chapter_page(self.site.language, heading.number),
+                    self.site.releases_memo,
+                    partial(self.chapter, heading.number, heading.title),
+                )
         yield self.glossary_index()
         yield self.removed_rules()
         for term in self.site.data.glossary:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from typing import TYPE_CHECKING
 
 from rulesarchive.differ.lineage import Line
 from rulesarchive.site_builder import paths
-from rulesarchive.site_builder.render import Job
+from rulesarchive.site_builder.render import Job, Memoised
 
 if TYPE_CHECKING:
     from rulesarchive.site_builder.pages import LanguagePages
@@ -19,11 +20,18 @@ class NumberPages:
     def __init__(self, site: LanguagePages) -> None:
         self.site = site
 
-    def jobs(self) -> Iterator[Job]:
-        """Yield a page per rule, chapter and section number, and the lookup page."""
+    def jobs(self) -> Iterator[Job | Memoised]:
+        """Yield a page per rule, chapter and section number, and the lookup page.
+
+        A rule number's page is known by its language's releases (which are all it shows,
+        but its links), so a translation that gained no release works none out again.
+        """
         data = self.site.data
         for number in data.holders:
-            yield self.number_stub(number)
+            page = paths.number_page(self.site.language, number)
+            yield self.site.memoised(
+                page, self.site.releases_memo, partial(self.number_stub, number)
+            )
         for heading in data.headings:
             if len(heading.number) in (1, 3) and heading.number not in data.holders:
                 yield self.chapter_stub(heading.number)
