@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
 from enum import StrEnum
 from typing import NamedTuple
@@ -50,10 +50,14 @@ class Change(NamedTuple):
     @property
     def example_diffs(self) -> tuple[Diff, ...]:
         """Word diffs of the examples that differ, paired in order (worked out when asked)."""
+        return self.example_diffs_by(diff_words)
+
+    def example_diffs_by(self, diff: Callable[[str, str], Diff]) -> tuple[Diff, ...]:
+        """`example_diffs`, each worked out by `diff` (`diff_words`, or one that keeps them)."""
         if self.old_examples == self.new_examples:  # most changes: nothing to pair
             return ()
         pairs = align_examples(self.old_examples, self.new_examples)
-        return tuple(diff_words(old, new) for old, new in pairs if old != new)
+        return tuple(diff(old, new) for old, new in pairs if old != new)
 
     @property
     def moved(self) -> bool:

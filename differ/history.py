@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -14,7 +14,7 @@ from rulesarchive.differ.align import Pair
 from rulesarchive.differ.changes import Change
 from rulesarchive.differ.classify import classify_pair
 from rulesarchive.differ.texts import wording_phrases
-from rulesarchive.differ.words import Diff, Phrase
+from rulesarchive.differ.words import Diff, Phrase, diff_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +57,10 @@ def version_of(
     kind: str,
     change: Change | None = None,
     compared_with: Release | None = None,
+    diff: Callable[[str, str], Diff] = diff_words,
 ) -> Version:
-    """Describe a rule as printed from span's first to its last release (`span[2]` releases)."""
+    """Describe a rule as printed from span's first to its last release (`span[2]` releases);
+    `diff` works out its examples' word diffs."""
     shown = change if change is not None and kind not in _SHOWN_PLAIN else None
     first, last, count = span if span else (None, None, 1)
     return Version(
@@ -73,13 +75,15 @@ def version_of(
         shown.diff if shown else (),
         compared_with.effective_date if compared_with else None,
         last.effective_date if last else None,
-        _example_phrases(shown) if shown else (),
+        _example_phrases(shown, diff) if shown else (),
         count,
     )
 
 
-def _example_phrases(change: Change) -> tuple[Phrase, ...]:
-    return tuple(phrase for diff in change.example_diffs for phrase in wording_phrases(diff))
+def _example_phrases(change: Change, diff: Callable[[str, str], Diff]) -> tuple[Phrase, ...]:
+    return tuple(
+        phrase for pieces in change.example_diffs_by(diff) for phrase in wording_phrases(pieces)
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ from rulesarchive.differ.cache import cached_diff, code_fingerprint, diff_folder
 from rulesarchive.differ.changes import Change
 from rulesarchive.differ.classify import ReleaseDiff, classify_pair
 from rulesarchive.differ.history import Version, version_of
+from rulesarchive.differ.words import Diff, diff_words
 
 log = logging.getLogger(__name__)
 
@@ -195,11 +196,14 @@ def _changes_by_new_number(diff: ReleaseDiff | None) -> dict[str, Change]:
     return {change.new_number: change for change in diff.changes if change.new_number is not None}
 
 
-def line_versions(line: Line, releases: list[Release]) -> tuple[Version, ...]:
+def line_versions(
+    line: Line, releases: list[Release], diff: Callable[[str, str], Diff] = diff_words
+) -> tuple[Version, ...]:
     """Return the line's versions, oldest first, each as its release diff classified it.
 
     A version after a cut-short copy is compared again with the last complete version, so a
     truncated copy never fakes a change; a cut copy that came first is itself the truncation.
+    `diff` works out the examples' word diffs (the site's keeps them across builds).
     """
     versions: list[Version] = []
     complete: int | None = None  # position of the last version that was not cut short
@@ -218,11 +222,12 @@ def line_versions(line: Line, releases: list[Release]) -> tuple[Version, ...]:
         ):
             # the copy taken as complete was itself cut: it is the truncation
             versions[complete] = version_of(
-                reference.rule, _span(reference, releases), "truncation"
+                reference.rule, _span(reference, releases), "truncation", diff=diff
             )
             change, kind = None, first_kind
         compared = releases[reference.first] if reference is not None and change else None
-        versions.append(version_of(stretch.rule, _span(stretch, releases), kind, change, compared))
+        span = _span(stretch, releases)
+        versions.append(version_of(stretch.rule, span, kind, change, compared, diff))
         if kind != "truncation":
             complete = len(versions) - 1
     return tuple(versions)

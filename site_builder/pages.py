@@ -7,7 +7,6 @@ import datetime as dt
 import hashlib
 import pickle
 from collections.abc import Callable, Iterator
-from functools import cache
 
 from jinja2 import Environment
 from rulesarchive.differ.history import Version
@@ -114,7 +113,9 @@ class LanguagePages:
     def versions(self, line: Line) -> tuple[Version, ...]:
         """Return a line's versions (worked out once per build)."""
         if line.id not in self._versions:
-            self._versions[line.id] = line_versions(line, self.data.releases)
+            self._versions[line.id] = line_versions(
+                line, self.data.releases, self.refs.links.word_diff
+            )
         return self._versions[line.id]
 
     def page(
@@ -163,7 +164,7 @@ class LanguagePages:
         ].effective_date
         finer_memo = None
         if finer is not None:
-            finer_memo = cache(lambda: memo(self.salt, path, finer()))
+            finer_memo = _once(lambda: memo(self.salt, path, finer()))
         return Memoised(path, memo(self.salt, path, inputs), make, finer_memo)
 
     def fingerprint(self, job: Job) -> str:
@@ -192,3 +193,16 @@ class LanguagePages:
             (job for kind in unchecked for job in kind(self).jobs()),
             (job for kind in checked for job in kind(self).jobs()),
         )
+
+
+def _once(work: Callable[[], str]) -> Callable[[], str]:
+    """Return a function doing `work` the first time it is called, and giving its result
+    then (`functools.cache` costs more to set up than a memo a page may never need)."""
+    done: list[str] = []
+
+    def once() -> str:
+        if not done:
+            done.append(work())
+        return done[0]
+
+    return once

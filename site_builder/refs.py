@@ -43,6 +43,7 @@ class References:
         self._terms: dict[int, tuple[re.Pattern[str] | None, dict[str, str]]] = {}
         self._term_keys: dict[int, tuple[tuple[str, str, str], ...]] = {}  # what _terms is from
         self._digests: dict[int, str] = {}  # of _term_keys, as keys of the link cache take it
+        self._linkable: list[tuple[str, list[tuple[int, int, str]]]] | None = None
         self._changes: dict[int, tuple[str, ...]] = {}  # release -> terms linked unlike before
         # A text is read in many places (a rule's page, changelogs, its chapter): found once.
         self._found_in: dict[str, list[tuple[int, int, str, str]]] = {}
@@ -202,17 +203,33 @@ class References:
         """Return the glossary terms a text of a release may link: (folded, key, page)."""
         if index not in self._term_keys:
             keys = {}
-            for term in self.data.glossary:
-                if term.key not in self.glossary_paths:
-                    continue
-                for first, last, entry in term.stretches:
-                    if first <= index <= last and _TERM_SHAPE.fullmatch(entry.term):
-                        keys[entry.term.casefold()] = term.key
+            for key, stretches in self._linkable_terms():
+                for first, last, folded in stretches:
+                    if first <= index <= last:
+                        keys[folded] = key
             # In the glossary's order, which the pattern's alternatives follow.
             self._term_keys[index] = tuple(
                 (word, key, self.glossary_paths[key]) for word, key in keys.items()
             )
         return self._term_keys[index]
+
+    def _linkable_terms(self) -> list[tuple[str, list[tuple[int, int, str]]]]:
+        """The glossary's terms with a page, each with its (first, last, case-folded term)
+        stretches that look like a term, in the glossary's order (worked out once)."""
+        if self._linkable is None:
+            self._linkable = [
+                (
+                    term.key,
+                    [
+                        (first, last, entry.term.casefold())
+                        for first, last, entry in term.stretches
+                        if _TERM_SHAPE.fullmatch(entry.term)
+                    ],
+                )
+                for term in self.data.glossary
+                if term.key in self.glossary_paths
+            ]
+        return self._linkable
 
     def terms_digest(self, index: int) -> str:
         """Sum up the glossary terms a text of a release may link, and their pages."""

@@ -15,7 +15,7 @@ from rulesarchive.differ.report import history_data
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.changelog import FOLDED
 from rulesarchive.site_builder.history_view import example_diffs, renumbered_positions
-from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Memoised
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Memoised, memo
 from rulesarchive.site_builder.translations import Counterpart
 
 if TYPE_CHECKING:
@@ -67,11 +67,14 @@ class RulePages:
         check reads English too). When a release is added, `_since_last_change` knows most
         pages by less.
         """
-        others = (
+        others = memo(  # summed up once: both memos hold it
+            self.site.salt,
             line.id,
-            self._counterparts(line),
-            self._translated(line),
-            self.site.reference_marks.get(line.id, ()),
+            (
+                self._counterparts(line),
+                self._translated(line),
+                self.site.reference_marks.get(line.id, ()),
+            ),
         )
         finer = None
         if line.stretches[-1].first < self.site.newest:
@@ -84,7 +87,7 @@ class RulePages:
             finer,
         )
 
-    def _since_last_change(self, line: Line, others: tuple) -> tuple:
+    def _since_last_change(self, line: Line, others: str) -> tuple:
         """What the page of a rule the newest release did not change is made from.
 
         A rule gone before the newest release shows only what the releases up to the one
