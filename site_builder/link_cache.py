@@ -1,7 +1,8 @@
 """Linked rule texts kept across builds: a text's HTML is worked out again only when it changed.
 
 The word diffs of glossary histories and of rules' examples are kept the same way (by both
-texts): every build shows every history, and a new release changes few of them.
+texts): every build shows every history, and a new release changes few of them. So are the
+entries of the rules' history files (`kept_text`), by what they are made from.
 
 An entry's key is everything its HTML is made from: the page it is on, the text, where each of
 its references leads, the glossary terms (and their pages) it may link, the terms already
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import marshal
+from collections.abc import Callable
 from pathlib import Path
 
 from rulesarchive.corpus.cache import cache_folder, entry_path, read_entry, write_entry
@@ -42,12 +44,15 @@ class LinkCache:
         self.used: dict[str, dict[bytes, Linked]] = {}  # by this build (for the next one)
         self.diffs_found: dict[bytes, Diff] = {}  # word diffs, the same way
         self.diffs_used: dict[bytes, Diff] = {}
+        self.texts_found: dict[bytes, str] = {}  # other texts a build makes, the same way
+        self.texts_used: dict[bytes, str] = {}
         if self.folder is not None:
             for part in PARTS:
                 kept = read_entry(self._path(part))
-                if isinstance(kept, tuple) and len(kept) == 3 and kept[0] == code_version():
+                if isinstance(kept, tuple) and len(kept) == 4 and kept[0] == code_version():
                     self.found.update(kept[1])
                     self.diffs_found.update(kept[2])
+                    self.texts_found.update(kept[3])
 
     @staticmethod
     def key(*inputs: object) -> bytes:
@@ -94,11 +99,19 @@ class LinkCache:
         self.diffs_used[key] = kept
         return kept
 
+    def kept_text(self, key: bytes, make: Callable[[], str]) -> str:
+        """Return the text kept under `key` (see `key`), made by `make` if none is."""
+        kept = self.texts_used.get(key) or self.texts_found.get(key)
+        if kept is None:
+            kept = make()
+        self.texts_used[key] = kept
+        return kept
+
     def save(self, part: str) -> None:
         """Keep what this process used for the next build, as the share `part` of the pages."""
         if self.folder is not None:
             diffs = self.diffs_found | self.diffs_used
-            write_entry(self._path(part), (code_version(), self.used, diffs))
+            write_entry(self._path(part), (code_version(), self.used, diffs, self.texts_used))
 
     def _path(self, part: str) -> Path:
         assert self.folder is not None

@@ -202,15 +202,38 @@ class RulePages:
 
     def history_json(self, lines: list[Line]) -> str:
         """A chapter's rule histories as JSON: line id -> the keys of `history --format json`."""
-        body = {}
-        for line in lines:
-            history = History(line.rule.number, line.numbers, self.site.versions(line))
-            body[line.id] = {
-                "id": line.id,
-                "page": paths.rule_page(self.site.language, line),
-                **history_data(history),
-            }
-        return json.dumps(body, ensure_ascii=False)
+        ids = [json.dumps(line.id, ensure_ascii=False) for line in lines]
+        entries = (f"{key}: {self._entry(line)}" for key, line in zip(ids, lines, strict=True))
+        return "{" + ", ".join(entries) + "}"  # as json.dumps writes a dict
+
+    def _entry(self, line: Line) -> str:
+        """A line's entry in its chapter's history file, kept across builds for a rule the
+        newest release did not change, by what its page's finer memo sums up of its releases
+        (`_since_last_change`). A current rule's last version names the newest release and
+        counts the releases since it changed: those two are put in a kept entry."""
+        data, newest, links = self.site.data, self.site.newest, self.site.refs.links
+        changed = line.stretches[-1].first
+        page = paths.rule_page(self.site.language, line)  # the entry names it
+        if changed == newest:
+            return self._entry_made(line, live=False)
+        if line.last < newest:
+            key = links.key(page, "gone", data.prefix[line.last + 1])
+            return links.kept_text(key, partial(self._entry_made, line, live=False))
+        key = links.key(page, "current", data.prefix[changed], changed)
+        entry = links.kept_text(key, partial(self._entry_made, line, live=True))
+        until = json.dumps(data.releases[newest].effective_date.isoformat())
+        return entry.replace(_UNTIL, until, 1).replace(_RELEASES, str(newest - changed + 1), 1)
+
+    def _entry_made(self, line: Line, live: bool) -> str:
+        history = History(line.rule.number, line.numbers, self.site.versions(line))
+        entry = {
+            "id": line.id,
+            "page": paths.rule_page(self.site.language, line),
+            **history_data(history),
+        }
+        if live:
+            entry["versions"][-1] |= {"until": _LIVE_UNTIL, "releases": _LIVE_RELEASES}
+        return json.dumps(entry, ensure_ascii=False)
 
     def rule(self, line: Line) -> Job:
         """A rule's page: its current text, then its whole history, newest first."""
@@ -359,6 +382,12 @@ class RulePages:
                 if target is not None and target is not line and target.last == line.last:
                     cited.setdefault(target.id, []).append(line)
         return cited
+
+
+# Where a kept history entry of a current rule names the newest release and counts the releases
+# since the rule changed: marks no rule text holds (JSON writes a NUL as \u0000).
+_LIVE_UNTIL, _LIVE_RELEASES = "\0until\0", "\0releases\0"
+_UNTIL, _RELEASES = json.dumps(_LIVE_UNTIL), json.dumps(_LIVE_RELEASES)
 
 
 def _modified(line: Line, newest: int) -> int:

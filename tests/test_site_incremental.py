@@ -15,6 +15,8 @@ import jinja2
 import pytest
 from rulesarchive.corpus.model import GlossaryEntry, Rule
 from rulesarchive.corpus.store import Archive
+from rulesarchive.differ.report import history_data
+from rulesarchive.differ.rule_index import rule_history
 from rulesarchive.scraper.ingest import ingest_paths
 from rulesarchive.site_builder import build as build_module
 from rulesarchive.site_builder import index_pages, number_pages, release_pages, rule_pages, workers
@@ -345,6 +347,11 @@ def test_an_unchanged_rule_shows_what_changed_around_it_in_the_newest_release(tm
     # Its version of 2019-07-12 links 100.1 at a release no longer the newest.
     assert "100.1/index.html#v2010-02-01" in added.read_text()
     _is_a_build_from_nothing(archive, out, tmp_path / "fresh-2")
+    # The history files' entries, most kept from the builds before, are `history`'s.
+    for number in ("100.1", "702.18", "702.18a", "702.18b"):
+        kept = json.loads((out / f"data/en/history/{number[:3]}.json").read_text())
+        entry = next(entry for entry in kept.values() if entry["rule"] == number)
+        assert entry["versions"] == history_data(rule_history(archive, number))["versions"]
 
 
 def _save_with(
