@@ -44,8 +44,8 @@ class LinkCache:
         self.used: dict[str, dict[bytes, Linked]] = {}  # by this build (for the next one)
         self.diffs_found: dict[bytes, Diff] = {}  # word diffs, the same way
         self.diffs_used: dict[bytes, Diff] = {}
-        self.texts_found: dict[bytes, str] = {}  # other texts a build makes, the same way
-        self.texts_used: dict[bytes, str] = {}
+        self.texts_found: dict[str, dict[bytes, str]] = {}  # other texts, by page, the same way
+        self.texts_used: dict[str, dict[bytes, str]] = {}
         if self.folder is not None:
             for part in PARTS:
                 kept = read_entry(self._path(part))
@@ -83,12 +83,15 @@ class LinkCache:
         (else the next build that makes it would link all of it again)."""
         if page in self.found:
             self.used.setdefault(page, {}).update(self.found[page])
+        if page in self.texts_found:
+            self.texts_used.setdefault(page, {}).update(self.texts_found[page])
 
     def forget(self, pages: set[str]) -> None:
         """Leave the entries of these pages out of what this process saves (a forked process
         does not save again what the process it was forked from made and saves)."""
         for page in pages:
             self.used.pop(page, None)
+            self.texts_used.pop(page, None)
 
     def word_diff(self, old: str, new: str) -> Diff:
         """Return the word diff of two texts (`differ.words.diff_words`), kept across builds."""
@@ -99,12 +102,13 @@ class LinkCache:
         self.diffs_used[key] = kept
         return kept
 
-    def kept_text(self, key: bytes, make: Callable[[], str]) -> str:
-        """Return the text kept under `key` (see `key`), made by `make` if none is."""
-        kept = self.texts_used.get(key) or self.texts_found.get(key)
+    def kept_text(self, page: str, key: bytes, make: Callable[[], str]) -> str:
+        """Return a text of `page` kept under `key` (see `key`), made by `make` if none is."""
+        used = self.texts_used.setdefault(page, {})
+        kept = used.get(key) or self.texts_found.get(page, {}).get(key)
         if kept is None:
             kept = make()
-        self.texts_used[key] = kept
+        used[key] = kept
         return kept
 
     def save(self, part: str) -> None:

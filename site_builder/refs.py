@@ -44,7 +44,7 @@ class References:
         self._term_keys: dict[int, tuple[tuple[str, str, str], ...]] = {}  # what _terms is from
         self._digests: dict[int, str] = {}  # of _term_keys, as keys of the link cache take it
         self._linkable: list[tuple[str, list[tuple[int, int, str]]]] | None = None
-        self._changes: dict[int, tuple[str, ...]] = {}  # release -> terms linked unlike before
+        self._changes: dict[int, re.Pattern[str] | None] = {}  # release -> terms linked anew
         # A text is read in many places (a rule's page, changelogs, its chapter): found once.
         self._found_in: dict[str, list[tuple[int, int, str, str]]] = {}
         self._targets: dict[tuple[str, str, int], str | None] = {}
@@ -105,16 +105,16 @@ class References:
         kept = self.links.last_build(page, self.links.key(page, text, targets, glossary))
         if kept is None:
             return None
-        folded, lowered = text.casefold(), text.lower()
-        if any(word in folded or word in lowered for word in self._changed_terms(index)):
-            return None
-        return kept
+        changed = self._changed_terms(index)
+        return None if changed is not None and changed.search(text) else kept
 
-    def _changed_terms(self, index: int) -> tuple[str, ...]:
-        """The (case-folded) terms linked differently in a release and the one before."""
+    def _changed_terms(self, index: int) -> re.Pattern[str] | None:
+        """Find the terms linked differently in a release and the one before, in any case
+        (as the term patterns do: IGNORECASE matches more than case-folding finds)."""
         if index not in self._changes:
             changed = set(self._terms_of(index - 1)) ^ set(self._terms_of(index))
-            self._changes[index] = tuple({word for word, _, _ in changed})
+            words = sorted({re.escape(word) for word, _, _ in changed})
+            self._changes[index] = re.compile("|".join(words), re.IGNORECASE) if words else None
         return self._changes[index]
 
     def _html(

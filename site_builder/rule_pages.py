@@ -122,7 +122,7 @@ class RulePages:
         return self.site.memoised(
             path,
             (self.site.releases_memo, chapter),
-            lambda: self.site.data_file(path, self.history_json(lines)),
+            lambda: self.site.data_file(path, self.history_json(path, lines)),
         )
 
     def _citations(self, line: Line) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
@@ -200,13 +200,16 @@ class RulePages:
             bundles.setdefault(line.rule.number[:3], []).append(line)
         return bundles
 
-    def history_json(self, lines: list[Line]) -> str:
-        """A chapter's rule histories as JSON: line id -> the keys of `history --format json`."""
+    def history_json(self, path: str, lines: list[Line]) -> str:
+        """A chapter's rule histories as JSON (the file `path`): line id -> the keys of
+        `history --format json`."""
         ids = [json.dumps(line.id, ensure_ascii=False) for line in lines]
-        entries = (f"{key}: {self._entry(line)}" for key, line in zip(ids, lines, strict=True))
+        entries = (
+            f"{key}: {self._entry(path, line)}" for key, line in zip(ids, lines, strict=True)
+        )
         return "{" + ", ".join(entries) + "}"  # as json.dumps writes a dict
 
-    def _entry(self, line: Line) -> str:
+    def _entry(self, path: str, line: Line) -> str:
         """A line's entry in its chapter's history file, kept across builds for a rule the
         newest release did not change, by what its page's finer memo sums up of its releases
         (`_since_last_change`). A current rule's last version names the newest release and
@@ -218,9 +221,9 @@ class RulePages:
             return self._entry_made(line, live=False)
         if line.last < newest:
             key = links.key(page, "gone", data.prefix[line.last + 1])
-            return links.kept_text(key, partial(self._entry_made, line, live=False))
+            return links.kept_text(path, key, partial(self._entry_made, line, live=False))
         key = links.key(page, "current", data.prefix[changed], changed)
-        entry = links.kept_text(key, partial(self._entry_made, line, live=True))
+        entry = links.kept_text(path, key, partial(self._entry_made, line, live=True))
         until = json.dumps(data.releases[newest].effective_date.isoformat())
         return entry.replace(_UNTIL, until, 1).replace(_RELEASES, str(newest - changed + 1), 1)
 

@@ -6,7 +6,7 @@ import datetime as dt
 from dataclasses import replace
 
 import pytest
-from rulesarchive.corpus.model import GlossaryEntry
+from rulesarchive.corpus.model import GlossaryEntry, Rule
 from rulesarchive.site_builder import build as build_module
 from rulesarchive.site_builder import pages as pages_module
 from rulesarchive.site_builder import paths, workers
@@ -176,3 +176,38 @@ def test_a_new_glossary_term_links_again_only_the_texts_that_hold_it(tmp_path, m
     build_site(archive, out, index_search=False)
     assert linked == [rule.text for rule in newest.rules if rule.number == "100.1"]
     assert "glossary/multiplayer-game/" in (out / RULE_PAGE.replace("400.6", "100.1")).read_text()
+
+
+def test_a_new_term_matched_in_any_case_links_the_text_again(tmp_path):
+    """IGNORECASE matches 'ı' (dotless) for 'i', which neither casefold nor lower gives: a
+    text holding a new term only that way is linked again too."""
+    archive = fixture_archive(tmp_path / "archive")
+    newest = archive.load(archive.releases("en")[-1])
+    rules = (*newest.rules, Rule("100.2", "A Multıplayer Game is played by many."))
+    glossary = (*newest.glossary, GlossaryEntry("Game", "A game."))
+    one = replace(newest, effective_date=dt.date(2019, 6, 14), rules=rules, glossary=glossary)
+    save_release(archive, one, "M20", "Core Set 2020")
+    out = tmp_path / "site"
+    build_site(archive, out, index_search=False)
+    glossary = (*glossary, GlossaryEntry("Multiplayer Game", "A game of three or more."))
+    save_release(
+        archive, replace(one, effective_date=dt.date(2019, 7, 12), glossary=glossary), "HA1", "HA1"
+    )
+    build_site(archive, out, index_search=False)
+    fresh = tmp_path / "fresh"
+    build_site(archive, fresh, index_search=False, cache=False)
+    page = "en/r/2019-06-14/100.2/index.html"
+    assert (out / page).read_text() == (fresh / page).read_text()
+
+
+def test_the_history_entries_of_a_language_that_gained_no_release_are_kept(tmp_path):
+    """A build that keeps English's history files whole (only a translation gained a
+    release) carries their kept entries to the next build, which would else make them all."""
+    archive = fixture_archive(tmp_path / "archive")
+    out = tmp_path / "site"
+    build_site(archive, out, index_search=False)
+    kept = LinkCache(archive.root, "en").texts_found
+    assert sum(len(texts) for texts in kept.values()) > 0
+    save_reworded(archive, "zh-Hans", "100.1", "（改）", dt.date(2019, 6, 14), ("M20", "M20"))
+    build_site(archive, out, index_search=False)
+    assert LinkCache(archive.root, "en").texts_found == kept
