@@ -167,7 +167,8 @@ def test_the_packed_form_unpacks_to_the_same_document_with_rule_texts_interned()
     assert first == document
     # Two loads share their rule texts (the differ compares them by pointer first).
     assert all(a.text is b.text for a, b in zip(first.rules, second.rules, strict=True))
-    assert first.rules[2].original is second.rules[2].original
+    # The printed forms are equal but plain: a load does not hash them to intern them.
+    assert first.rules[2].original == second.rules[2].original != ""
     assert Document("en", None) == unpack_document(pack_document(Document("en", None)))
 
 

@@ -18,12 +18,9 @@ def test_every_release_loads_from_its_cached_form_as_from_its_json(ingested):
         archive.load(release)  # writes the cached form where no earlier load did
         loaded = archive.load(release)  # read from it
         assert loaded == expected, release.key
-        # Interned as the JSON reader interns them: the same string objects, not copies.
+        # Interned as the JSON reader interns them: the same string objects, not copies
+        # (the printed forms are plain in both: equal, compared by value).
         for got, want in zip(loaded.rules, expected.rules, strict=True):
             assert got.number is want.number and got.text is want.text, release.key
-            assert got.original is want.original, release.key
             assert all(a is b for a, b in zip(got.examples, want.examples, strict=True))
-            assert all(
-                a is b for a, b in zip(got.original_examples, want.original_examples, strict=True)
-            )
     assert len(list((archive.root / ".cache" / "documents").iterdir())) >= len(releases)
