@@ -381,3 +381,13 @@ def test_compare_across_the_2009_renumbering_on_the_real_archive(page, real_site
         assert counts[kind] == sum(int(n) for n in re.findall(rf"(\d+) {kind}\b", parts)), kind
     assert counts["changed"] < 700
     assert re.search(r"\d{3} renumbered", status.inner_text())
+
+
+def test_the_chinese_compare_page_fits_a_phone_on_the_real_archive(browser, real_site):
+    # Its release lists hold the longest set names, in a wider face than English's.
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    tab = context.new_page()
+    tab.goto((real_site / "zh-Hans" / "compare.html").as_uri())
+    width = tab.evaluate("document.documentElement.scrollWidth")
+    context.close()
+    assert width <= 390

@@ -59,3 +59,13 @@ def test_cli_history_and_site_data_read_one_line_of_descent(ingested, real_site)
         cli = history_data(rule_history(archive, number))
         assert data["versions"] == cli["versions"], number
         assert data["numbers"] == cli["numbers"], number
+
+
+def test_a_count_of_one_takes_the_singular_on_release_pages(real_site):
+    pages = [p.read_text(encoding="utf-8") for p in real_site.glob("en/releases/*/index.html")]
+    summaries = [s for page in pages for s in re.findall(r"<summary>(.*?)</summary>", page)]
+    plural = re.compile(r"1 (?:moves|rules)\b|1 rule (?:differ|were)\b")
+    assert not [s for s in summaries if plural.match(s)]
+    # Each singular form is shown somewhere: the test reads what it means to.
+    assert any(s == "1 move" for s in summaries)
+    assert any(s.startswith("1 rule differs only in quotes") for s in summaries)
