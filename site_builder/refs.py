@@ -145,9 +145,26 @@ class References:
         The new side is release `index`; the old one `before` (by default the release before).
         """
         before = index - 1 if before is None else before
+        pieces = list(pieces)
+        # A reference may need words of the pieces around it: 'see rule <del>725</del>'.
+        sides = {
+            side: self._found("".join(text for op, text in pieces if op * side >= 0))
+            for side in (-1, 1)
+        }
+        at = {-1: 0, 1: 0}  # where each piece starts in the old (-1) and new (1) text
         parts = []
         for op, text in pieces:
-            linked = self.html(page, text, before if op < 0 else index)
+            side = -1 if op < 0 else 1
+            extra = _spanned(sides[side], at[side], text, self._found(text))
+            release = before if op < 0 else index
+            if extra:
+                found = sorted(self._found(text) + extra)
+                targets = tuple(self._target(kind, value, release) for *_, kind, value in found)
+                linked = Markup(self._html(page, text, release, None, found, targets))
+            else:
+                linked = self.html(page, text, release)
+            for moved in (-1, 1) if op == 0 else (side,):
+                at[moved] += len(text)
             parts.append(
                 f"<del>{linked}</del>" if op < 0 else f"<ins>{linked}</ins>" if op > 0 else linked
             )
@@ -280,6 +297,23 @@ def _branch(node: dict) -> str:
     if len(ways) == 1 and not ends:
         return ways[0]
     return f"(?:{'|'.join(ways)}){'?' if ends else ''}"
+
+
+def _spanned(
+    found: list[tuple[int, int, str, str]],
+    start: int,
+    text: str,
+    own: list[tuple[int, int, str, str]],
+) -> list[tuple[int, int, str, str]]:
+    """The references of a whole text that lie in its piece at `start` (shifted to the piece)
+    and that the piece alone does not show: a section number whose 'rule' is in a piece before."""
+    end = start + len(text)
+    inside = [
+        (a - start, b - start, kind, value)
+        for a, b, kind, value in found
+        if start <= a and b <= end
+    ]
+    return [f for f in inside if not any(f[0] < b and a < f[1] for a, b, *_ in own)]
 
 
 def _term_of(matched: str, keys: dict[str, str]) -> str | None:

@@ -211,3 +211,21 @@ def test_the_history_entries_of_a_language_that_gained_no_release_are_kept(tmp_p
     save_reworded(archive, "zh-Hans", "100.1", "（改）", dt.date(2019, 6, 14), ("M20", "M20"))
     build_site(archive, out, index_search=False)
     assert LinkCache(archive.root, "en").texts_found == kept
+
+
+def test_a_section_number_changed_in_a_word_diff_links_with_the_words_before_it(tmp_path):
+    archive = fixture_archive(tmp_path / "archive")
+    data = gather(archive, "en")
+    refs = References(data, {}, LinkCache(None, "en"))
+    newest = len(data.releases) - 1
+    # 'rule' stands in the equal piece, the numbers alone in the deleted and inserted ones.
+    pieces = [(0, "See rule "), (-1, "400"), (1, "702"), (0, ", and rule 702.19.")]
+    html = str(refs.diff_html(RULE_PAGE, pieces, newest, before=newest))
+    deleted = html[html.index("<del>") : html.index("</del>")]
+    inserted = html[html.index("<ins>") : html.index("</ins>")]
+    assert "<a href=" in deleted and ">400</a>" in deleted
+    assert "<a href=" in inserted and ">702</a>" in inserted
+    assert html.count("<a href=") == 3  # and 702.19, found in its own piece as before
+    # A piece alone shows no section reference: the same pieces without 'rule' link none.
+    alone = str(refs.diff_html(RULE_PAGE, [(0, "See "), (-1, "400"), (1, "702")], newest, newest))
+    assert "<a " not in alone
