@@ -93,7 +93,8 @@ _EVERY_FIELD = attrgetter("term", "text", "original")
 
 def _compare(old: GlossaryEntry, new: GlossaryEntry, number_map: dict[str, str]) -> GlossaryChange:
     if old.text == new.text:
-        kind = "unchanged" if old.printed_text == new.printed_text else "typography"
+        same = old.printed_text == new.printed_text and old.term == new.term
+        kind = "unchanged" if same else "typography"  # a term respelled: 'You, Your' -> 'You/Your'
         if _term_words(old.term) != _term_words(new.term):
             kind = "renamed"  # 'Tribal' -> 'Tribal (Obsolete)' too, paired by its key
         return GlossaryChange(kind, old.term, new.term, old.text, new.text)
@@ -112,12 +113,19 @@ def _compare(old: GlossaryEntry, new: GlossaryEntry, number_map: dict[str, str])
 
 @lru_cache(maxsize=1 << 12)
 def term_key(term: str) -> str:
-    """'Face-Down', 'Face Down' and 'face down' are one term; 'Tribal (Obsolete)' is 'Tribal'."""
+    """'Face-Down', 'Face Down' and 'face down' are one term, and so are 'Control, Controller'
+    and 'Control/Controller', and 'Isn?t' (a 2008 file's lost apostrophe) and 'Isnt';
+    'Tribal (Obsolete)' is 'Tribal'."""
     return _term_words(term).removesuffix(" (obsolete)")
 
 
+# Separators of a term's spellings, and the quotes and apostrophes (or the `?` a 2008 file
+# printed for one) that come and go in them.
+_TERM_SPELLING = str.maketrans({"-": " ", "/": " ", ",": " ", "?": None, "'": None, '"': None})
+
+
 def _term_words(term: str) -> str:
-    return " ".join(typography_key(term).casefold().replace("-", " ").split())
+    return " ".join(typography_key(term).casefold().translate(_TERM_SPELLING).split())
 
 
 # What a parse of an old glossary let through as a term: a numbered definition ('1. A player

@@ -427,3 +427,21 @@ def test_an_obsolete_glossary_term_is_the_term_renamed():
         "Tribal",
         "Tribal (Obsolete)",
     )
+
+
+def test_a_glossary_term_respelled_is_one_term_whose_spelling_changed():
+    pairs = [
+        ("Control, Controller", "Control/Controller"),
+        ("Attacks and Isn?t Blocked", "Attacks and Isnt Blocked"),  # 2008's lost apostrophe
+        ("Banding, ?Bands with Other?", 'Banding, "Bands with Other"'),
+    ]
+    for before, after in pairs:
+        old = Document("en", None, glossary=(GlossaryEntry(before, "Same words."),))
+        new = Document("en", None, glossary=(GlossaryEntry(after, "Same words."),))
+        (change,) = diff_documents(old, new).glossary
+        assert (change.kind, change.old_term, change.new_term) == ("typography", before, after)
+    # Other signs still tell terms apart.
+    old = Document("en", None, glossary=(GlossaryEntry("+1/+1 Counter", "A counter."),))
+    new = Document("en", None, glossary=(GlossaryEntry("-1/-1 Counter", "A counter."),))
+    (change,) = diff_documents(old, new).glossary
+    assert change.kind == "renamed"

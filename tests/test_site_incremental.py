@@ -384,9 +384,9 @@ def test_a_gone_rule_follows_its_glossary_terms_to_the_pages_they_move_to(tmp_pa
     build_site(archive, out, index_search=False)
     page = out / "en" / "r" / "2010-02-01" / "400.8" / "index.html"
     assert 'href="../../../glossary/zone/index.html"' in page.read_text()
-    # 'Zone/' takes the slug 'zone' as a current term: the old 'Zone' becomes 'zone-2'.
+    # 'Zone:' takes the slug 'zone' as a current term: the old 'Zone' becomes 'zone-2'.
     glossary = tuple(
-        replace(entry, term="Zone/") if entry.term == "Zone" else entry for entry in gone.glossary
+        replace(entry, term="Zone:") if entry.term == "Zone" else entry for entry in gone.glossary
     )
     later = replace(gone, effective_date=dt.date(2019, 7, 12), glossary=glossary)
     save_release(archive, later, "HA1", "Historic Anthology 1")

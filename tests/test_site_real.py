@@ -69,3 +69,12 @@ def test_a_count_of_one_takes_the_singular_on_release_pages(real_site):
     # Each singular form is shown somewhere: the test reads what it means to.
     assert any(s == "1 move" for s in summaries)
     assert any(s.startswith("1 rule differs only in quotes") for s in summaries)
+
+
+def test_a_glossary_term_has_one_page_whatever_its_spellings(real_site):
+    index = (real_site / "en/glossary/index.html").read_text(encoding="utf-8")
+    slugs = set(re.findall(r'href="([^"/]+)/index.html"', index))
+    # Spellings of one term ('You, Your' and 'You/Your'; 2008's 'Isn?t') had pages of their own.
+    assert {"you-your", "control-controller", "attacks-and-isnt-blocked"} <= slugs
+    assert not slugs & {"you-your-2", "control-controller-2", "attacks-and-isn-t-blocked"}
+    assert not re.search(r">[^<]*\w\?\w[^<]*</a>", index)  # no 'Isn?t' title
