@@ -32,7 +32,12 @@ from rulesarchive.site_builder.output import Output, built_from
 from rulesarchive.site_builder.pages import LanguagePages
 from rulesarchive.site_builder.release_data import data_path, is_keyframe, release_script
 from rulesarchive.site_builder.release_pages import ReleasePages
-from rulesarchive.site_builder.render import LANGUAGE_NAMES, code_version, environment
+from rulesarchive.site_builder.render import (
+    LANGUAGE_NAMES,
+    code_version,
+    environment,
+    messages,
+)
 from rulesarchive.site_builder.translations import Pairing, pair_translations
 from rulesarchive.site_builder.workers import make_files, make_until
 
@@ -362,7 +367,17 @@ def _site_pages(
         others=others,
     )
     output.write(home.path, main.render(home).content)
-    search_page = main.page("search.html", "search.html", title="Search", languages=list(gathered))
+    # One page for every language: its words in each, shown as the chosen language asks.
+    wording = ("search", "search_label", "search_placeholder", "search_searching", "search_rule")
+    wording += ("search_matches", "search_matches_one", "search_needs_http")
+    search_messages = {lang: {key: messages(lang)[key] for key in wording} for lang in gathered}
+    search_page = main.page(
+        "search.html",
+        "search.html",
+        title="Search",
+        languages=list(gathered),
+        search_messages=search_messages,
+    )
     output.write("search.html", main.render(search_page).content)
     # Served for a missing page at any depth: links from the site root the base URL names.
     root = urlsplit(base_url).path or "/"
@@ -374,6 +389,7 @@ def _site_pages(
         not_found=True,
         canonical="",
         lookup_languages=list(gathered),
+        lookup_messages={lang: _lookup_messages(messages(lang)) for lang in gathered},
     )
     output.write("404.html", main.render(notfound).content)
     static = resources.files("rulesarchive.templates").joinpath("static")
@@ -397,3 +413,14 @@ def _site_pages(
     lastmod = {"index.html": newest, "search.html": newest} | lastmod
     output.write("sitemap.xml", feeds.sitemap(sorted(output.produced), base_url, lastmod))
     output.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {base_url}sitemap.xml\n")
+
+
+def _lookup_messages(t: dict) -> dict[str, str]:
+    """The words of the not-found page and its number lookup in one language (its script
+    shows a language's own when the missing page's path is of that language)."""
+    keys = {"ask": "goto_ask", "going": "goto_going", "english": "goto_english"}
+    keys |= {"englishLink": "goto_english_link", "missing": "goto_missing"}
+    keys |= {"unreadable": "goto_unreadable", "perhaps": "goto_perhaps"}
+    keys |= {"notFound": "not_found", "notFoundText": "not_found_text"}
+    keys |= {"allReleases": "all_releases", "search": "search"}
+    return {name: t[key] for name, key in keys.items()}

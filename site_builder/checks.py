@@ -131,11 +131,12 @@ class CheckPages:
         release = self.data.releases[index]
         page = check_page(release)
         rows = [self._row(page, index, problem) for problem in self.check.present[index]]
+        heading = self.pages.t["reference_check"]
         return self.pages.page(
             "check.html",
             page,
             modified=index,
-            title=f"Reference check · {release.effective_date} {release.set_name}".strip(),
+            title=f"{heading} · {release.effective_date} {release.set_name}".strip(),
             release=release,
             language_name=LANGUAGE_NAMES.get(release.language, release.language),
             references=self.check.counts[index],
@@ -162,14 +163,13 @@ class CheckPages:
         return self.pages.line_href(page, self.data.holder(problem.rule, index))
 
     def _number_href(self, page: str, index: int, cited: str) -> str:
-        """Link to the rule a citation's first number names in the release (or its number page)."""
+        """Link to the rule a citation's first number names, as it stood in the release (none
+        when no rule held that number then: the number page would show later holders)."""
         first = cited.split("–")[0].split("-")[0]
-        line = self.data.holder(first, index)
-        if line is not None:
-            return self.pages.line_href(page, line)
-        if first in self.data.holders:
-            return paths.relative(page, paths.number_page(self.data.language, first))
-        return ""
+        refs = self.pages.refs
+        section = "." not in first
+        target = refs.chapter_target(first, index) if section else refs.rule_target(first, index)
+        return paths.relative(page, target) if target else ""
 
     def by_line(self) -> dict[str, tuple[dict, ...]]:
         """Return, per line id, the problems of its rule in the last release it is in."""

@@ -168,6 +168,18 @@ def test_a_number_that_never_existed_gets_suggestions(page, base_url):
     assert "400.6" in page.locator("#goto-suggestions").inner_text()
 
 
+def test_a_missing_chinese_page_says_so_in_chinese(page, base_url):
+    response = page.goto(base_url + "zh-Hans/no/such/page.html")
+    assert response.status == 404
+    page.wait_for_function("document.documentElement.lang === 'zh-Hans'")
+    assert page.locator("main h1").inner_text() == "找不到页面"
+    page.goto(base_url + "zh-Hans/n/400.65/index.html")
+    page.locator("#goto-suggestions a").first.wait_for()
+    assert "没有" in page.locator("#goto-status").inner_text()
+    page.goto(base_url + "en/no/such/page.html")
+    assert page.locator("main h1").inner_text() == "Not found"
+
+
 def test_compare_two_releases_in_the_browser(page, base_url):
     page.goto(base_url + "en/compare.html")
     page.select_option("#old", "2011-04-01")
@@ -245,6 +257,22 @@ def test_chinese_pages_speak_chinese_and_keep_latin_in_a_latin_face(page, base_u
     page.goto(base_url + "en/index.html")
     english = page.evaluate("getComputedStyle(document.body).fontFamily")
     assert "CJK" not in english
+
+
+def test_the_search_page_speaks_the_language_searched(page, base_url):
+    page.goto(base_url + "search.html?q=400.6&lang=zh-Hans")
+    page.wait_for_function("document.getElementById('search-status').textContent.includes('匹配')")
+    assert page.locator("html").get_attribute("lang") == "zh-Hans"
+    assert page.locator("h1").inner_text() == "搜索"
+    assert page.locator("#search-results li > a").first.inner_text() == "规则 400.6"
+    page.select_option("#lang", "en")
+    assert page.locator("h1").inner_text() == "Search"
+    assert page.locator("html").get_attribute("lang") == "en"
+
+
+def test_chinese_pages_have_a_chinese_footer(page, base_url):
+    page.goto(base_url + "zh-Hans/r/2014-02-01/400.6/index.html")
+    assert "万智牌完整规则" in page.locator("footer").inner_text()
 
 
 def test_searching_a_number_finds_the_rule_and_the_rules_citing_it(page, base_url):

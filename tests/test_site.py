@@ -266,8 +266,9 @@ def test_reference_check_pages_link_both_rules_and_rule_pages_mark_the_citation(
     links = [(a.get_text(), a["href"]) for a in row.select("a")]
     assert links[:3] == [
         ("400.8", "../../r/2010-02-01/400.8/index.html"),  # the citing rule
-        ("702.19", "../../r/2010-02-01/702.18/index.html"),  # what the number names now
-        ("702.20", "../../r/2010-02-01/702.19/index.html"),  # the rule it meant, now
+        # Each as it stood in the release checked: its version there.
+        ("702.19", "../../r/2010-02-01/702.18/index.html#v2011-09-30"),  # what the number names
+        ("702.20", "../../r/2010-02-01/702.19/index.html#v2011-09-30"),  # the rule it meant
     ]
     for release in ("2010-02-01", "2019-05-03"):
         assert (site / f"en/releases/{release}/check.html").exists()

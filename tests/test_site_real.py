@@ -78,3 +78,11 @@ def test_a_glossary_term_has_one_page_whatever_its_spellings(real_site):
     assert {"you-your", "control-controller", "attacks-and-isnt-blocked"} <= slugs
     assert not slugs & {"you-your-2", "control-controller-2", "attacks-and-isn-t-blocked"}
     assert not re.search(r">[^<]*\w\?\w[^<]*</a>", index)  # no 'Isn?t' title
+
+
+def test_a_chinese_reference_check_page_is_in_chinese(real_site):
+    pages = sorted(real_site.glob("zh-Hans/releases/*/check.html"))
+    assert pages
+    text = pages[-1].read_text(encoding="utf-8")
+    assert "<h1>引用检查</h1>" in text and "万智牌完整规则" in text
+    assert "Reference check" not in text and "references in rule text" not in text

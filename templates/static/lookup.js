@@ -10,9 +10,26 @@
   var list = document.getElementById("goto-suggestions");
   var language = settings.language;
   var typed = new URLSearchParams(location.search).get("n");
-  if (!typed && settings.notFound) {
-    var match = location.pathname.match(/\/([A-Za-z-]+)\/n\/([^/]+)\/?(?:index\.html)?$/);
-    if (match && all[match[1]]) { language = match[1]; typed = decodeURIComponent(match[2]); }
+  if (settings.notFound) {
+    // The page missing is of a language when its path says so: say it in that language.
+    var byLanguage = settings.messagesByLanguage || {};
+    var segments = location.pathname.split("/");
+    for (var i = 0; i < segments.length; i++) {
+      if (byLanguage[segments[i]]) { language = segments[i]; break; }
+    }
+    if (!typed) {
+      var match = location.pathname.match(/\/([A-Za-z-]+)\/n\/([^/]+)\/?(?:index\.html)?$/);
+      if (match && all[match[1]]) { language = match[1]; typed = decodeURIComponent(match[2]); }
+    }
+    if (byLanguage[language]) {
+      messages = byLanguage[language];
+      document.documentElement.lang = language;
+      document.title = messages.notFound + " · rulesarchive";
+      document.querySelector("main h1").textContent = messages.notFound;
+      status.textContent = messages.notFoundText;
+      document.getElementById("all-releases").textContent = messages.allReleases;
+      document.getElementById("search-link").textContent = messages.search;
+    }
   }
   function say(template, number) { return template.replace("{number}", number); }
   function link(lang, number, text) {

@@ -6,6 +6,20 @@ const status = document.getElementById("search-status");
 const results = document.getElementById("search-results");
 const language = document.getElementById("lang");
 const root = new URL(".", document.baseURI);
+// The page's words in each language (the message catalogues'), shown as the language chosen.
+const wording = JSON.parse(document.getElementById("search-messages").textContent);
+function say(key, values = {}) {
+  const words = (wording[language.value] || wording.en)[key];
+  return words.replace(/\{(\w+)\}/g, (_, name) => values[name]);
+}
+function speak() {
+  document.documentElement.lang = language.value;
+  document.title = `${say("search")} · rulesarchive`;
+  document.getElementById("search-heading").textContent = say("search");
+  document.getElementById("search-label").textContent = say("search_label");
+  document.getElementById("search-button").textContent = say("search");
+  input.placeholder = say("search_placeholder");
+}
 
 const engines = {};
 async function engine(code) {
@@ -33,12 +47,12 @@ function entry(href, title, excerptHtml) {
 async function search(query) {
   results.textContent = "";
   if (!query.trim()) { status.textContent = ""; return; }
-  status.textContent = "Searching…";
+  status.textContent = say("search_searching");
   const number = window.ruleNumber.normalise(query);
   if (number) {
     const goto = new URL(`${language.value}/goto.html`, root);
     goto.searchParams.set("n", number);
-    results.appendChild(entry(goto.href, `Rule ${number}`, ""));
+    results.appendChild(entry(goto.href, say("search_rule", { number }), ""));
   }
   try {
     // Current rules and terms first, then removed ones, each in Pagefind's order of relevance.
@@ -59,9 +73,9 @@ async function search(query) {
         count++;
       }
     }
-    status.textContent = `${count} ${count === 1 ? "rule or term matches" : "rules and terms match"} “${query}”.`;
+    status.textContent = say(count === 1 ? "search_matches_one" : "search_matches", { count, query });
   } catch (error) {
-    status.textContent = "Search needs the site to be served over HTTP (rulesarchive serve).";
+    status.textContent = say("search_needs_http");
   }
 }
 
@@ -73,5 +87,7 @@ form.addEventListener("submit", (event) => {
 const params = new URLSearchParams(location.search);
 const query = params.get("q") || "";
 if (params.get("lang")) language.value = params.get("lang");
+speak();
+language.addEventListener("change", speak);
 input.value = query;
 search(query);
