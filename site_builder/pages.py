@@ -29,9 +29,14 @@ from rulesarchive.site_builder.render import (
     messages,
     render_job,
 )
-from rulesarchive.site_builder.rule_pages import RulePages
+from rulesarchive.site_builder.rule_pages import RulePages, language_switch
 from rulesarchive.site_builder.status_pages import StatusPages
 from rulesarchive.site_builder.translations import Pairing
+
+# Pages each language of the site has, at the same path under its folder.
+_IN_EVERY_LANGUAGE = frozenset(
+    ("index.html", "chapters/index.html", "glossary/index.html", "compare.html", "removed.html")
+)
 
 
 class LanguagePages:
@@ -133,13 +138,39 @@ class LanguagePages:
         """
         index = self.newest if modified is None else modified
         self.lastmod[path] = self.data.releases[index].effective_date
-        context.setdefault("switches", [])
+        if "switches" not in context:
+            context["switches"] = self._switches(path)
+            context.setdefault(
+                "alternates",
+                [
+                    {"language": s["language"], "href": self.base_url + s["path"]}
+                    for s in context["switches"]
+                ]
+                if self.base_url
+                else [],
+            )
         context.setdefault("description", context.get("title", ""))
         context.setdefault("canonical", self.base_url + path if self.base_url else "")
         context.setdefault("alternates", [])
         context.setdefault("og_type", "website")
         context["root"] = paths.root_of(path) if root is None else root
         return Job(path, template, context)
+
+    def _switches(self, path: str) -> list[dict]:
+        """The language switch of a page every language has (its home, chapters, glossary,
+        compare and removed rules), or none."""
+        rest = path.removeprefix(f"{self.language}/")
+        if len(self.languages) < 2 or rest == path or rest not in _IN_EVERY_LANGUAGE:
+            return []
+        return [
+            language_switch(
+                language,
+                "" if language == self.language else paths.relative(path, f"{language}/{rest}"),
+                language == self.language,
+                f"{language}/{rest}",
+            )
+            for language in self.languages
+        ]
 
     def data_file(self, path: str, content: str) -> Job:
         """Make the job of a data file: its content is what it shows."""

@@ -170,8 +170,8 @@ class RulePages:
             others = [(c.language, c.line_id) for c in self._counterparts(line)]
             if not others:
                 return []
-            return [_switch("en", "", True, page)] + [
-                _switch(
+            return [language_switch("en", "", True, page)] + [
+                language_switch(
                     lang,
                     paths.relative(page, f"{lang}/r/{line_id}/index.html"),
                     False,
@@ -184,13 +184,13 @@ class RulePages:
             return []
         english = translated.english_line_id
         return [
-            _switch(
+            language_switch(
                 "en",
                 paths.relative(page, f"en/r/{english}/index.html"),
                 False,
                 f"en/r/{english}/index.html",
             ),
-            _switch(self.site.language, "", True, page),
+            language_switch(self.site.language, "", True, page),
         ]
 
     def history_bundles(self) -> dict[str, list[Line]]:
@@ -440,7 +440,8 @@ def _relative_change(page: str, counterpart: Seen) -> str:
     return f"{paths.relative(page, target)}#{anchor}"
 
 
-def _switch(language: str, href: str, current: bool, path: str) -> dict:
+def language_switch(language: str, href: str, current: bool, path: str) -> dict:
+    """One language's entry in a page's language switch (`path` from the site root)."""
     return {
         "language": language,
         "name": LANGUAGE_NAMES.get(language, language),

@@ -395,3 +395,19 @@ def test_templates_are_kept_compiled_between_builds(tmp_path, monkeypatch):
     monkeypatch.undo()
     (tmp_path / next(tmp_path.iterdir()).name).write_bytes(b"damaged")
     assert environment(tmp_path).get_template("rule.html").blocks.keys() == first.blocks.keys()
+
+
+def test_the_pages_every_language_has_link_each_other_in_head_and_header(site):
+    for rest in ("index.html", "chapters/index.html", "glossary/index.html", "compare.html"):
+        for language, other in (("en", "zh-Hans"), ("zh-Hans", "en")):
+            assert (site / other / rest).exists()
+            page = BeautifulSoup((site / language / rest).read_text(), "html.parser")
+            alternates = {
+                link["hreflang"]: link["href"]
+                for link in page.select("head link[rel=alternate][hreflang]")
+            }
+            assert alternates[other] == f"http://localhost:8000/{other}/{rest}", (language, rest)
+            switch = page.select_one(f"nav.languages a[hreflang={other}]")
+            assert (site / language / rest).parent.joinpath(switch["href"]).resolve() == (
+                site / other / rest
+            ).resolve()
