@@ -22,9 +22,19 @@ def data_path(release: Release) -> str:
     return f"data/{release.language}/{release.effective_date.isoformat()}.js"
 
 
+# Years a whole release covers with its steps: a yearly one made the site 11 MB bigger; a
+# release is at most three years of steps (about 15 small files) from the one written whole.
+KEYFRAME_YEARS = 3
+
+
 def is_keyframe(release: Release, previous: Release | None) -> bool:
-    """Tell whether a release is written whole (the first of its year, or of the archive)."""
-    return previous is None or previous.effective_date.year != release.effective_date.year
+    """Tell whether a release is written whole: the first of the archive, or of its three
+    years (1998-2000, 2001-2003, ...)."""
+    return (
+        previous is None
+        or previous.effective_date.year // KEYFRAME_YEARS
+        != release.effective_date.year // KEYFRAME_YEARS
+    )
 
 
 def release_script(
