@@ -211,7 +211,15 @@ def _render(
         english = gathered.get("en") if language != "en" else None
         links = LinkCache(archive.root if cache else None, language)
         pages = LanguagePages(
-            env, data, languages, pairing, reports.get(language), english, base_url, links
+            env,
+            data,
+            languages,
+            pairing,
+            reports.get(language),
+            english,
+            base_url,
+            links,
+            others={lang: other for lang, other in gathered.items() if lang != language},
         )
         first_pages = first_pages or pages
         rules, unchecked, others = pages.shares()
@@ -368,8 +376,10 @@ def _site_pages(
     )
     output.write(home.path, main.render(home).content)
     # One page for every language: its words in each, shown as the chosen language asks.
-    wording = ("search", "search_label", "search_placeholder", "search_searching", "search_rule")
-    wording += ("search_matches", "search_matches_one", "search_needs_http")
+    wording = (
+        *("search", "search_label", "search_placeholder", "search_searching", "search_rule"),
+        *("search_matches", "search_matches_one", "search_needs_http"),
+    )
     search_messages = {lang: {key: messages(lang)[key] for key in wording} for lang in gathered}
     search_page = main.page(
         "search.html",

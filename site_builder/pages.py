@@ -52,6 +52,7 @@ class LanguagePages:
         english: Language | None = None,
         base_url: str = "",
         links: LinkCache | None = None,
+        others: dict[str, Language] | None = None,
     ) -> None:
         self.base_url = base_url  # absolute links (canonical, alternates) start with it
         self.lastmod: dict[str, dt.date] = {}  # page -> when what it shows last changed
@@ -88,6 +89,13 @@ class LanguagePages:
             links,
         )
         self.index_of = {release.effective_date: i for i, release in enumerate(data.releases)}
+        # The other languages' references, for their texts shown beside a rule (no glossary
+        # links, nothing kept: only a rule's counterparts use them).
+        self._elsewhere = {
+            other.language: References(other, {}, LinkCache(None, other.language))
+            for other in (others or {}).values()
+            if other.language != data.language
+        }
         self.current_by_chapter: dict[str, list[Line]] = {}
         for line in data.lines:
             if line.last == self.newest:
@@ -155,6 +163,10 @@ class LanguagePages:
         context.setdefault("og_type", "website")
         context["root"] = paths.root_of(path) if root is None else root
         return Job(path, template, context)
+
+    def references_of(self, language: str) -> References | None:
+        """The references of a language of the site (this one's own, or another's)."""
+        return self.refs if language == self.language else self._elsewhere.get(language)
 
     def _switches(self, path: str) -> list[dict]:
         """The language switch of a page every language has (its home, chapters, glossary,

@@ -40,6 +40,7 @@ class References:
         self.newest = len(data.releases) - 1
         self.glossary_paths = glossary_paths  # term key -> glossary page
         self.chapters = {h.number for h in data.headings if len(h.number) in (1, 3)}
+        self.release_index = {r.effective_date: i for i, r in enumerate(data.releases)}
         self._terms: dict[int, tuple[re.Pattern[str] | None, dict[str, str]]] = {}
         self._term_keys: dict[int, tuple[tuple[str, str, str], ...]] = {}  # what _terms is from
         self._digests: dict[int, str] = {}  # of _term_keys, as keys of the link cache take it
@@ -49,25 +50,42 @@ class References:
         self._found_in: dict[str, list[tuple[int, int, str, str]]] = {}
         self._targets: dict[tuple[str, str, int], str | None] = {}
 
-    def rule_target(self, number: str, index: int) -> str | None:
-        """Return the page (with its version anchor) of the rule holding a number in a release."""
+    def rule_target(self, number: str, index: int, anchored: bool = False) -> str | None:
+        """Return the page (with its version anchor) of the rule holding a number in a release;
+        the newest release's rule has none unless `anchored`."""
         line = self.data.holder(number, index)
         if line is None:
             return None
         target = paths.rule_page(self.data.language, line)
-        if index == self.newest:
+        if index == self.newest and not anchored:
             return target
         stretch = next(s for s in line.stretches if s.first <= index <= s.last)
         return f"{target}#v{self.data.releases[stretch.first].effective_date.isoformat()}"
 
-    def chapter_target(self, number: str, index: int) -> str | None:
-        """Return where a chapter or section reference of a release leads."""
-        if index == self.newest and number in self.chapters:
+    def chapter_target(self, number: str, index: int, anchored: bool = False) -> str | None:
+        """Return where a chapter or section reference of a release leads (its chapter page in
+        the newest release, unless `anchored`: its first rule's version)."""
+        if index == self.newest and number in self.chapters and not anchored:
             if len(number) == 3:
                 return paths.chapter_page(self.data.language, number)
             return f"{self.data.language}/chapters/index.html#s{number}"
         first = f"{number}.1" if len(number) == 3 else f"{number}00.1"
-        return self.rule_target(first, index)
+        return self.rule_target(first, index, anchored)
+
+    def anchored_html(self, page: str, text: str, index: int) -> Markup:
+        """Return a text of this language's release `index`, shown on a page of another
+        language, with its references linked to the versions they name: anchored links
+        read the same whatever releases come later, as those pages' memos assume."""
+        found = self._found(text)
+        if not found:
+            return escape(text)
+        targets = tuple(
+            self.rule_target(value, index, True)
+            if kind == "rule"
+            else self.chapter_target(value, index, True)
+            for _, _, kind, value in found
+        )
+        return Markup(self._html(page, text, index, None, found, targets))
 
     def html(self, page: str, text: str, index: int, terms: set[str] | None = None) -> Markup:
         """Return text as HTML with its references linked; `terms`: link glossary terms once."""

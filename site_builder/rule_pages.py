@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
+from markupsafe import Markup, escape
 from rulesarchive.corpus.numbers import cited_numbers, parent_of, rule_sort_key
 from rulesarchive.differ.history import History, Version
 from rulesarchive.differ.lineage import Line
@@ -20,6 +21,7 @@ from rulesarchive.site_builder.translations import Counterpart
 
 if TYPE_CHECKING:
     from rulesarchive.site_builder.pages import LanguagePages
+    from rulesarchive.site_builder.refs import References
 
 
 class RulePages:
@@ -74,6 +76,7 @@ class RulePages:
                 self._counterparts(line),
                 self._translated(line),
                 self.site.reference_marks.get(line.id, ()),
+                self._counterparts_stand(line),
             ),
         )
         finer = None
@@ -137,6 +140,51 @@ class RulePages:
         )
         return cites, cited_by
 
+    def _counterparts_stand(self, line: Line) -> tuple:
+        """What the links in the counterparts' texts lead to: the releases up to where each
+        text stands (`prefix`), which releases added later leave alone."""
+        seen = self._counterparts(line) or [c for c in [self._translated(line)] if c]
+        stand = []
+        for counterpart in seen:
+            for references, index in self._where_texts_stand(counterpart):
+                if references is not None and index is not None:
+                    stand.append((references.data.language, references.data.prefix[index]))
+        return tuple(stand)
+
+    def _where_texts_stand(self, counterpart: Seen) -> list[tuple[References | None, int | None]]:
+        """The references of a counterpart's two texts, and the releases they stand in: the
+        translation's release, and the first English release printing the English it
+        translates (its text is the same from there to its base release)."""
+        translated = self.site.references_of(counterpart.language)
+        english = self.site.references_of("en")
+        shown = counterpart.shown
+        at = translated.release_index.get(shown["release"].effective_date) if translated else None
+        first = None
+        line = english.data.by_id.get(counterpart.english_line_id) if english else None
+        printed = shown["english"].printed_text
+        for stretch in reversed(line.stretches if line else ()):
+            if stretch.rule.printed_text == printed:
+                first = stretch.first
+                break
+        return [(translated, at), (english, first)]
+
+    def _counterpart_texts(self, page: str, counterpart: Seen) -> dict:
+        """A counterpart's texts with their references linked where each stands."""
+        (translated, at), (english, first) = self._where_texts_stand(counterpart)
+        rule, english_rule = counterpart.shown["rule"], counterpart.shown["english"]
+
+        def linked(references: References | None, index: int | None, text: str) -> Markup:
+            if references is None or index is None:
+                return escape(text)
+            return references.anchored_html(page, text, index)
+
+        return {
+            "text": linked(translated, at, rule.printed_text),
+            "examples": [linked(translated, at, e) for e in rule.printed_examples],
+            "english_text": linked(english, first, english_rule.printed_text),
+            "english_examples": [linked(english, first, e) for e in english_rule.printed_examples],
+        }
+
     def _english_view(self, page: str, line: Line) -> dict | None:
         """On a translated rule's page: the English it translates, and whether it moved on."""
         translated = self._translated(line)
@@ -144,6 +192,7 @@ class RulePages:
             return None
         return {
             "counterpart": translated.shown,
+            "texts": self._counterpart_texts(page, translated),
             "href": paths.relative(page, f"en/r/{translated.english_line_id}/index.html"),
             "since_href": _relative_change(page, translated),
         }
@@ -285,6 +334,7 @@ class RulePages:
             translations=[
                 {
                     "counterpart": counterpart.shown,
+                    "texts": self._counterpart_texts(page, counterpart),
                     "name": LANGUAGE_NAMES.get(counterpart.language, counterpart.language),
                     "href": paths.relative(
                         page, f"{counterpart.language}/r/{counterpart.line_id}/index.html"

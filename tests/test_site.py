@@ -411,3 +411,17 @@ def test_the_pages_every_language_has_link_each_other_in_head_and_header(site):
             assert (site / language / rest).parent.joinpath(switch["href"]).resolve() == (
                 site / other / rest
             ).resolve()
+
+
+def test_references_in_the_texts_beside_a_rule_link_where_each_text_stands(site):
+    page = BeautifulSoup((site / "en/r/2010-02-01/400.8/index.html").read_text(), "html.parser")
+    pair = page.select_one(".translations .side-by-side")
+    chinese = [a["href"] for a in pair.select(".translated .text a")]
+    english = [a["href"] for a in pair.select(".english .text a")]
+    # The Chinese text of 2014-02-01 links the Chinese rules; the English it translates, the
+    # English rules as that text first stood (anchored: a later release leaves them as they are).
+    assert chinese == [
+        "../../../../zh-Hans/r/2014-02-01/400.6/index.html#v2014-02-01",
+        "../../../../zh-Hans/r/2014-02-01/702.19/index.html#v2014-02-01",
+    ]
+    assert english == ["../400.6/index.html#v2010-02-01", "../702.19/index.html#v2010-02-01"]
