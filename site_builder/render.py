@@ -8,6 +8,7 @@ import hashlib
 import io
 import json
 import pickle
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache, partial
@@ -42,7 +43,30 @@ def environment(compiled: Path | None = None) -> Environment:
     )
     env.globals["language_names"] = LANGUAGE_NAMES
     env.filters["diff_html"] = diff_html
+    env.filters["say_problem"] = say_problem
     return env
+
+
+# What differ.translations.check_structure says of a translated rule, read back to be said in
+# a page's language (a wording it does not know is shown as it is).
+_TRANSLATION_PROBLEMS = (
+    ("problem_examples", re.compile(r"(?P<mine>\d+) examples, English has (?P<theirs>\d+)")),
+    ("problem_cites", re.compile(r"cites (?P<mine>.*), English cites (?P<theirs>.*)")),
+    ("problem_names", re.compile(r"names (?P<names>.*) are not in the English")),
+    ("problem_numbers", re.compile(r"numbers (?P<mine>.*), English has (?P<theirs>.*)")),
+)
+
+
+def say_problem(problem: str, t: dict) -> str:
+    """Say a translated rule's problem (as the translation report words it) in `t`'s language."""
+    for key, pattern in _TRANSLATION_PROBLEMS:
+        found = pattern.fullmatch(problem)
+        if found:
+            values = found.groupdict()
+            return t[key].format(
+                **{k: t["nothing"] if v == "nothing" else v for k, v in values.items()}
+            )
+    return problem
 
 
 class _CompiledTemplates(BytecodeCache):

@@ -425,3 +425,18 @@ def test_references_in_the_texts_beside_a_rule_link_where_each_text_stands(site)
         "../../../../zh-Hans/r/2014-02-01/702.19/index.html#v2014-02-01",
     ]
     assert english == ["../400.6/index.html#v2010-02-01", "../702.19/index.html#v2010-02-01"]
+
+
+def test_a_translated_rules_problems_are_said_in_the_pages_language():
+    from rulesarchive.corpus.model import Rule
+    from rulesarchive.differ.translations import check_structure
+    from rulesarchive.site_builder.render import messages, say_problem
+
+    translated = Rule("1.1", "见规则 702.19。埃尔维什神秘家(Llanowar Elves)3 个", ("例如",))
+    english = Rule("1.1", "Some words, and 5 things.", ())
+    problems = check_structure(translated, english)
+    assert len(problems) == 4  # examples, citations, names, numbers: every kind it words
+    chinese = [say_problem(problem, messages("zh-Hans")) for problem in problems]
+    assert chinese[:2] == ["1 个范例，英文版有 0 个", "引用 702.19，英文版引用 无"]
+    assert not any(re.search(r"English|cites|examples|numbers|names", said) for said in chinese)
+    assert [say_problem(p, messages("en")) for p in problems] == list(problems)
