@@ -119,9 +119,11 @@ def term_key(term: str) -> str:
     return _term_words(term).removesuffix(" (obsolete)")
 
 
-# Separators of a term's spellings, and the quotes and apostrophes (or the `?` a 2008 file
-# printed for one) that come and go in them.
-_TERM_SPELLING = str.maketrans({"-": " ", "/": " ", ",": " ", "?": None, "'": None, '"': None})
+# Separators of a term's spellings (Chinese ones full-width), and the quotes and apostrophes
+# (or the `?` a 2008 file printed for one) that come and go in them.
+_TERM_SPELLING = str.maketrans(
+    {"-": " ", "/": " ", ",": " ", "／": " ", "，": " ", "?": None, "'": None, '"': None}
+)
 
 
 def _term_words(term: str) -> str:

@@ -44,7 +44,18 @@ def environment(compiled: Path | None = None) -> Environment:
     env.globals["language_names"] = LANGUAGE_NAMES
     env.filters["diff_html"] = diff_html
     env.filters["say_problem"] = say_problem
+    env.filters["labelled"] = labelled
     return env
+
+
+def labelled(example: str, language: str) -> Markup:
+    """An example (HTML) after what a document of `language` prints before one ('Example: ';
+    the parser keeps examples without it), unless it holds it already; a page may show
+    another language's text."""
+    label = messages(language)["example_label"]
+    if example.startswith(label.strip()):
+        return Markup(example)
+    return Markup('<span class="example-label">{}</span>{}').format(label, Markup(example))
 
 
 # What differ.translations.check_structure says of a translated rule, read back to be said in

@@ -86,3 +86,34 @@ def test_a_chinese_reference_check_page_is_in_chinese(real_site):
     text = pages[-1].read_text(encoding="utf-8")
     assert "<h1>引用检查</h1>" in text and "万智牌完整规则" in text
     assert "Reference check" not in text and "references in rule text" not in text
+
+
+def test_examples_read_as_the_documents_print_them(real_site):
+    # The parser keeps an example without its label; the pages print it as the rules do.
+    stub = (real_site / "en/n/107.4e/index.html").read_text(encoding="utf-8")
+    target = re.search(r'url=([^"]+)"', stub).group(1)
+    page = (real_site / "en/n/107.4e" / target).resolve().read_text(encoding="utf-8")
+    example = re.search(r'<p class="example">(.*?)</p>', page).group(1)
+    assert re.sub(r"<[^>]+>", "", example).startswith("Example: {G/W}{G/W} can be paid by")
+    chinese = (real_site / "zh-Hans/r").glob("*/*/index.html")
+    labels = {
+        re.sub(r"<[^>]+>", "", found)[:3]
+        for path in sorted(chinese)[:400]
+        for found in re.findall(r'<p class="example">(.*?)</p>', _article(path))
+    }
+    assert labels == {"例如："}
+
+
+def test_a_chinese_glossary_term_has_one_page_whatever_its_slash(real_site):
+    index = (real_site / "zh-Hans/glossary/index.html").read_text(encoding="utf-8")
+    titles = re.findall(r'<h3 class="term-head"[^>]*><a [^>]*>([^<]+)</a>', index)
+    titles += re.findall(r'<li><a [^>]*>([^<]+)</a> <span class="badge">', index)
+    folded = [title.replace("／", "/") for title in titles]
+    assert "已侦结/侦结" in folded
+    assert len(folded) == len(set(folded))
+
+
+def _article(path) -> str:
+    """A rule page's own text and examples (not the texts of other languages beside it)."""
+    page = path.read_text(encoding="utf-8")
+    return page[: page.index("</article>")]
