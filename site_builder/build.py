@@ -380,7 +380,10 @@ def _site_pages(
         *("search", "search_label", "search_placeholder", "search_searching", "search_rule"),
         *("search_matches", "search_matches_one", "search_needs_http"),
     )
-    search_messages = {lang: {key: messages(lang)[key] for key in wording} for lang in gathered}
+    search_messages = {
+        lang: {key: messages(lang)[key] for key in wording} | _page_words(messages(lang))
+        for lang in gathered
+    }
     search_page = main.page(
         "search.html",
         "search.html",
@@ -433,4 +436,11 @@ def _lookup_messages(t: dict) -> dict[str, str]:
     keys |= {"unreadable": "goto_unreadable", "perhaps": "goto_perhaps"}
     keys |= {"notFound": "not_found", "notFoundText": "not_found_text"}
     keys |= {"allReleases": "all_releases", "search": "search"}
-    return {name: t[key] for name, key in keys.items()}
+    return {name: t[key] for name, key in keys.items()} | _page_words(t)
+
+
+def _page_words(t: dict) -> dict[str, str]:
+    """The words of a page's header and footer in one language, for the pages every language
+    shares (static/speak.js puts them in the language asked for)."""
+    keys = ("releases", "rules", "glossary", "compare", "search", "rule_box", "go", "footer")
+    return {key: t[key] for key in (*keys, "site_nav", "goto_title")}

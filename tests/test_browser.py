@@ -173,6 +173,8 @@ def test_a_missing_chinese_page_says_so_in_chinese(page, base_url):
     assert response.status == 404
     page.wait_for_function("document.documentElement.lang === 'zh-Hans'")
     assert page.locator("main h1").inner_text() == "找不到页面"
+    assert "词汇表" in page.locator("header.site nav").first.inner_text()
+    assert "万智牌完整规则" in page.locator("footer").inner_text()
     page.goto(base_url + "zh-Hans/n/400.65/index.html")
     page.locator("#goto-suggestions a").first.wait_for()
     assert "没有" in page.locator("#goto-status").inner_text()
@@ -248,7 +250,7 @@ def test_no_page_kind_scrolls_sideways_at_phone_width(browser, base_url, path):
 
 def test_chinese_pages_speak_chinese_and_keep_latin_in_a_latin_face(page, base_url):
     page.goto(base_url + "zh-Hans/r/2014-02-01/400.6/index.html")
-    navigation = page.locator("header.site nav[aria-label=Site]").inner_text()
+    navigation = page.locator("header.site nav[aria-label=站点]").inner_text()  # its label too
     assert "版本" in navigation and "词汇表" in navigation and "Releases" not in navigation
     assert page.locator("section.history h2").inner_text() == "历史"
     assert "首次出现" in page.locator("dl.facts").inner_text()
@@ -265,9 +267,18 @@ def test_the_search_page_speaks_the_language_searched(page, base_url):
     assert page.locator("html").get_attribute("lang") == "zh-Hans"
     assert page.locator("h1").inner_text() == "搜索"
     assert page.locator("#search-results li > a").first.inner_text() == "规则 400.6"
+    navigation = page.locator("header.site nav").first
+    assert "词汇表" in navigation.inner_text() and "Glossary" not in navigation.inner_text()
+    glossary = navigation.get_by_text("词汇表").get_attribute("href")
+    assert glossary.endswith("/zh-Hans/glossary/index.html")
+    assert "万智牌完整规则" in page.locator("footer").inner_text()
     page.select_option("#lang", "en")
     assert page.locator("h1").inner_text() == "Search"
     assert page.locator("html").get_attribute("lang") == "en"
+    # The results are searched again, in the language chosen.
+    page.wait_for_function("document.getElementById('search-status').textContent.includes('match')")
+    assert page.locator("#search-results li > a").first.inner_text() == "Rule 400.6"
+    assert "lang=en" in page.url
 
 
 def test_chinese_pages_have_a_chinese_footer(page, base_url):

@@ -23,7 +23,7 @@
     }
     if (byLanguage[language]) {
       messages = byLanguage[language];
-      document.documentElement.lang = language;
+      window.rulesarchiveSpeak(messages, language, settings.root);
       document.title = messages.notFound + " · rulesarchive";
       document.querySelector("main h1").textContent = messages.notFound;
       status.textContent = messages.notFoundText;

@@ -13,7 +13,7 @@ function say(key, values = {}) {
   return words.replace(/\{(\w+)\}/g, (_, name) => values[name]);
 }
 function speak() {
-  document.documentElement.lang = language.value;
+  window.rulesarchiveSpeak(wording[language.value] || wording.en, language.value, root.href);
   document.title = `${say("search")} · rulesarchive`;
   document.getElementById("search-heading").textContent = say("search");
   document.getElementById("search-label").textContent = say("search_label");
@@ -88,6 +88,10 @@ const params = new URLSearchParams(location.search);
 const query = params.get("q") || "";
 if (params.get("lang")) language.value = params.get("lang");
 speak();
-language.addEventListener("change", speak);
+language.addEventListener("change", () => {
+  speak();
+  history.replaceState(null, "", `?q=${encodeURIComponent(input.value)}&lang=${language.value}`);
+  search(input.value); // the results of the language chosen, not the one before
+});
 input.value = query;
 search(query);
