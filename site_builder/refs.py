@@ -72,6 +72,13 @@ class References:
         first = f"{number}.1" if len(number) == 3 else f"{number}00.1"
         return self.rule_target(first, index, anchored)
 
+    def fragment_html(self, page: str, text: str, index: int) -> Markup:
+        """Return the words a sweep renames in several rules, linked: a bare section number
+        ('407' -> '606' in 2009) is a section reference, whose 'rule' the sweep leaves out."""
+        if _SECTION_NUMBER.fullmatch(text):
+            return Markup(self._link(page, text, text, self.chapter_target(text, index)))
+        return self.html(page, text, index)
+
     def anchored_html(self, page: str, text: str, index: int) -> Markup:
         """Return a text of this language's release `index`, shown on a page of another
         language, with its references linked to the versions they name: anchored links
@@ -315,6 +322,9 @@ def _branch(node: dict) -> str:
     if len(ways) == 1 and not ends:
         return ways[0]
     return f"(?:{'|'.join(ways)}){'?' if ends else ''}"
+
+
+_SECTION_NUMBER = re.compile(r"[1-9]\d\d")
 
 
 def _spanned(

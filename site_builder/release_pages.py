@@ -174,8 +174,10 @@ class ReleasePages:
             merges=merges,
             glossary=glossary if whole or part == "glossary" else [],
             unchanged=diff.unchanged if diff else release.rule_count,
-            old_refs={text: self.site.refs.html(page, text, index - 1) for text in old_texts},
-            new_refs={text: self.site.refs.html(page, text, index) for text in new_texts},
+            old_refs={text: self.site.refs.html(page, text, index - 1) for text in old_texts}
+            | {s.old: self.site.refs.fragment_html(page, s.old, index - 1) for s in sweeps},
+            new_refs={text: self.site.refs.html(page, text, index) for text in new_texts}
+            | {s.new: self.site.refs.fragment_html(page, s.new, index) for s in sweeps},
             anchors={
                 number: paths.relative(page, change_page(release, diff, number))
                 for number in numbers

@@ -117,3 +117,17 @@ def _article(path) -> str:
     """A rule page's own text and examples (not the texts of other languages beside it)."""
     page = path.read_text(encoding="utf-8")
     return page[: page.index("</article>")]
+
+
+def test_the_section_numbers_a_sweep_renames_are_links(real_site):
+    pages = real_site.glob("en/releases/2009-07-11/**/index.html")
+    summaries = [
+        summary
+        for path in pages
+        for summary in re.findall(
+            r'<details class="sweep"><summary>(.*?)</summary>', path.read_text(encoding="utf-8")
+        )
+    ]
+    bare = [s for s in summaries if re.search(r"<(del|ins)>\d{3}</\1>", s)]
+    assert summaries and not bare  # '407' -> '606' in 3 rules: both numbers linked
+    assert any(re.search(r'<del><a href="[^"]+">407</a></del>', s) for s in summaries)
