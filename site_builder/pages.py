@@ -148,18 +148,13 @@ class LanguagePages:
         self.lastmod[path] = self.data.releases[index].effective_date
         if "switches" not in context:
             context["switches"] = self._switches(path)
-            context.setdefault(
-                "alternates",
-                [
-                    {"language": s["language"], "href": self.base_url + s["path"]}
-                    for s in context["switches"]
-                ]
-                if self.base_url
-                else [],
-            )
+        if "alternates" not in context:  # the same page in every language, as absolute links
+            context["alternates"] = [
+                {"language": s["language"], "href": self.base_url + s["path"]}
+                for s in (context["switches"] if self.base_url else ())
+            ]
         context.setdefault("description", context.get("title", ""))
         context.setdefault("canonical", self.base_url + path if self.base_url else "")
-        context.setdefault("alternates", [])
         context.setdefault("og_type", "website")
         context["root"] = paths.root_of(path) if root is None else root
         return Job(path, template, context)

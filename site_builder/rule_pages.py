@@ -205,14 +205,6 @@ class RulePages:
         """For a translated rule: its English counterpart and status."""
         return self._english.get(line.id)
 
-    def _alternates(self, switches: list[dict]) -> list[dict]:
-        """The same page in every language, as absolute links (hreflang alternates)."""
-        if not self.site.base_url:
-            return []
-        return [
-            {"language": s["language"], "href": self.site.base_url + s["path"]} for s in switches
-        ]
-
     def _switches(self, page: str, line: Line) -> list[dict]:
         """Links to the same rule in the other languages (the language switch)."""
         if self.site.language == "en":
@@ -346,7 +338,6 @@ class RulePages:
             english=self._english_view(page, line),
             switches=switches,
             reference_marks=self.site.reference_marks.get(line.id, ()),
-            alternates=self._alternates(switches),
             description=_short(current.printed_text, 155),
             og_type="article",
         )
