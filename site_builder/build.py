@@ -435,7 +435,7 @@ def _lookup_messages(t: dict) -> dict[str, str]:
     keys |= {"englishLink": "goto_english_link", "missing": "goto_missing"}
     keys |= {"unreadable": "goto_unreadable", "perhaps": "goto_perhaps"}
     keys |= {"notFound": "not_found", "notFoundText": "not_found_text"}
-    keys |= {"allReleases": "all_releases", "search": "search"}
+    keys |= {"allReleases": "all_releases"}  # and "search", a word of the page
     return {name: t[key] for name, key in keys.items()} | _page_words(t)
 
 

@@ -48,7 +48,7 @@ class References:
         self._changes: dict[int, re.Pattern[str] | None] = {}  # release -> terms linked anew
         # A text is read in many places (a rule's page, changelogs, its chapter): found once.
         self._found_in: dict[str, list[tuple[int, int, str, str]]] = {}
-        self._targets: dict[tuple[str, str, int], str | None] = {}
+        self._targets: dict[tuple[str, str, int, bool], str | None] = {}
 
     def rule_target(self, number: str, index: int, anchored: bool = False) -> str | None:
         """Return the page (with its version anchor) of the rule holding a number in a release;
@@ -76,7 +76,7 @@ class References:
         """Return the words a sweep renames in several rules, linked: a bare section number
         ('407' -> '606' in 2009) is a section reference, whose 'rule' the sweep leaves out."""
         if _SECTION_NUMBER.fullmatch(text):
-            return Markup(self._link(page, text, text, self.chapter_target(text, index)))
+            return Markup(self._link(page, text, text, self.target("chapter", text, index)))
         return self.html(page, text, index)
 
     def anchored_html(self, page: str, text: str, index: int) -> Markup:
@@ -86,12 +86,7 @@ class References:
         found = self._found(text)
         if not found:
             return escape(text)
-        targets = tuple(
-            self.rule_target(value, index, True)
-            if kind == "rule"
-            else self.chapter_target(value, index, True)
-            for _, _, kind, value in found
-        )
+        targets = tuple(self.target(kind, value, index, True) for *_, kind, value in found)
         return Markup(self._html(page, text, index, None, found, targets))
 
     def html(self, page: str, text: str, index: int, terms: set[str] | None = None) -> Markup:
@@ -99,7 +94,7 @@ class References:
         found = self._found(text)
         if not found and terms is None:  # nothing to link: escaped, quicker than a lookup
             return escape(text)
-        targets = tuple(self._target(kind, value, index) for _, _, kind, value in found)
+        targets = tuple(self.target(kind, value, index) for *_, kind, value in found)
         glossary = None if terms is None else (self.terms_digest(index), tuple(sorted(terms)))
         key = self.links.key(page, text, targets, glossary)
         kept = self.links.get(page, key)
@@ -180,11 +175,12 @@ class References:
         parts = []
         for op, text in pieces:
             side = -1 if op < 0 else 1
-            extra = _spanned(sides[side], at[side], text, self._found(text))
+            own = self._found(text)
+            extra = _spanned(sides[side], at[side], text, own)
             release = before if op < 0 else index
             if extra:
-                found = sorted(self._found(text) + extra)
-                targets = tuple(self._target(kind, value, release) for *_, kind, value in found)
+                found = sorted(own + extra)
+                targets = tuple(self.target(kind, value, release) for *_, kind, value in found)
                 linked = Markup(self._html(page, text, release, None, found, targets))
             else:
                 linked = self.html(page, text, release)
@@ -206,13 +202,15 @@ class References:
             found = self._found_in[text] = sorted(found)
         return found
 
-    def _target(self, kind: str, value: str, index: int) -> str | None:
-        key = (kind, value, index)
+    def target(self, kind: str, value: str, index: int, anchored: bool = False) -> str | None:
+        """Return where a 'rule' or 'chapter' reference of a release leads (see rule_target
+        and chapter_target)."""
+        key = (kind, value, index, anchored)
         if key not in self._targets:  # one number is cited by many texts of a release
             if kind == "rule":
-                self._targets[key] = self.rule_target(value, index)
+                self._targets[key] = self.rule_target(value, index, anchored)
             else:
-                self._targets[key] = self.chapter_target(value, index)
+                self._targets[key] = self.chapter_target(value, index, anchored)
         return self._targets[key]
 
     def _link(self, page: str, shown: str, value: str, target: str | None) -> str:
