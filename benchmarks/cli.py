@@ -9,8 +9,9 @@ as whole processes, interleaved: with hyperfine when it is installed (one short 
 of both per round, rounds alternating which goes first), else with this script's own loop.
 Repeated `diff`, `changelog` and `history` print their kept output (rulesarchive.launch);
 "first" rows remove the kept outputs before every run: `diff` then prints the report kept
-beside its cached diff, `changelog` and `history` run the library (diff, check and line
-index cached).
+beside its cached diff, `changelog` the changelog kept of its release (by an ingest, or by
+the warm-up's first run), `history` runs the library (diff, check and line index cached);
+"library" removes the kept changelogs too: `changelog` runs the library.
 Targets (2-core machine): `--help` <= 0.1 s; `diff` of a consecutive pair and `changelog`
 <= 0.15 s and within 5x of `git diff --no-index --word-diff`; `history 400.6` <= 0.3 s, no
 slower than `git log -L`.
@@ -107,8 +108,11 @@ def commit_each_release(root: Path, repository: Path) -> None:
         )
 
 
-# (task, our command, baseline command, whether the kept outputs are removed before each run)
-Task = tuple[str, list[str], list[str], bool]
+# (task, our command, baseline command, the folders of ARCHIVE/.cache removed before each run)
+Task = tuple[str, list[str], list[str], tuple[str, ...]]
+WARM: tuple[str, ...] = ()
+FIRST = ("outputs",)  # the first time a command line is asked
+LIBRARY = ("outputs", "changelogs")  # and no changelog kept by an ingest or another command
 
 
 def comparisons(root: Path, repository: Path, whole: Path) -> list[Task]:
@@ -123,31 +127,34 @@ def comparisons(root: Path, repository: Path, whole: Path) -> list[Task]:
     per_release = ["git", "-C", str(whole), "log", "-L", f"/^{RULE} /,+1:rules.txt"]
     diff, changelog = ours(root, "diff", *PAIR), ours(root, "changelog")
     history = ours(root, "history", RULE)
+    last_pair = word_diff(*dates[-2:])
     return [
-        ("--help | python -c pass", ours(root, "--help"), [sys.executable, "-c", "pass"], False),
-        (f"diff {PAIR[0]} -> {PAIR[1]} | git word-diff", diff, word_diff(*PAIR), False),
-        (f"changelog {dates[-1]} | git word-diff", changelog, word_diff(*dates[-2:]), False),
+        ("--help | python -c pass", ours(root, "--help"), [sys.executable, "-c", "pass"], WARM),
+        (f"diff {PAIR[0]} -> {PAIR[1]} | git word-diff", diff, word_diff(*PAIR), WARM),
+        (f"changelog {dates[-1]} | git word-diff", changelog, last_pair, WARM),
         # the first time a command line is asked: its diff (and check) cached, as after an
-        # ingest or a build, its output not kept yet
-        (f"first diff {PAIR[0]} -> {PAIR[1]} | git word-diff", diff, word_diff(*PAIR), True),
-        (f"first changelog {dates[-1]} | git word-diff", changelog, word_diff(*dates[-2:]), True),
-        (f"history {RULE} | git log -L rules/400.txt", history, per_section, False),
-        (f"first history {RULE} | git log -L rules/400.txt", history, per_section, True),
-        (f"first history {RULE} | git log -L rules.txt", history, per_release, True),
+        # ingest or a build, its output not kept yet; a changelog is then read from the one
+        # kept of its release (in every format, by an ingest or by an earlier command line)
+        (f"first diff {PAIR[0]} -> {PAIR[1]} | git word-diff", diff, word_diff(*PAIR), FIRST),
+        (f"first changelog {dates[-1]} | git word-diff", changelog, last_pair, FIRST),
+        (f"library changelog {dates[-1]} | git word-diff", changelog, last_pair, LIBRARY),
+        (f"history {RULE} | git log -L rules/400.txt", history, per_section, WARM),
+        (f"first history {RULE} | git log -L rules/400.txt", history, per_section, FIRST),
+        (f"first history {RULE} | git log -L rules.txt", history, per_release, FIRST),
     ]
 
 
 def print_comparisons(tasks: list[Task], rounds: int) -> None:
     """Warm every command up, time both sides interleaved and print median, best and ratio."""
-    for _task, command, baseline, _first in tasks:
+    for _task, command, baseline, _forgotten in tasks:
         for _ in range(2):  # writes the bytecode and fills the caches: what "warm" means here
             subprocess.run(command, capture_output=True, check=True, env=environment())
             subprocess.run(baseline, capture_output=True, env=environment())  # git diff exits 1
     timer = "hyperfine" if shutil.which("hyperfine") else "own loop"
     print(f"\nwhole process, {rounds} interleaved rounds ({timer}); median (best) in seconds")
     print(f"{'task | baseline':50} {'rulesarchive':>16} {'baseline':>16} {'ratio':>6}")
-    for task, command, baseline, first in tasks:
-        prepare = forget_outputs(command) if first else None
+    for task, command, baseline, forgotten in tasks:
+        prepare = forget(command, forgotten) if forgotten else None
         ours_times, base_times = interleaved(command, baseline, rounds, prepare)
         ratio = statistics.median(ours_times) / statistics.median(base_times)
         print(f"{task:50} {_figure(ours_times):>16} {_figure(base_times):>16} {ratio:6.2f}")
@@ -157,10 +164,10 @@ def _figure(times: list[float]) -> str:
     return f"{statistics.median(times):.3f} ({min(times):.3f})"
 
 
-def forget_outputs(command: list[str]) -> list[str]:
-    """Return the command that removes the kept outputs of the archive `command` reads."""
+def forget(command: list[str], folders: tuple[str, ...]) -> list[str]:
+    """Return the command that removes these cache folders of the archive `command` reads."""
     archive = Path(command[command.index("--archive") + 1])
-    return ["rm", "-rf", str(archive / ".cache" / "outputs")]
+    return ["rm", "-rf", *(str(archive / ".cache" / folder) for folder in folders)]
 
 
 def interleaved(
@@ -222,7 +229,7 @@ def _lines(command: list[str]) -> list[str]:
 
 def print_history_memory(root: Path) -> None:
     """Print the peak memory of one first `history` (its line index warm; no kept output)."""
-    subprocess.run(forget_outputs(ours(root)), check=True)
+    subprocess.run(forget(ours(root), FIRST), check=True)
     probe = (
         "import resource, subprocess, sys; subprocess.run(sys.argv[1:], capture_output=True); "
         "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"

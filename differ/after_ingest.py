@@ -21,9 +21,14 @@ from rulesarchive.differ.rule_index import update_line_index
 MOST_DIFFED = 3  # releases added at the end of a language whose diffs an ingest works out
 
 
-def prepare_after_ingest(archive: Archive, added: Sequence[Release]) -> None:
+def prepare_after_ingest(archive: Archive, added: Sequence[Release]) -> list[str]:
     """Cache the diffs of the releases just added at the end, then extend the kept English
-    check and the line index."""
+    check and the line index.
+
+    Return the languages whose newest changelog is now cheap to make: its diff cached, its
+    check kept (English, when there was a check to extend).
+    """
+    ready = []
     for language in sorted({release.language for release in added}):
         releases = archive.releases(language)
         if any(r.language == language and r not in releases[-MOST_DIFFED:] for r in added):
@@ -35,5 +40,7 @@ def prepare_after_ingest(archive: Archive, added: Sequence[Release]) -> None:
         if language == "en":
             from rulesarchive.differ.references import extend_kept_check  # not for a bulk ingest
 
-            extend_kept_check(archive, MOST_DIFFED)
+            if extend_kept_check(archive, MOST_DIFFED) and len(releases) > 1:
+                ready.append(language)
     update_line_index(archive)
+    return ready

@@ -697,15 +697,17 @@ def _corpus_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-def extend_kept_check(archive: Archive, most: int) -> None:
+def extend_kept_check(archive: Archive, most: int) -> bool:
     """After an ingest: extend the kept English check over the releases added at the end.
 
     Only when a kept check lacks at most `most` of the releases: a check from nothing is left
-    to the first command that needs it.
+    to the first command that needs it. True when the check of every release is kept now.
     """
     releases = archive.releases("en")
-    if releases:
-        _check_english(archive, releases, True, fewest=max(len(releases) - most, 1))
+    if not releases:
+        return False
+    fewest = max(len(releases) - most, 1)
+    return _check_english(archive, releases, True, fewest) is not None
 
 
 def _check_english(

@@ -167,11 +167,13 @@ def scrape(
 
 
 def _prepare(archive: Archive, outcomes) -> None:
-    """After storing releases: their diffs, check and line index, as far as that is cheap."""
+    """After storing releases: their diffs, check, line index and newest changelog, as far as
+    that is cheap."""
     from rulesarchive.differ.after_ingest import prepare_after_ingest
+    from rulesarchive.reading import keep_newest_changelogs
 
     stored = [o.release for o in outcomes if o.release and o.status in ("added", "replaced")]
-    prepare_after_ingest(archive, stored)
+    keep_newest_changelogs(archive, prepare_after_ingest(archive, stored))
 
 
 @main.command()
@@ -316,10 +318,13 @@ def diff(archive: Archive, old: str, new: str, lang: str, output: str) -> None:
 @click.pass_obj
 def changelog(archive: Archive, reference: str | None, lang: str, output: str) -> None:
     """Show a release's changes against the release before it (default: the newest)."""
-    from rulesarchive.reading import changelog_output
+    from rulesarchive.kept import KeptChangelog
+    from rulesarchive.reading import changelog_outputs
 
     answer = _Answer(archive, "changelog", reference or "", lang, output)
-    answer.print(changelog_output(archive, reference, lang, output))
+    made = changelog_outputs(archive, reference, lang)
+    if answer.print(made.texts[output]):
+        KeptChangelog(archive.root, lang, made.date, answer.kept.state).keep(made.texts)
 
 
 @main.command()
@@ -451,11 +456,14 @@ class _Answer:
         self.kept = KeptOutput(archive.root, *request)  # named by the archive as it is now
         self.logged = LineHandler.records
 
-    def print(self, text: str) -> None:
-        """Print the output; keep it unless something was logged (a replay would not say it)."""
+    def print(self, text: str) -> bool:
+        """Print the output and keep it, unless something was logged (a replay would not say
+        it); tell whether nothing was."""
         click.echo(text, nl=False)
-        if LineHandler.records == self.logged:
-            self.kept.keep(text)
+        if LineHandler.records != self.logged:
+            return False
+        self.kept.keep(text)
+        return True
 
 
 def _report(outcome: Outcome) -> None:

@@ -84,9 +84,13 @@ def kept_output(request: list[str]) -> str | None:
         text = report_answer(root, *values[1:])
         if text is not None:
             return text
-    from rulesarchive.kept import KeptOutput
+    from rulesarchive.kept import KeptOutput, kept_changelog
 
-    return KeptOutput(root, *values).read()
+    text = KeptOutput(root, *values).read()
+    if text is None and values[0] == "changelog":  # the release's, kept by ingest or by another
+        reference, language, output = values[1:]
+        text = kept_changelog(root, reference, language, output)
+    return text
 
 
 def library_output(request: list[str]) -> str | None:
@@ -96,7 +100,7 @@ def library_output(request: list[str]) -> str | None:
     """
     from rulesarchive import reading
     from rulesarchive.corpus.store import Archive
-    from rulesarchive.kept import KeptOutput
+    from rulesarchive.kept import KeptChangelog, KeptOutput
     from rulesarchive.logs import LineHandler, configure_logging
 
     root, command, *values = request
@@ -105,18 +109,22 @@ def library_output(request: list[str]) -> str | None:
     configure_logging()
     kept = KeptOutput(root, command, *values)  # named by the archive as it is now
     logged = LineHandler.records
+    changelog = None
     try:
         if command == "diff":
             old, new = arguments
             text = reading.diff_output(archive, old, new, language, output)
         elif command == "changelog":
-            text = reading.changelog_output(archive, arguments[0] or None, language, output)
+            changelog = reading.changelog_outputs(archive, arguments[0] or None, language)
+            text = changelog.texts[output]
         else:
             text = reading.history_output(archive, arguments[0], language, output)
     except Exception:  # any failure: the CLI runs again and reports it its way
         return None
     if LineHandler.records == logged:  # a replay would not say what was logged
         kept.keep(text)
+        if changelog is not None:
+            KeptChangelog(root, language, changelog.date, kept.state).keep(changelog.texts)
     return text
 
 

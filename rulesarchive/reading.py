@@ -6,7 +6,10 @@ a plain command line, so a first `changelog` or `history` costs the library but 
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not typing's: the quick path never imports typing
+from typing import TYPE_CHECKING, NamedTuple  # the library imports typing anyway
+
+from rulesarchive.defaults import DIFF_FORMATS
+
 if TYPE_CHECKING:
     from rulesarchive.corpus.store import Archive
 
@@ -26,6 +29,18 @@ def diff_output(archive: Archive, old: str, new: str, language: str, output: str
 
 def changelog_output(archive: Archive, reference: str | None, language: str, output: str) -> str:
     """Return what `changelog [RELEASE]` prints: a release against the one before it."""
+    return changelog_outputs(archive, reference, language).texts[output]
+
+
+class Changelog(NamedTuple):
+    """What `changelog` prints of a release in each format, and the release's date."""
+
+    date: str  # YYYY-MM-DD, its folder's name
+    texts: dict[str, str]  # by format: text, markdown, json
+
+
+def changelog_outputs(archive: Archive, reference: str | None, language: str) -> Changelog:
+    """Return what `changelog [RELEASE]` prints in each format (see `changelog_output`)."""
     from rulesarchive.corpus.lookup import find_release, previous_release
     from rulesarchive.corpus.store import ArchiveError
     from rulesarchive.differ.cache import cached_release_diff, diff_folder
@@ -39,7 +54,19 @@ def changelog_output(archive: Archive, reference: str | None, language: str, out
     fixes = check_language(archive, language, until=release).fixes[-1]
     diff = cached_release_diff(diff_folder(archive.root), before, release, archive.load)
     result = mark_fixes(diff, fixes)
-    return _diff_output(diff_data(before, release, result, fixes), output)
+    data = diff_data(before, release, result, fixes)
+    texts = {output: _diff_output(data, output) for output in DIFF_FORMATS}
+    return Changelog(release.effective_date.isoformat(), texts)
+
+
+def keep_newest_changelogs(archive: Archive, languages: list[str]) -> None:
+    """Keep what `changelog` prints of each language's newest release (after an ingest)."""
+    from rulesarchive.kept import KeptChangelog, archive_state
+
+    for language in languages:
+        state = archive_state(str(archive.root))  # before the work, as a command names it
+        changelog = changelog_outputs(archive, None, language)
+        KeptChangelog(archive.root, language, changelog.date, state).keep(changelog.texts)
 
 
 def history_output(

@@ -19,6 +19,7 @@ from rulesarchive.quick import report_answer
 from tests.samples import modern_text
 
 DATES = ["April 1, 2011", "May 1, 2011", "June 17, 2011"]
+FORMATS = ["text", "markdown", "json"]
 
 
 def ingest(archive, tmp_path, *dates):
@@ -67,10 +68,69 @@ def test_the_newest_changelog_is_made_afresh_after_an_ingest(archive, tmp_path):
     argv = ["--archive", str(archive), "changelog"]
     before = cli(archive, "changelog")
     ingest(archive, tmp_path, DATES[2])
+    kept_by_ingest = kept_answer(argv, {})
+    shutil.rmtree(archive / ".cache" / "changelogs")
     assert kept_answer(argv, {}) is None
     after = cli(archive, "changelog")
     assert after != before and "2011-06-17" in after
-    assert kept_answer(argv, {}) == after
+    assert kept_answer(argv, {}) == after == kept_by_ingest
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        *(["changelog", "--format", output] for output in FORMATS),
+        ["changelog", "2011-06-17", "--lang", "en"],
+    ],
+)
+def test_an_ingest_keeps_the_newest_changelog_in_every_format(archive, tmp_path, args):
+    cli(archive, "check")  # a kept check, which the ingest extends
+    ingest(archive, tmp_path, DATES[2])
+    answered = kept_answer(["--archive", str(archive), *args], {})
+    shutil.rmtree(archive / ".cache" / "changelogs")
+    assert answered is not None and answered == cli(archive, *args)
+
+
+def test_an_ingest_with_no_check_to_extend_keeps_no_changelog(archive, tmp_path):
+    ingest(archive, tmp_path, DATES[2])  # no kept check: the first changelog checks
+    assert kept_answer(["--archive", str(archive), "changelog"], {}) is None
+    assert not (archive / ".cache" / "changelogs").exists()
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        ("NPH", "en", "text"),  # a set code: the library looks it up
+        ("2011-05-02", "en", "text"),  # no release's folder bears it
+        ("", "zh-Hans", "text"),  # no such releases
+    ],
+)
+def test_a_changelog_only_the_library_can_name_is_not_read(archive, values):
+    cli(archive, "changelog", "--format", "json")  # keeps the newest (2011-05-01) in every format
+    assert kept.kept_changelog(str(archive), "2011-05-01", "en", "text") is not None
+    assert kept.kept_changelog(str(archive), *values) is None
+
+
+def test_a_kept_changelog_of_another_state_of_the_archive_is_not_read(archive, tmp_path):
+    cli(archive, "changelog")
+    assert kept.kept_changelog(str(archive), "", "en", "markdown") is not None
+    (archive / "en" / ".retired-2011-05-01-1").mkdir()  # a replace under way: left to the store
+    assert kept.kept_changelog(str(archive), "", "en", "markdown") is None
+    (archive / "en" / ".retired-2011-05-01-1").rmdir()
+    metadata = archive / "en" / "2011-04-01" / "release.json"
+    metadata.write_text(metadata.read_text().replace('"DDG"', '"XXX"'))
+    assert kept.kept_changelog(str(archive), "", "en", "markdown") is None
+
+
+def test_a_first_changelog_after_an_ingest_imports_neither_click_nor_the_library(archive, tmp_path):
+    cli(archive, "check")
+    ingest(archive, tmp_path, DATES[2])
+    command = [sys.executable, "-X", "importtime", "-m", "rulesarchive", "--archive", str(archive)]
+    found = subprocess.run([*command, "changelog"], capture_output=True)
+    imported = {line.split(b"|")[-1].strip() for line in found.stderr.splitlines()}
+    assert found.returncode == 0 and "2011-06-17" in found.stdout.decode()
+    for heavy in (b"click", b"rulesarchive.reading", b"rulesarchive.corpus.store"):
+        assert heavy not in imported
 
 
 def test_a_release_rewritten_in_place_is_read_afresh(archive):
@@ -176,9 +236,6 @@ def test_a_stdout_that_cannot_show_every_character_gets_replacements(archive):
     again = subprocess.run(command, capture_output=True, env=latin)
     assert again.returncode == 0, again.stderr
     assert again.stdout.decode("latin-1") == made.encode("latin-1", "replace").decode("latin-1")
-
-
-FORMATS = ["text", "markdown", "json"]
 
 
 def diff_every_pair(archive) -> None:
