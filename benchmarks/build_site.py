@@ -1,6 +1,6 @@
 """Time the site build: from nothing, with nothing changed, and after one release, twice.
 
-Usage: python benchmarks/build_site.py [--synthetic]
+Usage: python benchmarks/build_site.py [--synthetic] [--keep-in DIR]
 Ingests ../shared/cr-archive (English and zh-Hans) into a temporary archive, holding back the
 two newest English releases; builds the site from nothing (no site, no cached diffs);
 rebuilds with nothing changed; ingests one held-back release as `rulesarchive ingest` does
@@ -13,15 +13,18 @@ the processes it forks or starts) and reports where its time went: reading the r
 tracing their lines of descent (`gather`), and the rest (the pages; the reference checks run in
 processes beside the gathering and the pages, their CPU time counted, their waiting in either),
 with its CPU time (user + system, the processes it forked included: on a shared machine the
-wall-clock follows the load, the CPU time hardly). Targets (2-core machine, issues 10 and
-13): real archive full at most 15 s (issue 10: 30 s) and 1 GB, nothing changed at most 1 s,
-one release at most 3 s (issue 10: 5 s); synthetic 500: full at most 120 s, one release at
-most 10 s.
+wall-clock follows the load, the CPU time hardly) and the system part of it ("sys": making
+the site's files and folders: ext4 makes new files slowly for a few minutes after many were
+deleted, as a run's temporary folder is at its end; `--keep-in DIR` leaves them in DIR).
+Targets (2-core machine, issues 10 and 13): real archive full at most 15 s (issue 10: 30 s)
+and 1 GB, nothing changed at most 1 s, one release at most 3 s (issue 10: 5 s); synthetic
+500: full at most 120 s, one release at most 10 s.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -54,8 +57,8 @@ def timed(name, function):
             spent[name] += time.perf_counter() - started
     return run
 build.gather = timed("gather", build.gather)
-def cpu():  # user + system seconds of the build and the processes it forked
-    return sum(getattr(resource.getrusage(who), field) for field in ("ru_utime", "ru_stime")
+def cpu(fields=("ru_utime", "ru_stime")):  # seconds of the build and the processes it forked
+    return sum(getattr(resource.getrusage(who), field) for field in fields
                for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
 def peak_kb():  # of this process since it started (ru_maxrss counts the benchmark's too)
     status = Path("/proc/self/status").read_text()
@@ -64,7 +67,7 @@ if __name__ == "__main__":
     report = build.build_site(Archive(sys.argv[1]), Path(sys.argv[2]), index_search=False)
     print(json.dumps({"files": report.pages, "written": report.written,
                       "seconds": report.seconds, **spent,
-                      "peak_mb": peak_kb() / 1024, "cpu": cpu(),
+                      "peak_mb": peak_kb() / 1024, "cpu": cpu(), "sys": cpu(("ru_stime",)),
                       "child_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))
 """
 
@@ -96,12 +99,26 @@ def real_archive(root: Path) -> tuple[Archive, list[Path]]:
     return archive, english[-2:]
 
 
+def _scratch(parent: Path | None):
+    """A temporary folder deleted at the end, or a new folder under `parent` left in place."""
+    if parent is None:
+        return tempfile.TemporaryDirectory()
+    parent.mkdir(parents=True, exist_ok=True)
+    return contextlib.nullcontext(tempfile.mkdtemp(dir=parent))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--synthetic", action="store_true", help="500 releases, most made up")
+    parser.add_argument(
+        "--keep-in",
+        type=Path,
+        help="Make the archive and the site in a new folder under this one, left there (not in "
+        "a temporary folder deleted at the end): runs in a row then delete nothing between them.",
+    )
     options = parser.parse_args()
     rows = []
-    with tempfile.TemporaryDirectory() as folder:
+    with _scratch(options.keep_in) as folder:
         root = Path(folder)
         if options.synthetic:
             archive = synthetic.make_archive(root / "archive", 498)
@@ -118,12 +135,14 @@ def main() -> None:
             prepare_after_ingest(archive, later.pop(0)())  # as the ingest command does
             ingested = time.perf_counter() - started
             rows.append((label, timed_build(archive.root, site) | {"ingest": ingested}))
-    heading = f"{'build':38} {'files':>6} {'written':>7} {'seconds':>7} {'CPU s':>6} {'gather':>6}"
+    heading = f"{'build':38} {'files':>6} {'written':>7} {'seconds':>7} {'CPU s':>6} {'sys':>5}"
+    heading += f" {'gather':>6}"
     print(f"{heading} {'pages':>6} {'peak MB':>7} {'child':>5} {'load':>5} {'ingest':>6}")
     for label, f in rows:
         pages = f["seconds"] - f["gather"]
         print(
             f"{label:38} {f['files']:6d} {f['written']:7d} {f['seconds']:7.2f} {f['cpu']:6.1f}"
+            f" {f['sys']:5.1f}"
             f" {f['gather']:6.2f} {pages:6.2f} {f['peak_mb']:7.0f} {f['child_mb']:5.0f}"
             f" {f['load']:5.1f}" + (f" {f['ingest']:6.2f}" if "ingest" in f else "")
         )
