@@ -27,11 +27,6 @@ def diff_output(archive: Archive, old: str, new: str, language: str, output: str
     return _diff_output(diff_data(old_release, new_release, result), output)
 
 
-def changelog_output(archive: Archive, reference: str | None, language: str, output: str) -> str:
-    """Return what `changelog [RELEASE]` prints: a release against the one before it."""
-    return changelog_outputs(archive, reference, language).texts[output]
-
-
 class Changelog(NamedTuple):
     """What `changelog` prints of a release in each format, and the release's date."""
 
@@ -40,7 +35,8 @@ class Changelog(NamedTuple):
 
 
 def changelog_outputs(archive: Archive, reference: str | None, language: str) -> Changelog:
-    """Return what `changelog [RELEASE]` prints in each format (see `changelog_output`)."""
+    """Return what `changelog [RELEASE]` prints in each format: a release against the one
+    before it."""
     from rulesarchive.corpus.lookup import find_release, previous_release
     from rulesarchive.corpus.store import ArchiveError
     from rulesarchive.differ.cache import cached_release_diff, diff_folder
