@@ -52,16 +52,19 @@ class IndexPages:
         )
 
     def chapter(self, chapter: str, title: str) -> Job:
-        """The rules of one chapter in the newest release, rules with their sub-rules nested."""
+        """The rules of one chapter in the newest release, rules with their sub-rules nested,
+        their references and glossary terms linked as on their own pages."""
         page = paths.chapter_page(self.site.language, chapter)
         rules: list[dict] = []
+        newest = self.site.newest
         for line in sorted(self.site.current_by_chapter.get(chapter, ()), key=_line_order):
+            seen: set[str] = set()  # glossary terms are linked once a rule, as on its own page
             item = {
                 "rule": line.rule,
                 "href": self.site.line_href(page, line),
-                "text_html": self.site.refs.html(page, line.rule.printed_text, self.site.newest),
+                "text_html": self.site.refs.html(page, line.rule.printed_text, newest, seen),
                 "examples_html": [
-                    self.site.refs.html(page, example, self.site.newest)
+                    self.site.refs.html(page, example, newest, seen)
                     for example in line.rule.printed_examples
                 ],
                 "children": [],

@@ -69,6 +69,16 @@ def _pages(site: Path):
             yield path, BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
 
+def test_a_chapter_links_each_rules_glossary_terms_once_as_its_rule_pages_do(site):
+    chapter = BeautifulSoup((site / "en/chapters/702/index.html").read_text(), "html.parser")
+    banding = chapter.find(id="702.19b").find_parent("li")
+    terms = banding.find_all("a", class_="term", string=re.compile("^trample$", re.I))
+    assert len(terms) == 1  # in its text; its example says 'trample' again, unlinked
+    assert terms[0]["href"] == "../../glossary/trample/index.html"
+    rule_page = (site / "en/r/2019-05-03/702.19b/index.html").read_text()
+    assert 'class="term" href="../../../glossary/trample/index.html">trample</a>' in rule_page
+
+
 def test_no_broken_internal_link_or_anchor(site):
     assert broken_links(site) == []
 
