@@ -53,12 +53,18 @@ class IndexPages:
 
     def chapter(self, chapter: str, title: str) -> Job:
         """The rules of one chapter in the newest release, rules with their sub-rules nested,
-        their references and glossary terms linked as on their own pages."""
+        their references linked, and each glossary term at its first use in a rule with its
+        sub-rules (linked once a sub-rule too, as its own page does, chapter 702 would carry
+        some 4,000 links, mostly to 'creature' and 'ability')."""
         page = paths.chapter_page(self.site.language, chapter)
         rules: list[dict] = []
         newest = self.site.newest
+        seen: set[str] = set()
         for line in sorted(self.site.current_by_chapter.get(chapter, ()), key=_line_order):
-            seen: set[str] = set()  # glossary terms are linked once a rule, as on its own page
+            parent = parent_of(line.rule.number)
+            child = bool(rules) and parent is not None and rules[-1]["rule"].number == parent
+            if not child:
+                seen = set()
             item = {
                 "rule": line.rule,
                 "href": self.site.line_href(page, line),
@@ -69,11 +75,7 @@ class IndexPages:
                 ],
                 "children": [],
             }
-            parent = parent_of(line.rule.number)
-            if rules and parent is not None and rules[-1]["rule"].number == parent:
-                rules[-1]["children"].append(item)
-            else:
-                rules.append(item)
+            (rules[-1]["children"] if child else rules).append(item)
         return self.site.page(
             "chapter.html", page, title=f"{chapter}. {title}", chapter=chapter, rules=rules
         )
