@@ -70,7 +70,7 @@ class KeptOutput:
                 handle.write(text)
             os.replace(temporary, path)
             self._prune()
-        except OSError:  # an output that cannot be kept is only made again next time
+        except (OSError, UnicodeEncodeError):  # not kept: only made again next time
             _remove(temporary)
 
     def _prune(self) -> None:
@@ -169,7 +169,12 @@ def archive_state(root: str) -> list[str]:
             continue  # the cache and the lock: derived or transient
         stamps.append(_stamp(entry.path, entry.name))
         if entry.is_dir():  # a language: its folder's time changes as releases come and go
-            for release in sorted(os.listdir(entry.path)):
+            try:
+                releases = sorted(os.listdir(entry.path))
+            except OSError:
+                stamps.append(f"{entry.name}/:unlisted")  # unreadable: so stamped
+                continue
+            for release in releases:
                 for name in ("release.json", "document.json"):
                     path = os.path.join(entry.path, release, name)
                     stamps.append(_stamp(path, f"{entry.name}/{release}/{name}"))

@@ -40,7 +40,7 @@ def main() -> None:
     except KeyboardInterrupt:  # Ctrl-C while the library works: as the CLI says it
         sys.stderr.write("\nAborted!\n")
         sys.exit(INTERRUPTED)
-    if text is None:
+    if text is None or not _prints_as_click_does(text, sys.stdout):
         from rulesarchive.cli import main as commands
 
         commands()
@@ -51,6 +51,19 @@ def main() -> None:
     except BrokenPipeError:  # `| head`: as click does, stop quietly with status 1
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (the flush at exit must find a file)
         sys.exit(1)
+
+
+def _prints_as_click_does(text: str, stream) -> bool:
+    """Tell whether writing the text as it is prints what click.echo would: click strips
+    terminal escapes off a stream that is not a terminal, and replaces what UTF-8 cannot
+    encode (a lone surrogate, which only a hand-edited document can hold)."""
+    if "\x1b" in text and not stream.isatty():
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _writes_utf8(stream) -> bool:

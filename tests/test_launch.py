@@ -1,6 +1,7 @@
 """The quick path: a repeated `diff`/`changelog` answers from its kept output, byte for byte,
 and never from a stale one (after an ingest, an edit of a release, a change of the code)."""
 
+import io
 import logging
 import os
 import shutil
@@ -364,3 +365,44 @@ def test_ctrl_c_while_the_library_works_ends_as_the_cli_ends_it(monkeypatch, cap
     with pytest.raises(SystemExit) as ended:
         launch.main()
     assert ended.value.code == 130 and capsys.readouterr().err == "\nAborted!\n"
+
+
+class _Stream(io.StringIO):
+    def __init__(self, terminal: bool) -> None:
+        super().__init__()
+        self.terminal = terminal
+
+    def isatty(self) -> bool:
+        return self.terminal
+
+
+@pytest.mark.parametrize(
+    ("text", "terminal", "as_is"),
+    [
+        ("substantive 100.1: “any” → “all”\n", False, True),
+        ("apply to \x1b[1many\x1b[0m Magic\n", True, True),  # click keeps them on a terminal
+        ("apply to \x1b[1many\x1b[0m Magic\n", False, False),  # and strips them off one
+        ("apply to any \udc80Magic\n", True, False),  # click replaces what UTF-8 cannot say
+    ],
+)
+def test_an_output_click_would_print_otherwise_goes_to_click(text, terminal, as_is):
+    assert launch._prints_as_click_does(text, _Stream(terminal)) is as_is
+
+
+def test_an_output_utf8_cannot_encode_is_not_kept(archive):
+    kept.KeptOutput(str(archive), "changelog", "", "en", "text").keep("any \udc80Magic\n")
+    assert kept_answer(["--archive", str(archive), "changelog"], {}) is None
+    assert list((archive / ".cache" / "outputs").glob("*.incoming")) == []
+
+
+def test_a_folder_that_cannot_be_listed_is_stamped_so(archive, monkeypatch):
+    (archive / "private").mkdir()
+    listdir = os.listdir
+
+    def refusing(path):
+        if os.path.basename(path) == "private":
+            raise PermissionError(13, "Permission denied", path)
+        return listdir(path)
+
+    monkeypatch.setattr(kept.os, "listdir", refusing)
+    assert "private/:unlisted" in kept.archive_state(str(archive))
