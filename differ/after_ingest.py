@@ -22,11 +22,11 @@ MOST_DIFFED = 3  # releases added at the end of a language whose diffs an ingest
 
 
 def prepare_after_ingest(archive: Archive, added: Sequence[Release]) -> list[str]:
-    """Cache the diffs of the releases just added at the end, then extend the kept English
-    check and the line index.
+    """Cache the diffs of the releases just added at the end, then extend the language's kept
+    reference check and the line index.
 
     Return the languages whose newest changelog is now cheap to make: its diff cached, its
-    check kept (English, when there was a check to extend).
+    check kept (when there was a check to extend).
     """
     ready = []
     for language in sorted({release.language for release in added}):
@@ -37,10 +37,13 @@ def prepare_after_ingest(archive: Archive, added: Sequence[Release]) -> list[str
             before, release = releases[index - 1], releases[index]
             if release in added or before in added:  # one inserted: its successor's diff too
                 cached_release_diff(diff_folder(archive.root), before, release, archive.load)
-        if language == "en":
-            from rulesarchive.differ.references import extend_kept_check  # not for a bulk ingest
+        from rulesarchive.differ import references  # not for a bulk ingest
 
-            if extend_kept_check(archive, MOST_DIFFED) and len(releases) > 1:
-                ready.append(language)
+        if language == "en":
+            extended = references.extend_kept_check(archive, MOST_DIFFED)
+        else:
+            extended = references.extend_kept_translation_check(archive, language, MOST_DIFFED)
+        if extended and len(releases) > 1:
+            ready.append(language)
     update_line_index(archive)
     return ready

@@ -853,13 +853,7 @@ def check_translated_kept(
     the first translated release on or after it (as a translated release changed or inserted
     does).
     """
-    dates = [release.effective_date for release in english]
-    english_keys = _keys("english", [repr(release) for release in english])
-    steps = [
-        f"{release!r}:{english_keys[bisect_right(dates, release.effective_date)]}"
-        for release in releases
-    ]
-    keys = _keys(f"translated:{language}:{code}", steps)
+    keys = _translated_keys(language, releases, english, code)
     lives = _kept_state(folder, keys, _Lives())
 
     def keep(lives: _Lives) -> None:
@@ -872,6 +866,20 @@ def check_translated_kept(
         with collection_paused():
             _follow_translated(lives, releases, documents, english, english_rules, keep)
     return lives.result(language, releases)
+
+
+def _translated_keys(
+    language: str, releases: Sequence[Release], english: Sequence[Release], code: str
+) -> list[str]:
+    """The keys of a translated language's check after each release (see `_keys`): a release
+    with the English releases up to its date."""
+    dates = [release.effective_date for release in english]
+    english_keys = _keys("english", [repr(release) for release in english])
+    steps = [
+        f"{release!r}:{english_keys[bisect_right(dates, release.effective_date)]}"
+        for release in releases
+    ]
+    return _keys(f"translated:{language}:{code}", steps)
 
 
 def _follow_translated(
@@ -904,6 +912,9 @@ def _follow_translated(
         seen(lives)
 
 
+_COMMAND_LINE = "cli"  # the code of the command line's translated checks (see _keys)
+
+
 def check_translations(
     archive: Archive, language: str, until: Release | None = None, cache: bool = False
 ) -> LanguageCheck:
@@ -931,5 +942,18 @@ def check_translations(
         archive.releases("en"),
         english_rules,
         cache_folder(archive.root, "checks") if cache else None,
-        "cli",
+        _COMMAND_LINE,
     )
+
+
+def extend_kept_translation_check(archive: Archive, language: str, most: int) -> bool:
+    """After an ingest: extend the kept check of a translated language over the releases
+    added at the end, as `extend_kept_check` does for English (a check from nothing is left
+    to the first command that needs it). True when the check of every release is kept now."""
+    releases = archive.releases(language)
+    folder = cache_folder(archive.root, "checks")
+    keys = _translated_keys(language, releases, archive.releases("en"), _COMMAND_LINE)
+    if not releases or _kept_state(folder, keys, _Lives()).count < max(len(releases) - most, 1):
+        return False
+    check_translations(archive, language, cache=True)
+    return True

@@ -406,3 +406,20 @@ def test_a_folder_that_cannot_be_listed_is_stamped_so(archive, monkeypatch):
 
     monkeypatch.setattr(kept.os, "listdir", refusing)
     assert "private/:unlisted" in kept.archive_state(str(archive))
+
+
+def test_an_ingest_keeps_the_newest_translated_changelog_when_its_check_is_kept(
+    shared_archive, tmp_path
+):
+    archive = tmp_path / "zh"
+    english = sorted((shared_archive / "en").glob("*.txt"))[-4:]
+    chinese = sorted((shared_archive / "zh-Hans").glob("*.txt"))[-3:]
+    cli(archive, "ingest", *map(str, english + chinese[:2]))
+    argv = ["--archive", str(archive), "changelog", "--lang", "zh-Hans", "--format", "json"]
+    assert kept_answer(argv, {}) is None  # no kept check to extend: left to the first reader
+    cli(archive, "changelog", "--lang", "zh-Hans")  # checks the translations and keeps it
+    cli(archive, "ingest", str(chinese[2]))
+    kept_by_ingest = kept_answer(argv, {})
+    shutil.rmtree(archive / ".cache" / "changelogs")
+    assert kept_by_ingest is not None and kept_by_ingest == cli(archive, *argv[2:])
+    assert f'"effective_date": "{chinese[2].stem}"' in kept_by_ingest
