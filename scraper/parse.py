@@ -24,6 +24,9 @@ _SECTION = re.compile(rf"(?P<number>{SECTION})\.\s+(?P<title>\D.*)")
 _CHAPTER = re.compile(rf"(?P<number>{CHAPTER})\.\s+(?P<title>\D.*)")
 _EXAMPLE = re.compile(r"(?:Example|EXAMPLE|Examples|Esempio|例如)\s*[:：]\s*")
 _DECORATION = re.compile(r"[-=_*]{4,}")
+# A chapter kept empty: '211. [This section has been intentionally left blank to preserve the
+# ordering of other rules.]' (2007-10 to 2009-05), a heading however long.
+_BRACKETED = re.compile(r"\[[^\[\]]+\]\s*")
 _DECORATION_CHARS = "-=_*"  # what a decoration starts with: the pattern is tried only then
 _CJK = re.compile("[\u4e00-\u9fff]")
 _SENTENCE_END = re.compile(r"""[.:;!?)"”’'。）」]\s*$""")
@@ -273,7 +276,7 @@ def _parse_rules(
             firsts.append(rest)
             continue
         heading = _SECTION.fullmatch(paragraph) or _CHAPTER.fullmatch(paragraph)
-        if heading and len(paragraph) < 90:
+        if heading and (len(paragraph) < 90 or _BRACKETED.fullmatch(heading.group("title"))):
             headings.append(Heading(heading.group("number"), heading.group("title").strip()))
             continue
         if not numbers:

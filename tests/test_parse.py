@@ -24,6 +24,18 @@ def test_modern_document_parts():
     assert find_damage(document) == []
 
 
+def test_a_chapter_left_blank_is_a_heading_not_the_end_of_the_rule_before():
+    blank = (
+        "211. [This section has been intentionally left blank to preserve the ordering of "
+        "other rules.]"
+    )
+    text = old_era_text().replace("217. Zones\n\n217.1.", f"{blank}\n\n217. Zones\n\n217.1.", 1)
+    document = parse_document(text)
+    assert [h.number for h in document.headings][-3:] == ["2", "211", "217"]
+    assert document.headings[-2].title.startswith("[This section has been intentionally left")
+    assert not [rule.number for rule in document.rules if "left blank" in rule.text]
+
+
 def test_examples_belong_to_their_rule():
     rule = parse_document(modern_text()).rule("400.7")
     assert rule.text == "An object that moves from one zone to another becomes a new object."
