@@ -256,7 +256,9 @@ def _same_words(old: Rule, new: Rule) -> Kind:
 
 
 def find_sweeps(changes: Sequence[Change]) -> list[Sweep]:
-    """Find phrase substitutions made in at least SWEEP_MIN_RULES rules of one release.
+    """Find phrase substitutions made in at least SWEEP_MIN_RULES rules of one release: a
+    phrase for another, or words dropped or added ('enters the battlefield' -> 'enters' in
+    2024-07-30 drops 'the battlefield' from 39 rules).
 
     Inflections of one rename count together ('general' -> 'commander' in 903.3 and
     'generals' -> 'commanders' in 903.6); the sweep is named by its most frequent form.
@@ -267,8 +269,8 @@ def find_sweeps(changes: Sequence[Change]) -> list[Sweep]:
         if change.kind != Kind.SUBSTANTIVE:
             continue
         for phrase in set(change.phrases):
-            if phrase.old and phrase.new:
-                key = _sweep_key(phrase)
+            key = _sweep_key(phrase)
+            if (phrase.old and phrase.new) or any(key):  # words dropped or added count too
                 rules_by_key[key].append(change.new_number or "")
                 forms[key][(phrase.old, phrase.new)] += 1
     sweeps = []

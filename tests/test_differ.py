@@ -150,6 +150,27 @@ def test_sweep_is_listed_once_with_its_rules():
     assert {c.kind for c in result.changes} == {"sweep"}
 
 
+def test_words_dropped_from_several_rules_are_a_sweep():
+    # 2024-07-30: 'enters the battlefield' became 'enters' in 39 rules
+    said = [
+        "it enters the battlefield tapped",
+        "a token enters the battlefield",
+        "if it enters the battlefield",
+    ]
+    old = doc(*(rule(f"100.{n}", f"Rule {n}: {text}.") for n, text in enumerate(said, 1)))
+    new = doc(
+        *(
+            rule(f"100.{n}", f"Rule {n}: {text.replace(' the battlefield', '')}.")
+            for n, text in enumerate(said, 1)
+        )
+    )
+    result = diff_documents(old, new)
+    assert [(s.old, s.new, s.rules) for s in result.sweeps] == [
+        ("the battlefield", "", ("100.1", "100.2", "100.3"))
+    ]
+    assert {c.kind for c in result.changes} == {"sweep"}
+
+
 def test_identical_short_rules_pair_by_position_not_at_random():
     old = doc(rule("100.1", "Reserved for future use."), rule("200.1", "Reserved for future use."))
     new = doc(rule("100.1", "Reserved for future use."), rule("200.1", "Reserved for future use."))
