@@ -290,13 +290,22 @@ def _version_lines(version: dict) -> list[str]:
 
 
 def _folded(quiet: list[dict]) -> str:
-    """One line for a run of versions (newest first) that kept the wording."""
+    """One line for a run of versions (newest first) that kept the wording, with the numbers
+    it went by and since when if it was renumbered (702.98c from 2013-07-13, 702.99c from
+    2021-04-22): a citation's number at a date is what readers come for."""
     newest, oldest = quiet[0], quiet[-1]
     releases = sum(version["releases"] for version in quiet)
     kinds = Counter(version["kind"] for version in quiet if version["kind"] != "unchanged")
     also = "".join(f", {n} {kind}" for kind, n in sorted(kinds.items()))
     span = _span(oldest["effective_date"], newest["until"])
-    return f"{span} · no change in wording ({_releases(releases)}{also})"
+    numbers: list[tuple[str, str]] = []  # (number, since), oldest first
+    for version in reversed(quiet):
+        if not numbers or numbers[-1][0] != version["number"]:
+            numbers.append((version["number"], version["effective_date"]))
+    line = f"{span} · no change in wording ({_releases(releases)}{also})"
+    if len(numbers) > 1:
+        line += " · " + ", ".join(f"{number} from {since}" for number, since in numbers)
+    return line
 
 
 def _span(first: str | None, last: str | None) -> str:

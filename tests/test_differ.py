@@ -8,7 +8,7 @@ from rulesarchive.corpus.typography import normalise_text
 from rulesarchive.differ.align import _lowest, align_rules, compact_ranges
 from rulesarchive.differ.classify import diff_documents
 from rulesarchive.differ.history import read_scraped_history
-from rulesarchive.differ.report import diff_data, diff_text
+from rulesarchive.differ.report import diff_data, diff_text, history_text
 from rulesarchive.differ.words import DELETE, INSERT, Phrase, diff_words, phrases_of
 
 SEED = Path(__file__).parent / "fixtures" / "seed_400_6_history.txt"
@@ -466,3 +466,32 @@ def test_a_glossary_term_respelled_is_one_term_whose_spelling_changed():
     new = Document("en", None, glossary=(GlossaryEntry("-1/-1 Counter", "A counter."),))
     (change,) = diff_documents(old, new).glossary
     assert change.kind == "renamed"
+
+
+def _version(number: str, since: str, until: str, kind: str, releases: int) -> dict:
+    return {
+        "effective_date": since,
+        "until": until,
+        "releases": releases,
+        "set_code": "",
+        "set_name": "",
+        "number": number,
+        "text": "The card with cipher remains encoded.",
+        "examples": [],
+        "kind": kind,
+        "phrases": [],
+        "example_phrases": [],
+    }
+
+
+def test_a_folded_run_of_versions_says_when_it_was_renumbered():
+    versions = [
+        _version("702.97c", "2013-02-01", "2013-05-01", "added", 2),
+        _version("702.98c", "2013-07-13", "2021-02-15", "unchanged", 45),
+        _version("702.99c", "2021-04-22", "2026-04-17", "unchanged", 32),
+    ]
+    data = {"rule": "702.99c", "numbers": ["702.97c", "702.98c", "702.99c"], "versions": versions}
+    assert history_text(data).splitlines()[3] == (
+        "2013-07-13 … 2026-04-17 · no change in wording (77 releases)"
+        " · 702.98c from 2013-07-13, 702.99c from 2021-04-22"
+    )
