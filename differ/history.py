@@ -75,7 +75,7 @@ def version_of(
         shown.diff if shown else (),
         compared_with.effective_date if compared_with else None,
         last.effective_date if last else None,
-        _example_phrases(shown, diff) if shown else (),
+        _example_phrases(shown, diff) if shown and kind != "added" else (),  # nothing before
         count,
     )
 

@@ -5,9 +5,9 @@ from pathlib import Path
 import rulesarchive.differ.words
 from rulesarchive.corpus.model import Document, GlossaryEntry, Rule
 from rulesarchive.corpus.typography import normalise_text
-from rulesarchive.differ.align import _lowest, align_rules, compact_ranges
-from rulesarchive.differ.classify import diff_documents
-from rulesarchive.differ.history import read_scraped_history
+from rulesarchive.differ.align import Pair, _lowest, align_rules, compact_ranges
+from rulesarchive.differ.classify import classify_pair, diff_documents
+from rulesarchive.differ.history import read_scraped_history, version_of
 from rulesarchive.differ.report import diff_data, diff_text, history_text
 from rulesarchive.differ.words import DELETE, INSERT, Phrase, diff_words, phrases_of
 
@@ -495,3 +495,12 @@ def test_a_folded_run_of_versions_says_when_it_was_renumbered():
         "2013-07-13 … 2026-04-17 · no change in wording (77 releases)"
         " · 702.98c from 2013-07-13, 702.99c from 2021-04-22"
     )
+
+
+def test_an_added_version_shows_no_example_as_changed():
+    added = Rule("801.13a", "A player's range of influence applies.", ("Alex casts Lava Axe.",))
+    change = classify_pair(Pair(None, added))
+    assert version_of(added, None, "added", change).example_phrases == ()
+    reworded = Rule("801.13a", "A player's range of influence applies.", ("Alex plays Lava Axe.",))
+    changed = classify_pair(Pair(reworded, added))
+    assert version_of(added, None, "example", changed).example_phrases != ()
