@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from heapq import nsmallest
 from itertools import chain
@@ -46,6 +46,7 @@ def align_rules(
     old: Sequence[Rule],
     new: Sequence[Rule],
     whole: tuple[Sequence[Rule], Sequence[Rule]] | None = None,
+    chapters: Mapping[str, str] | None = None,
 ) -> list[Pair]:
     """Pair every rule of `old` with its counterpart in `new`, or with None.
 
@@ -57,13 +58,16 @@ def align_rules(
     short texts within a chapter, in order); then every other candidate pair is scored by the
     evidence (distinctive shared words, then place) and pairs are taken best first across the
     whole release, so a rule keeps its number only when no other rule matches it better.
+    `chapters` maps the chapters that moved (old number -> new, found by their titles): a
+    rule's place is then its number in the chapter's new place (209.1 -> 210.1 when 'Hand
+    Modifier' went from 209 to 210).
     """
     matched: dict[int, int] = {}  # old index -> new index
     _match_same_words(old, new, matched)
     _match_unique_texts(old, new, matched)
     _match_in_order(old, new, matched)
     if len(matched) < len(old) and len(matched) < len(new):
-        evidence = _Evidence(old, new, whole)
+        evidence = _Evidence(old, new, whole, chapters)
         evidence.follow(old, new, matched, whole)
         _match_by_evidence(old, new, matched, evidence)
         _match_rewritten_in_place(old, new, matched, evidence)
@@ -134,8 +138,10 @@ class _Evidence:
         old: Sequence[Rule],
         new: Sequence[Rule],
         whole: tuple[Sequence[Rule], Sequence[Rule]] | None = None,
+        chapters: Mapping[str, str] | None = None,
     ) -> None:
         whole_old, whole_new = whole or (old, new)
+        self.chapters = chapters or {}
         self.old_frequency = _document_frequency(whole_old)
         # What was set aside holds the same texts on both sides: the new release's counts are
         # the old one's, less the rules left in `old`, plus those left in `new`.
@@ -204,9 +210,15 @@ class _Evidence:
         return (
             max(likeness, kept)
             + _opening_bonus(old.text, new.text)
-            + _place_bonus(old.number, new.number)
+            + _place_bonus(self.placed(old.number), new.number)
             + (_FOLLOWS_PARENT if follows else 0.0)
         )
+
+    def placed(self, number: str) -> str:
+        """Return where an old number stands in the new release if nothing but its chapter
+        moved."""
+        chapter = self.chapters.get(number[:3])
+        return number if chapter is None else chapter + number[3:]
 
     def follow(
         self,

@@ -12,7 +12,12 @@ from rulesarchive.corpus.model import Document, Rule
 from rulesarchive.differ.align import Pair, align_rules, renumbering
 from rulesarchive.differ.changes import Change, Kind
 from rulesarchive.differ.glossary import GlossaryChange, diff_glossaries
-from rulesarchive.differ.headings import chapter_moves, diff_headings, heading_moves
+from rulesarchive.differ.headings import (
+    chapter_moves,
+    chapters_by_title,
+    diff_headings,
+    heading_moves,
+)
 from rulesarchive.differ.splits import Split, find_splits
 from rulesarchive.differ.texts import (
     is_truncation,
@@ -58,7 +63,8 @@ def diff_documents(old: Document, new: Document) -> ReleaseDiff:
     """Align two documents and classify every rule; sweeps are found across the whole release."""
     old_rules, new_rules = set_aside_identical(old.rules, new.rules)
     old_rules, new_rules, retyped = _set_aside_retyped(old_rules, new_rules)
-    pairs = align_rules(old_rules, new_rules, (old.rules, new.rules))
+    chapters = chapters_by_title(old.headings, new.headings)
+    pairs = align_rules(old_rules, new_rules, (old.rules, new.rules), chapters)
     moves = renumbering(pairs)
     numbers = list(map(attrgetter("number"), old.rules))
     number_map = dict(zip(numbers, numbers, strict=True)) | dict(moves)

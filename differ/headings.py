@@ -51,6 +51,22 @@ def heading_moves(changes: Sequence[Change]) -> list[tuple[str, str]]:
     ]
 
 
+def chapters_by_title(old: Sequence[Heading], new: Sequence[Heading]) -> dict[str, str]:
+    """Map each chapter whose title is found once on each side, under another number, to its
+    new number ('209' Hand Modifier -> '210'), before any rule is aligned."""
+    found: list[dict[str, list[str]]] = [defaultdict(list), defaultdict(list)]
+    for side, headings in zip(found, (old, new), strict=True):
+        for heading in headings:
+            if len(heading.number) == 3:
+                side[_title_key(heading.title)].append(heading.number)
+    olds, news = found
+    return {
+        numbers[0]: news[key][0]
+        for key, numbers in olds.items()
+        if len(numbers) == 1 and len(news.get(key, ())) == 1 and news[key][0] != numbers[0]
+    }
+
+
 def chapter_moves(rule_moves: Sequence[tuple[str, str]]) -> dict[str, str]:
     """Map a chapter to the one most of its moved rules went to ('715' -> '716')."""
     votes: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))

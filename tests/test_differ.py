@@ -3,10 +3,11 @@
 from pathlib import Path
 
 import rulesarchive.differ.words
-from rulesarchive.corpus.model import Document, GlossaryEntry, Rule
+from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Rule
 from rulesarchive.corpus.typography import normalise_text
 from rulesarchive.differ.align import Pair, _lowest, align_rules, compact_ranges
 from rulesarchive.differ.classify import classify_pair, diff_documents
+from rulesarchive.differ.headings import chapters_by_title
 from rulesarchive.differ.history import read_scraped_history, version_of
 from rulesarchive.differ.report import diff_data, diff_text, history_text
 from rulesarchive.differ.words import DELETE, INSERT, Phrase, diff_words, phrases_of
@@ -504,3 +505,19 @@ def test_an_added_version_shows_no_example_as_changed():
     reworded = Rule("801.13a", "A player's range of influence applies.", ("Alex plays Lava Axe.",))
     changed = classify_pair(Pair(reworded, added))
     assert version_of(added, None, "example", changed).example_phrases != ()
+
+
+def test_chapters_are_mapped_by_a_title_found_once_on_each_side():
+    old = [
+        Heading("2", "Parts of a Card"),
+        Heading("209", "Hand Modifier"),
+        Heading("210", "Life Modifier"),
+    ]
+    new = [
+        Heading("2", "Parts of a Card"),
+        Heading("210", "Hand Modifier"),
+        Heading("211", "Life Modifier"),
+    ]
+    assert chapters_by_title(old, new) == {"209": "210", "210": "211"}
+    twice = [*new, Heading("212", "Life Modifier")]
+    assert chapters_by_title(old, twice) == {"209": "210"}  # a title found twice tells nothing

@@ -161,3 +161,21 @@ def test_sections_and_chapters_are_diffed(ingested):
         (c.old_number, c.new_number) for c in _diff(archive, "2009-05-01", "2009-07-11").headings
     }
     assert ("103", "101") in m10  # The Magic Golden Rules
+
+
+def test_a_rule_follows_its_chapter_when_the_chapter_moved_by_title(ingested):
+    archive, _ = ingested
+
+    def pairs(old, new):
+        return {c.old_number: c.new_number for c in _diff(archive, old, new).changes}
+
+    # 806 'Two-Headed Giant Variant' became 810; 808.2 (Team vs. Team) reads the same
+    assert pairs("2010-04-23", "2010-06-18")["806.3"] == "810.3"
+    # 'Hand Modifier' 209 -> 210; the vanguard chapter's own hand modifier rule 310.6 -> 311.6
+    far = pairs("2010-04-23", "2021-02-15")
+    assert (far["209.1"], far["210.1"], far["310.6"], far["310.7"]) == (
+        "210.1",
+        "211.1",
+        "311.6",
+        "311.7",
+    )
