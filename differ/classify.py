@@ -264,7 +264,7 @@ def _same_words(old: Rule, new: Rule) -> Kind:
 def find_sweeps(changes: Sequence[Change]) -> list[Sweep]:
     """Find phrase substitutions made in at least SWEEP_MIN_RULES rules of one release: a
     phrase for another, or words dropped or added ('enters the battlefield' -> 'enters' in
-    2024-07-30 drops 'the battlefield' from 39 rules).
+    2024-07-30 drops 'the battlefield' from 40 rules).
 
     Inflections of one rename count together ('general' -> 'commander' in 903.3 and
     'generals' -> 'commanders' in 903.6); the sweep is named by its most frequent form.

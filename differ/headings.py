@@ -54,16 +54,10 @@ def heading_moves(changes: Sequence[Change]) -> list[tuple[str, str]]:
 def chapters_by_title(old: Sequence[Heading], new: Sequence[Heading]) -> dict[str, str]:
     """Map each chapter whose title is found once on each side, under another number, to its
     new number ('209' Hand Modifier -> '210'), before any rule is aligned."""
-    found: list[dict[str, list[str]]] = [defaultdict(list), defaultdict(list)]
-    for side, headings in zip(found, (old, new), strict=True):
-        for heading in headings:
-            if len(heading.number) == 3:
-                side[_title_key(heading.title)].append(heading.number)
-    olds, news = found
     return {
-        numbers[0]: news[key][0]
-        for key, numbers in olds.items()
-        if len(numbers) == 1 and len(news.get(key, ())) == 1 and news[key][0] != numbers[0]
+        old[o].number: new[n].number
+        for o, n in _pair_by_title(old, new).items()
+        if len(old[o].number) == len(new[n].number) == 3 and old[o].number != new[n].number
     }
 
 
@@ -79,6 +73,22 @@ def chapter_moves(rule_moves: Sequence[tuple[str, str]]) -> dict[str, str]:
 def _pair_headings(
     old: Sequence[Heading], new: Sequence[Heading], chapter_moves: dict[str, str]
 ) -> dict[int, int]:
+    matched = _pair_by_title(old, new)
+    taken = set(matched.values())
+    free_new = {heading.number: index for index, heading in enumerate(new) if index not in taken}
+    for index, heading in enumerate(old):
+        if index in matched:
+            continue
+        # the chapter its rules went to, or else its own number if that is free on both sides
+        target = chapter_moves.get(heading.number, heading.number)
+        other = free_new.pop(target, None)
+        if other is not None:
+            matched[index] = other
+    return matched
+
+
+def _pair_by_title(old: Sequence[Heading], new: Sequence[Heading]) -> dict[int, int]:
+    """Pair headings of the same number and title, then a title found once on each side."""
     new_by_number = {heading.number: index for index, heading in enumerate(new)}
     matched: dict[int, int] = {}
     for index, heading in enumerate(old):  # same number, same title: nothing to find
@@ -98,16 +108,6 @@ def _pair_headings(
         news = new_by_title.get(title, [])
         if len(olds) == 1 and len(news) == 1:
             matched[olds[0]] = news[0]
-    taken = set(matched.values())
-    free_new = {heading.number: index for index, heading in enumerate(new) if index not in taken}
-    for index, heading in enumerate(old):
-        if index in matched:
-            continue
-        # the chapter its rules went to, or else its own number if that is free on both sides
-        target = chapter_moves.get(heading.number, heading.number)
-        other = free_new.pop(target, None)
-        if other is not None:
-            matched[index] = other
     return matched
 
 
