@@ -28,7 +28,7 @@ from rulesarchive.site_builder.aside import Aside, Beside
 from rulesarchive.site_builder.checks import CheckPages, check_gathered
 from rulesarchive.site_builder.gather import Language, gather
 from rulesarchive.site_builder.link_cache import LinkCache
-from rulesarchive.site_builder.output import Output, built_from
+from rulesarchive.site_builder.output import Output, building, built_from
 from rulesarchive.site_builder.pages import LanguagePages
 from rulesarchive.site_builder.release_data import data_path, is_keyframe, release_script
 from rulesarchive.site_builder.release_pages import ReleasePages
@@ -76,21 +76,37 @@ def build_site(
     cache: bool = True,
 ) -> BuildReport:
     """Render every language of the archive into `out`; the old site stays till the new is whole."""
-    started = time.perf_counter()
     languages = _languages(archive)
     if not languages:
         raise BuildError(
             f"the archive at {archive.root} has no releases: fill it with `rulesarchive scrape` "
             "(or `rulesarchive ingest FILES`), or see a demo with `rulesarchive build --sample`"
         )
+    try:
+        with building(out):
+            return _build(archive, Path(out), base_url, progress, index_search, cache, languages)
+    except OSError as error:
+        if _under(error.filename, Path(out).parent):
+            raise _unwritable(error, out) from None
+        raise
+
+
+def _build(
+    archive: Archive,
+    out: Path,
+    base_url: str,
+    progress: Progress | None,
+    index_search: bool,
+    cache: bool,
+    languages: list[str],
+) -> BuildReport:
+    """Build the site, holding its lock."""
+    started = time.perf_counter()
     state = _state(archive, languages, base_url, index_search)
     built = built_from(out)
     if built is not None and built[0] == state:  # nothing changed since the last build
         return BuildReport(built[1], 0, time.perf_counter() - started, tuple(languages))
-    try:
-        output = Output(out)
-    except OSError as error:
-        raise _unwritable(error, out) from None
+    output = Output(out)
     indexer = search.Indexer(output.staging)
     # `_render` leaves what it gathers out of the collector's passes (gc.freeze) till the end;
     # a caller's own freeze is the caller's to end, and with it, this build's.
@@ -101,12 +117,10 @@ def build_site(
             _render(archive, output, indexing, languages, base_url, progress, cache, beside)
         output.finish(state)
         indexer.wait()
-    except BaseException as error:
+    except BaseException:
         indexer.stop()
         output.abandon()
         output.prune()
-        if isinstance(error, OSError) and _under(error.filename, Path(out).parent):
-            raise _unwritable(error, out) from None
         raise
     finally:
         if not frozen_by_caller:

@@ -19,17 +19,41 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+from filelock import FileLock, Timeout
 
 MANIFEST = ".manifest.json"
 _FORMAT = 2  # of the manifest; another format means nothing in it is trusted
 _PRUNING_PREFIX = ".pruning."  # + the site folder's name and a process id: being deleted
 _DELETE = "import shutil, sys\nfor top in sys.argv[1:]: shutil.rmtree(top, ignore_errors=True)"
 _PRUNERS: list[int] = []  # the deleting processes this process started
+
+log = logging.getLogger(__name__)
+
+
+@contextmanager
+def building(out: Path) -> Iterator[None]:
+    """Hold the site folder's lock (`.DIR.lock` beside it): a second build of the same folder
+    waits till the first has finished."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(out.with_name(f".{out.name}.lock"))
+    try:
+        lock.acquire(blocking=False)
+    except Timeout:
+        log.warning("another build is writing %s: waiting for it to finish", out)
+        lock.acquire()
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def wait_for_pruning() -> None:
@@ -42,8 +66,12 @@ class Output:
     """Files of the site under construction."""
 
     def __init__(self, out: Path) -> None:
-        self.out = Path(out)
-        self.out.parent.mkdir(parents=True, exist_ok=True)
+        out = Path(out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        # Absolute and through no symbolic link but the site link itself, as the live folder
+        # (the link resolved) is: else a relative `out` never equals its slot, and the staging
+        # slot would be the live folder.
+        self.out = out.parent.resolve() / out.name
         self.live = self._live_folder()
         slots = [self.out.with_name(f".{self.out.name}.{letter}") for letter in "ab"]
         self.staging = slots[1] if self.live == slots[0] else slots[0]
@@ -52,7 +80,14 @@ class Output:
         # path -> [content sha256, fingerprint, memo (or "")]
         self.previous: dict[str, list[str]] = {}
         if self.live is not None:
-            self.previous = _read_manifest(self.live / MANIFEST)
+            # A file missing from the live site (deleted by hand, or by a build that failed
+            # half-way) is not kept, so it is made again.
+            live = str(self.live)
+            self.previous = {
+                path: entry
+                for path, entry in _read_manifest(self.live / MANIFEST).items()
+                if os.path.isfile(os.path.join(live, path))
+            }
         self.produced: dict[str, list[str]] = {}
         self.written = 0
         self.changed: set[str] = set()

@@ -160,7 +160,8 @@ def test_a_rebuild_moves_what_changed_into_the_live_folder_and_mends_a_stopped_o
         assert out.resolve() == (live or out.resolve())  # one folder, changed in place
         live = out.resolve()
     output_module.wait_for_pruning()
-    assert sorted(p.name for p in tmp_path.glob(".*")) == [live.name]  # one copy at rest
+    # one copy at rest, and the lock that serialises builds
+    assert sorted(p.name for p in tmp_path.glob(".*")) == [live.name, ".site.lock"]
     fresh = tmp_path / "fresh"
     build_site(archive, fresh)
     files = _manifest(out)
@@ -408,5 +409,6 @@ def test_the_old_folder_is_deleted_after_the_build_and_a_deletion_left_unfinishe
     build_site(archive, out, index_search=False)
     output_module.wait_for_pruning()
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == [
-        out.resolve().name
+        out.resolve().name,
+        ".site.lock",
     ]
