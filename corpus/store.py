@@ -8,24 +8,23 @@ Layout (git-friendly):  ARCHIVE/<language>/<effective date>/
 
 Hidden entries are never releases: .lock (the writer lock), <language>/.incoming-* (a release
 being written), <language>/.retired-<date>-<pid> (the old copy during a replace, where folders
-cannot be exchanged in one step), .snapshot-<pid>-* (a build's view), .cache/ (HTTP responses,
-diffs, documents and release lists in compact form, lines of descent, the set list).
+cannot be exchanged in one step), .snapshot-<pid>-* (a build's view). What is worked out from
+the releases is kept outside the archive (corpus.derived).
 """
 
 from __future__ import annotations
 
 import bisect
+import contextlib
 import ctypes
 import dataclasses
 import datetime as dt
 import errno
-import fcntl
 import hashlib
 import json
 import json.encoder
 import logging
 import marshal
-import mmap
 import os
 import re
 import shutil
@@ -41,7 +40,8 @@ from pathlib import Path
 from sys import intern
 from typing import TypeVar
 
-from rulesarchive.corpus.cache import cache_folder, cached, collection_paused, entry_path
+from filelock import FileLock
+from rulesarchive.corpus.derived import DerivedData, Kind, entry_key
 from rulesarchive.corpus.model import (
     LANGUAGES,
     Document,
@@ -65,12 +65,7 @@ _LOCK = ".lock"
 _NOT_WRITABLE = (errno.EACCES, errno.EPERM, errno.EROFS)
 # What json.dumps(text, ensure_ascii=False) calls for a string (the C version where there is one).
 _encode_string = json.encoder.encode_basestring
-_SETS = Path(".cache") / "sets.json"
-# Bump when pack_document's form or the entry's file changes: entries of another format are
-# then never found. (marshal's own format is part of it: it may change between Python versions.)
-# 3: the entry is the packed bytes themselves (ARCHIVE/.cache/documents/<name>.marshal).
-# 4: the printed texts (original, original_examples) are not interned.
-_DOCUMENT_CACHE_FORMAT = 4
+# marshal's format may change between Python versions: part of a packed document's key.
 _PYTHON = f"{sys.implementation.name}-{sys.version_info.major}.{sys.version_info.minor}"
 
 
@@ -97,13 +92,28 @@ class Archive:
     removed by the next writer (`recover`). Writers take an exclusive lock on ARCHIVE/.lock.
     """
 
-    def __init__(self, root: Path | str, *, pinned: Path | None = None, cache: bool = True) -> None:
+    def __init__(
+        self,
+        root: Path | str,
+        *,
+        pinned: Path | None = None,
+        cache: bool = True,
+        derived: DerivedData | None = None,
+    ) -> None:
+        """Open the archive in `root`; its documents are kept packed in `derived` (by default
+        the user's store, none when `cache` is False)."""
         self.root = Path(root)
-        self._cache = cache  # False: never write ARCHIVE/.cache (the sample shipped in the package)
+        if derived is None:
+            derived = DerivedData.default() if cache else DerivedData(None)
+        self.derived = derived
         self._data = pinned or self.root  # where releases are read: a snapshot's copy, or root
         self._pinned = pinned is not None
-        self._lock_depth = 0
-        self._lock_file: int | None = None
+        self._lock: FileLock | None = None
+
+    @property
+    def data_folder(self) -> Path:
+        """Where releases are read: the archive's folder, or a snapshot's copy of it."""
+        return self._data
 
     def releases(self, language: str | None = None) -> list[Release]:
         """Return the stored releases, oldest first (of one language, or all)."""
@@ -113,29 +123,11 @@ class Archive:
         return sorted(found, key=lambda release: (release.language, release.effective_date))
 
     def _language_releases(self, language: str) -> list[Release]:
-        """Read a language's release.json files, or their cached list while none has changed.
-
-        A release is replaced by new files in a new folder, so each file's inode, size and
-        time name its content well enough; stat-ing them costs far less than parsing them.
-        """
-        folders = sorted(self._folders(language))
-        if not folders:
-            return []
-        stamps = []
-        for _language, date, folder in folders:
-            path = folder / "release.json"
-            try:
-                stat = path.stat()
-            except OSError as error:
-                raise ArchiveError(f"{path}: unreadable release metadata ({error})") from None
-            stamps.append(f"{date}/{folder.name}:{stat.st_ino}:{stat.st_size}:{stat.st_mtime_ns}")
-        digest = hashlib.sha256("\n".join(stamps).encode()).hexdigest()
-        return cached(
-            self._cache_folder("releases"),
-            f"releases:{language}:{digest}",
-            lambda: [_read_release(folder, lang, date) for lang, date, folder in folders],
-            f"releases {language}",
-        )
+        """Read a language's release.json files, oldest first."""
+        return [
+            _read_release(folder, lang, date)
+            for lang, date, folder in sorted(self._folders(language))
+        ]
 
     def get(self, language: str, effective_date: dt.date) -> Release | None:
         """Return the release of this language and date, or None."""
@@ -189,29 +181,28 @@ class Archive:
         return candidates
 
     def load(self, release: Release) -> Document:
-        """Read the document of a release (from its compact cached form when there is one)."""
+        """Read the document of a release (from its packed form, kept by content, if any).
+
+        The packed form is named by the sha256 of document.json's bytes: a document.json
+        rewritten (by hand, by a restore) is read afresh, never answered from an older entry.
+        """
         folder = self._readable(release.language, release.effective_date)
         path = (folder or self._folder(release.language, release.effective_date)) / "document.json"
         try:
-            stat = path.stat()
-            # The file's size and time join the key: a document.json rewritten in place (by
-            # hand, by a restore) is read afresh, never answered from an older cache entry.
-            key = (
-                f"document:{_DOCUMENT_CACHE_FORMAT}:{_PYTHON}:{release.key}:{release.content_sha256}:"
-                f"{release.source.sha256}:{stat.st_size}:{stat.st_mtime_ns}"
-            )
-            folder = self._cache_folder("documents")
-            entry = entry_path(folder, key).with_suffix(".marshal") if folder else None
-            document = _read_packed(entry) if entry else None
-            if document is not None:
-                log.info("document %s: from the cache", release.key)
-                return document
-            document = document_from_json(json.loads(path.read_text(encoding="utf-8")))
-        except (OSError, ValueError, KeyError) as error:
+            data = path.read_bytes()
+            entry = entry_key(Kind.DOCUMENT, _PYTHON, hashlib.sha256(data).hexdigest())
+            packed = self.derived.get(entry)
+            if isinstance(packed, bytes):
+                with contextlib.suppress(ValueError, EOFError, TypeError, OverflowError):
+                    document = unpack_document(packed)
+                    log.info("document %s: from the cache", release.key)
+                    return document
+            document = document_from_json(json.loads(data))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
             raise ArchiveError(f"{path}: unreadable document ({error})") from None
-        if entry:
+        if self.derived.folder is not None:
             log.info("document %s: not in the cache, computing", release.key)
-            _write_packed(entry, pack_document(document))
+            self.derived.put(entry, pack_document(document))
         return document
 
     def save(
@@ -256,60 +247,34 @@ class Archive:
 
     def save_sets(self, sets: list[MagicSet]) -> None:
         """Keep the set list (fetched by scrape) for naming releases the catalogue lacks."""
-        data = [
-            {
-                "code": found.code,
-                "name": found.name,
-                "released_at": found.released_at.isoformat(),
-                "set_type": found.set_type,
-            }
-            for found in sets
-        ]
-        path = self.root / _SETS
-        _make_folder(path.parent)
-        write_file_atomically(path, json.dumps(data, indent=1, ensure_ascii=False).encode())
+        self.derived.put(entry_key(Kind.SETS), tuple(sets))
 
     def sets(self) -> tuple[MagicSet, ...] | None:
         """Return the kept set list, or None when scrape never fetched one."""
-        try:
-            data = json.loads((self.root / _SETS).read_text(encoding="utf-8"))
-            return tuple(
-                MagicSet(
-                    item["code"],
-                    item["name"],
-                    dt.date.fromisoformat(item["released_at"]),
-                    item["set_type"],
-                )
-                for item in data
-            )
-        except FileNotFoundError:
-            return None
-        except (OSError, ValueError, KeyError, TypeError) as error:
-            raise ArchiveError(f"{self.root / _SETS}: unreadable set list ({error})") from None
+        found = self.derived.get(entry_key(Kind.SETS))
+        if isinstance(found, tuple) and all(isinstance(item, MagicSet) for item in found):
+            return found
+        return None
 
     @contextmanager
     def lock(self) -> Iterator[None]:
-        """Hold the archive's writer lock (re-entrant within this object)."""
-        if self._lock_depth == 0:
-            try:
+        """Hold the archive's writer lock, ARCHIVE/.lock (re-entrant within this object)."""
+        if self._lock is None:
+            self._lock = FileLock(self.root / _LOCK, mode=0o666)
+        try:
+            if not self._lock.is_locked:
                 _make_folder(self.root)
-                handle = os.open(self.root / _LOCK, os.O_RDWR | os.O_CREAT, 0o666)
-            except OSError as error:
-                if error.errno not in _NOT_WRITABLE:
-                    raise
-                raise UnwritableArchive(
-                    f"{self.root}: the archive cannot be written to ({error.strerror})"
-                ) from None
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            self._lock_file = handle
-        self._lock_depth += 1
+            self._lock.acquire()
+        except OSError as error:
+            if error.errno not in _NOT_WRITABLE:
+                raise
+            raise UnwritableArchive(
+                f"{self.root}: the archive cannot be written to ({error.strerror})"
+            ) from None
         try:
             yield
         finally:
-            self._lock_depth -= 1
-            if self._lock_depth == 0 and self._lock_file is not None:
-                os.close(self._lock_file)  # closing releases the lock
-                self._lock_file = None
+            self._lock.release()
 
     @contextmanager
     def snapshot(self) -> Iterator[Archive]:
@@ -325,7 +290,7 @@ class Archive:
             yield self
             return
         try:
-            yield Archive(self.root, pinned=folder, cache=self._cache)
+            yield Archive(self.root, pinned=folder, derived=self.derived)
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
@@ -383,9 +348,6 @@ class Archive:
                     f"removed {path.relative_to(self.root)} (left by an interrupted run)"
                 )
         return messages
-
-    def _cache_folder(self, kind: str) -> Path | None:
-        return cache_folder(self.root, kind) if self._cache else None
 
     def _folder(self, language: str, effective_date: dt.date) -> Path:
         return self._data / check_language(language) / effective_date.isoformat()
@@ -487,7 +449,8 @@ def _writers() -> ThreadPoolExecutor:
 
 
 # A forked child has none of its parent's threads: it starts its own writers when it writes.
-os.register_at_fork(after_in_child=_WRITER_POOL.clear)
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_WRITER_POOL.clear)
 
 
 def _write(path: Path, content: str | bytes) -> None:
@@ -515,6 +478,8 @@ def write_file_atomically(path: Path, data: bytes) -> None:
 
 
 def _fsync_folder(path: Path) -> None:
+    if not hasattr(os, "O_DIRECTORY"):  # Windows: a folder cannot be opened to be synced
+        return
     handle = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
     try:
         os.fsync(handle)
@@ -730,19 +695,27 @@ def _entry_line(entry: GlossaryEntry) -> str:
     return line + "}"
 
 
-def document_from_json(data: dict) -> Document:
-    """Rebuild a Document from its JSON form; numbers that are no rule numbers are refused.
+def check_numbers(rules: Iterable[str], headings: Iterable[str]) -> None:
+    """Refuse numbers that are no rule, chapter or section numbers (raise ValueError).
 
-    Rule and heading numbers become parts of the site's paths: a tampered document must not
-    be able to name a page outside it ('../../x').
+    Rule and heading numbers become parts of the site's paths: a tampered document (or a
+    tampered packed copy of one) must not be able to name a page outside it ('../../x').
     """
-    date = data["effective_date"]
-    for number in [rule["number"] for rule in data["rules"]]:
-        if not RULE_NUMBER.fullmatch(number):
+    for number in rules:
+        if not isinstance(number, str) or not RULE_NUMBER.fullmatch(number):
             raise ValueError(f"{number!r} is not a rule number")
-    for number, _title in data["headings"]:
-        if not _HEADING_NUMBER.fullmatch(number):
+    for number in headings:
+        if not isinstance(number, str) or not _HEADING_NUMBER.fullmatch(number):
             raise ValueError(f"{number!r} is not a section or chapter number")
+
+
+def document_from_json(data: dict) -> Document:
+    """Rebuild a Document from its JSON form; numbers that are no rule numbers are refused
+    (see `check_numbers`)."""
+    date = data["effective_date"]
+    check_numbers(
+        [rule["number"] for rule in data["rules"]], [number for number, _ in data["headings"]]
+    )
     return Document(
         language=data["language"],
         effective_date=dt.date.fromisoformat(date) if date else None,
@@ -836,13 +809,14 @@ _SLOT_SETTERS: dict[type, tuple[Callable[[object, object], None], ...]] = {
 }
 
 
-def unpack_document(packed: bytes | mmap.mmap) -> Document:
+def unpack_document(packed: bytes) -> Document:
     """Rebuild the Document that pack_document packed (rule texts interned as on reading JSON)."""
     (language, ordinal, title, introduction, contents, heading_numbers, heading_titles) = (
         columns := marshal.loads(packed)
     )[:7]
     numbers, texts, examples, originals, original_examples = columns[7:12]
     terms, definitions, printed, credits, notes, normalisation, set_name, excerpt = columns[12:]
+    check_numbers(numbers, heading_numbers)
     return Document(
         language=language,
         effective_date=dt.date.fromordinal(ordinal) if ordinal else None,
@@ -858,41 +832,3 @@ def unpack_document(packed: bytes | mmap.mmap) -> Document:
         set_name=set_name,
         excerpt=excerpt,
     )
-
-
-def _read_packed(path: Path) -> Document | None:
-    """Return the document kept in compact form in `path`, or None when absent or unreadable.
-
-    The file is mapped, not read: marshal reads the page cache in place (no copy of ~1.6 MB).
-    Entries are replaced by renaming a new file over them, never rewritten in place, so a
-    mapped file does not shrink under the reader.
-    """
-    try:
-        handle = os.open(path, os.O_RDONLY)
-    except OSError:
-        return None
-    try:
-        with mmap.mmap(handle, 0, prot=mmap.PROT_READ) as view, collection_paused():
-            return unpack_document(view)
-    except (OSError, ValueError, EOFError, TypeError, OverflowError):
-        return None  # empty, cut short or made by other code: read the JSON and replace it
-    finally:
-        os.close(handle)
-
-
-def _write_packed(path: Path, packed: bytes) -> None:
-    """Keep a packed document in `path`, all or nothing (a cache not written is only slower)."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(
-            dir=path.parent, prefix=f".{path.name}.", suffix=".incoming"
-        )
-    except OSError:
-        return
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(packed)
-            os.fchmod(file.fileno(), 0o666 & ~_UMASK)  # mkstemp makes 0600
-        os.replace(temporary, path)
-    except OSError:
-        Path(temporary).unlink(missing_ok=True)

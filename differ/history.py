@@ -6,7 +6,6 @@ import datetime as dt
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from rulesarchive.corpus.model import Release, Rule
 from rulesarchive.corpus.typography import normalise_text
@@ -140,19 +139,11 @@ def _sighted(
 _DATE_LINE = re.compile(r"(?P<month>[A-Z][a-z]+) (?P<day>\d{1,2}), (?P<year>\d{4}) · (?P<set>.+)")
 
 
-_MAX_HISTORY_BYTES = 4 * 2**20  # a real scraped history of one rule is a few kilobytes
+def parse_scraped_history(text: str, number: str = "", source: str = "") -> History:
+    """Read a scraped history: current text, then 'Month D, YYYY · Set' blocks, newest first.
 
-
-def read_scraped_history(path: Path, number: str = "") -> History:
-    """Read a scraped history: current text, then 'Month D, YYYY · Set' blocks, newest first."""
-    try:
-        with path.open("rb") as handle:  # bounded: `--from-file /dev/zero` must not eat memory
-            raw = handle.read(_MAX_HISTORY_BYTES + 1)
-        if len(raw) > _MAX_HISTORY_BYTES:
-            raise ValueError(f"{path}: over {_MAX_HISTORY_BYTES // 2**20} MB, not a rule's history")
-        text = raw.decode("utf-8-sig")
-    except (OSError, UnicodeDecodeError) as error:
-        raise ValueError(f"{path}: cannot read ({error})") from None
+    `source` names where the text came from in the error raised for a text that is none.
+    """
     blocks: list[tuple[dt.date | None, str, list[str]]] = [(None, "current", [])]
     for line in text.replace("\r\n", "\n").split("\n"):
         match = _DATE_LINE.fullmatch(line.strip())
@@ -164,7 +155,9 @@ def read_scraped_history(path: Path, number: str = "") -> History:
         elif line.strip():
             blocks[-1][2].append(line.strip())
     if len(blocks) < 2:
-        raise ValueError(f"{path}: no 'Month D, YYYY · Set Name' lines: not a scraped rule history")
+        raise ValueError(
+            f"{source}: no 'Month D, YYYY · Set Name' lines: not a scraped rule history"
+        )
     sightings = [
         Sighting(date, "", set_name, _printed_rule(number, " ".join(lines)))
         for date, set_name, lines in reversed(blocks)

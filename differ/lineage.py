@@ -7,35 +7,21 @@ today's 400.6): it never changes when the rule is renumbered, so a permalink bui
 breaks. `rulesarchive history`, the site's rule pages and the translations all read lines.
 
 The trace of a language (its lines and which line holds each number of its newest release)
-is kept in the cache and extended a release at a time. `history` reads the line index
-(differ.rule_index), made from the trace.
+can be extended a release at a time (`extend_trace`): the library keeps it, by chapter.
 """
 
 from __future__ import annotations
 
 import hashlib
-import logging
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
-from rulesarchive.corpus.cache import (
-    cache_folder,
-    collection_paused,
-    keep_progress,
-    kept_progress,
-)
 from rulesarchive.corpus.model import Document, Release, Rule
-from rulesarchive.corpus.store import Archive
-from rulesarchive.differ.ahead import diff_ahead
 from rulesarchive.differ.align import Pair
-from rulesarchive.differ.cache import cached_diff, code_fingerprint, diff_folder
 from rulesarchive.differ.changes import Change
 from rulesarchive.differ.classify import ReleaseDiff, classify_pair
-from rulesarchive.differ.history import Version, version_of
+from rulesarchive.differ.history import History, Version, version_of
 from rulesarchive.differ.words import Diff, diff_words
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,108 +237,18 @@ def release_digests(releases: list[Release]) -> list[str]:
     return found
 
 
-def language_lines(archive: Archive, language: str, cache: bool = True) -> list[Line]:
-    """Return every line of a language, traced from the release diffs (kept in the cache)."""
-    return list(language_trace(archive, language, cache).lines)
+def line_history(
+    lines: Iterable[Line], releases: list[Release], number: str, at: int, latest: bool = False
+) -> History:
+    """Return the history of the line printing `number` in release `at`, from the lines.
 
-
-def language_trace(archive: Archive, language: str, cache: bool = True) -> Trace:
-    """Return the trace of a language's lines, extending the one kept for its first releases.
-
-    Releases added at the end cost one diff each; one inserted before the kept ones means
-    following every release again.
+    With `latest`, a number not printed there names the line that held it last.
     """
-    releases = archive.releases(language)
-    if not cache:
-        return extend_trace(EMPTY_TRACE, releases, walk(archive, releases))
-    trace = extended_trace(archive, releases, None)
-    assert trace is not None  # no limit given: always traced
-    return trace
-
-
-def extended_trace(archive: Archive, releases: list[Release], most_new: int | None) -> Trace | None:
-    """Extend the kept trace to `releases`; None when more than `most_new` are left to follow."""
-    trace = _kept_trace(archive, releases)
-    count = trace.count
-    if count == len(releases):
-        return trace
-    if most_new is not None and len(releases) - count > most_new:
-        return None
-    log.info("lines of descent: following %d releases", len(releases) - count)
-    if len(releases) - count > _AHEAD_FROM:
-        diff_ahead(archive, releases[max(count - 1, 0) :], diff_folder(archive.root))
-    with collection_paused():
-        trace = extend_trace(
-            trace, releases, walk(archive, releases, diff_folder(archive.root), start=count)
-        )
-    _keep_trace(archive, releases, trace, count)
-    return trace
-
-
-def walk_and_trace(
-    archive: Archive,
-    releases: list[Release],
-    diffs: Path | None,
-    see: Callable[[int, Document, ReleaseDiff | None], None],
-    start: int = 0,
-) -> Trace:
-    """Walk the releases, showing each to `see`, and return the trace of all of them.
-
-    With a diff cache (`diffs`), the kept trace of the first releases is extended over the
-    rest and kept in its place: a walk after one new release follows one release, not the
-    whole history again. `see` is shown every release from `start` on (and those before that
-    the kept trace does not cover, when it is shorter), not necessarily from the first.
-    """
-    kept = _kept_trace(archive, releases) if diffs is not None else EMPTY_TRACE
-    first = min(start, kept.count)
-
-    def steps() -> Iterator[tuple[Document, ReleaseDiff | None]]:
-        walked = walk(archive, releases, diffs, start=first)
-        for index, (document, diff) in enumerate(walked, start=first):
-            see(index, document, diff)
-            if index >= kept.count:
-                yield document, diff
-
-    trace = extend_trace(kept, releases, steps())
-    if diffs is not None:
-        _keep_trace(archive, releases, trace, kept.count)
-    return trace
-
-
-def _keep_trace(archive: Archive, releases: list[Release], trace: Trace, since: int) -> None:
-    """Keep the trace of all `releases`, in place of the kept one of their first `since`."""
-    if since < len(releases):
-        folder = cache_folder(archive.root, "lines")
-        keep_progress(folder, _trace_keys(releases), trace, len(releases), since)
-
-
-def _trace_keys(releases: list[Release]) -> list[str]:
-    return [f"trace:{code_fingerprint()}:{digest}" for digest in release_digests(releases)]
-
-
-# Following more releases than this, their diffs are worked out on every core first.
-_AHEAD_FROM = 8
-
-
-def _kept_trace(archive: Archive, releases: list[Release]) -> Trace:
-    """Return the kept trace of the most of `releases` (from the first), or an empty one."""
-    folder = cache_folder(archive.root, "lines")
-    return kept_progress(folder, _trace_keys(releases), Trace) or EMPTY_TRACE
-
-
-def walk(
-    archive: Archive, releases: list[Release], diffs: Path | None = None, start: int = 0
-) -> Iterator[tuple[Document, ReleaseDiff | None]]:
-    """Yield each release's document with its (cached) diff from the one before, oldest first.
-
-    From `start` on: the first diff yielded is from `releases[start - 1]`.
-    """
-    previous = archive.load(releases[start - 1]) if start > 0 else None
-    for index in range(start, len(releases)):
-        release = releases[index]
-        document = archive.load(release)
-        diff = None
-        if previous is not None:
-            diff = cached_diff(diffs, releases[index - 1], release, previous, document)
-        yield document, diff
-        previous = document
+    lines = list(lines)
+    line = next((line for line in lines if line.number_at(at) == number), None)
+    if line is None and latest:
+        held = [line for line in lines if number in line.numbers]
+        line = max(held, key=lambda line: line.last, default=None)
+    if line is None:
+        raise LookupError(f"no rule {number} in {releases[at].key}")
+    return History(number, line.numbers, line_versions(line, releases))

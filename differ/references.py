@@ -16,39 +16,22 @@ whose words the citing text shares most.
 
 from __future__ import annotations
 
-import hashlib
 import re
-from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
-from pathlib import Path
-from typing import TypeVar
 
-from rulesarchive.corpus.cache import (
-    cache_folder,
-    collection_paused,
-    keep_progress,
-    kept_progress,
-)
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
 from rulesarchive.corpus.numbers import Citation, parent_of, parse_citations, rule_sort_key
-from rulesarchive.corpus.store import Archive
-from rulesarchive.differ.cache import cached_value, code_fingerprint, diff_folder
 from rulesarchive.differ.changes import Change, Kind
 from rulesarchive.differ.classify import ReleaseDiff
-from rulesarchive.differ.glossary import checked_glossary, term_key
-from rulesarchive.differ.lineage import Line, extended_trace, walk_and_trace
+from rulesarchive.differ.glossary import term_key
+from rulesarchive.differ.lineage import Line
 from rulesarchive.differ.translations import base_release, citation_differences
-
-from rulesarchive import corpus
 
 KINDS = ("dangling", "stale", "self")
 GLOSSARY = "Glossary: "  # the `rule` of a citation in a glossary definition
-# The kept check of the English releases: the site's (from its gathered lines) and the command
-# line's (from the documents) read the same snapshots, so they keep and extend one check.
-ENGLISH_CHECK = "english"
 _GUESS_MIN = 0.2  # share of the citing text's words a guessed rule must have
 _WORD = re.compile(r"[a-z]{4,}")
 
@@ -101,6 +84,31 @@ class LanguageCheck:
     def at(self, release: Release) -> tuple[Problem, ...]:
         """Return the problems of one release."""
         return self.present[self.releases.index(release)]
+
+    def until(self, release: Release) -> LanguageCheck:
+        """Return the check of the releases up to this one, as if the later ones were not there.
+
+        Each release is checked against the ones before it only, so the check of the first
+        releases is this check's beginning: a problem fixed later is still open then.
+        """
+        count = self.releases.index(release) + 1
+        if count == len(self.releases):
+            return self
+        last = release.effective_date
+        return LanguageCheck(
+            self.language,
+            self.releases[:count],
+            self.present[:count],
+            self.counts[:count],
+            tuple(
+                problem
+                if problem.fixed is None or problem.fixed.effective_date <= last
+                else replace(problem, fixed=None)
+                for problem in self.problems
+                if problem.since.effective_date <= last
+            ),
+            self.fixes[:count],
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,8 +168,7 @@ def check_snapshots(
 ) -> LanguageCheck:
     """Check every release in order, following each citation from the release it appeared in."""
     state = CheckState()
-    with collection_paused():
-        state.extend(releases, shots)
+    state.extend(releases, shots)
     return state.result(language, releases)
 
 
@@ -178,7 +185,7 @@ class CheckState:
         self.meanings: Meanings = {}
         self.previous: set[str] = set()  # the line ids of the last release checked
         self.vocabulary = _Vocabulary()
-        self.lives = _Lives()
+        self.lives = ProblemLives()
 
     def extend(self, releases: Sequence[Release], shots: Iterable[Snapshot]) -> None:
         """Check the releases after the ones checked so far; `shots` are theirs, in order."""
@@ -206,67 +213,6 @@ class CheckState:
         return self.lives.result(language, releases)
 
 
-def check_kept(
-    language: str,
-    releases: Sequence[Release],
-    shots_from: Callable[[int], Iterable[Snapshot]],
-    folder: Path | None,
-    code: str = "",
-) -> LanguageCheck:
-    """Check every release as `check_snapshots` does, going on from the state kept in `folder`.
-
-    `shots_from(n)` gives the snapshots of `releases[n:]`; `code` names the code they are made
-    with (the differ's and the corpus's are named here). The state after every release is kept
-    in place of the one used: after one release added at the end, that release alone is
-    checked. A release changed or inserted before the end, or other code, finds no kept
-    state: every release is checked again.
-    """
-    checked = _check_kept(language, releases, shots_from, folder, code)
-    assert checked is not None  # with no kept state to go on from, every release is checked
-    return checked
-
-
-def _check_kept(
-    language: str,
-    releases: Sequence[Release],
-    shots_from: Callable[[int], Iterable[Snapshot]],
-    folder: Path | None,
-    code: str,
-    fewest: int = 0,
-) -> LanguageCheck | None:
-    """`check_kept`, or None when the kept state covers fewer than `fewest` releases."""
-    keys = _keys(f"check:{language}:{code}", [repr(release) for release in releases])
-    state = _kept_state(folder, keys, CheckState())
-    since = state.count
-    if since < fewest:
-        return None
-    if since < len(releases):
-        with collection_paused():
-            state.extend(releases, shots_from(since))
-        if folder is not None:
-            keep_progress(folder, keys, state, state.count, since)
-    return state.result(language, releases)
-
-
-_State = TypeVar("_State", "CheckState", "_Lives")
-
-
-def _keys(name: str, steps: Iterable[str]) -> list[str]:
-    """Return, for each n, the key of a state after the first n steps ([0]: none)."""
-    digest = hashlib.sha256(f"{name}:{code_fingerprint()}:{_corpus_fingerprint()}".encode())
-    keys = [f"check-state:{digest.hexdigest()}"]
-    for step in steps:  # a release's whole repr: a problem's `since` is the whole release
-        digest.update(step.encode())
-        keys.append(f"check-state:{digest.hexdigest()}")
-    return keys
-
-
-def _kept_state(folder: Path | None, keys: list[str], fresh: _State) -> _State:
-    """Return the kept state of the most releases (from the first), or `fresh`."""
-    found = kept_progress(folder, keys, type(fresh)) if folder is not None else None
-    return found or fresh
-
-
 def follow_problems(
     language: str,
     releases: Sequence[Release],
@@ -277,14 +223,18 @@ def follow_problems(
     A problem lives while its rule cites the same thing wrongly release after release; the
     first release without it fixed it, when the rule is still there.
     """
-    lives = _Lives()
+    lives = ProblemLives()
     for release, (found, count, numbers) in zip(releases, checked, strict=True):
         lives.add(release, found, count, numbers)
     return lives.result(language, releases)
 
 
-class _Lives:
-    """The problems of the releases seen so far, joined into lives (see `follow_problems`)."""
+class ProblemLives:
+    """The problems of the releases seen so far, joined into lives (see `follow_problems`).
+
+    Kept, it is where checking a translated language stopped: after a translated release
+    added at the end, that release alone is checked.
+    """
 
     def __init__(self) -> None:
         self.opened: dict[tuple[str, str], Problem] = {}  # (source, cites) -> problem, latest
@@ -661,94 +611,8 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(word[:5] for word in _WORD.findall(text.lower()))  # "amass", "amassed"
 
 
-def check_language(
-    archive: Archive, language: str = "en", cache: bool = True, until: Release | None = None
-) -> LanguageCheck:
-    """Check every release of a language of the archive (up to `until`), oldest first.
-
-    English follows each citation through the lines of descent; a translation is checked
-    against the English release it translates.
-    """
-    releases = archive.releases(language)
-    if not releases:
-        raise LookupError(f"no {language} releases in the archive")
-    if until is not None:
-        releases = releases[: releases.index(until) + 1]
-    english = archive.releases("en") if language != "en" else []
-    inputs = f"check:{language}:{_corpus_fingerprint()}:{releases!r}:{english!r}"
-
-    def check() -> LanguageCheck:
-        if language != "en":
-            return check_translations(archive, language, until, cache)
-        checked = _check_english(archive, releases, cache)
-        assert checked is not None  # with `fewest` 0, a check from nothing when none is kept
-        return checked
-
-    folder = cache_folder(archive.root, "checks") if cache else None
-    return cached_value(folder, hashlib.sha256(inputs.encode()).hexdigest(), check)
-
-
-@cache
-def _corpus_fingerprint() -> str:
-    """Hash of the corpus code (how numbers are parsed, how documents are read)."""
-    digest = hashlib.sha256()
-    for path in sorted(Path(corpus.__file__).parent.glob("*.py")):
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def extend_kept_check(archive: Archive, most: int) -> bool:
-    """After an ingest: extend the kept English check over the releases added at the end.
-
-    Only when a kept check lacks at most `most` of the releases: a check from nothing is left
-    to the first command that needs it. True when the check of every release is kept now.
-    """
-    releases = archive.releases("en")
-    if not releases:
-        return False
-    fewest = max(len(releases) - most, 1)
-    return _check_english(archive, releases, True, fewest) is not None
-
-
-def _check_english(
-    archive: Archive, releases: list[Release], cache: bool, fewest: int = 0
-) -> LanguageCheck | None:
-    """Trace the English releases' lines of descent and check every citation along them.
-
-    With the cache, the check goes on from the one kept for the first releases: after a
-    release added at the end, that release alone is read and checked. None, with nothing
-    checked, when the kept check covers fewer than `fewest` releases.
-    """
-    diffs = diff_folder(archive.root) if cache else None
-    shared: dict[GlossaryEntry, GlossaryEntry] = {}
-
-    def shots_from(start: int) -> list[Snapshot]:
-        glossaries: list[tuple[GlossaryEntry, ...]] = [()] * start
-        headings: list[tuple[Heading, ...]] = [()] * start
-
-        def see(index: int, document: Document, _diff: ReleaseDiff | None) -> None:
-            if index >= start:
-                glossary = checked_glossary(document.glossary)
-                glossaries.append(tuple(shared.setdefault(e, e) for e in glossary))
-                headings.append(document.headings)
-
-        if start == 0 or diffs is None:
-            trace = walk_and_trace(archive, releases, diffs, see)
-        else:  # the kept trace and the new releases' documents: the old ones are not read
-            extended = extended_trace(archive, releases, None)
-            assert extended is not None  # with no limit on the releases to follow
-            trace = extended
-            for index in range(start, len(releases)):
-                see(index, archive.load(releases[index]), None)
-        return snapshots(list(trace.lines), glossaries, headings, start)
-
-    folder = cache_folder(archive.root, "checks") if cache else None
-    return _check_kept("en", releases, shots_from, folder, ENGLISH_CHECK, fewest)
-
-
-def check_release(archive: Archive, check: LanguageCheck, release: Release) -> ReleaseCheck:
+def release_check(release: Release, document: Document, check: LanguageCheck) -> ReleaseCheck:
     """Return one release's references and problems, from its language's check."""
-    document = archive.load(release)
     references = find_references(document.rules, document.glossary)
     return ReleaseCheck(release, tuple(references), check.at(release))
 
@@ -830,65 +694,18 @@ def check_translated_releases(
     english_rules: Callable[[Release], Sequence[Rule]],
 ) -> LanguageCheck:
     """Check each translated release, oldest first, against the English release it translates."""
-    lives = _Lives()
-    with collection_paused():
-        _follow_translated(lives, releases, documents, english, english_rules)
+    lives = ProblemLives()
+    follow_translated(lives, releases, documents, english, english_rules)
     return lives.result(language, releases)
 
 
-def check_translated_kept(
-    language: str,
-    releases: Sequence[Release],
-    documents_from: Callable[[int], Iterable[Document]],
-    english: Sequence[Release],
-    english_rules: Callable[[Release], Sequence[Rule]],
-    folder: Path | None,
-    code: str = "",
-) -> LanguageCheck:
-    """Check as `check_translated_releases` does, going on from the state kept in `folder`.
-
-    `documents_from(n)` gives the documents of `releases[n:]`; `english` is oldest first. A
-    translated release is checked against the English releases up to its date: an English
-    release added after every translated one changes nothing, one added before goes back to
-    the first translated release on or after it (as a translated release changed or inserted
-    does).
-    """
-    keys = _translated_keys(language, releases, english, code)
-    lives = _kept_state(folder, keys, _Lives())
-
-    def keep(lives: _Lives) -> None:
-        # after each release: an English release added goes back to any of them
-        if folder is not None:
-            keep_progress(folder, keys, lives, lives.count, 0)
-
-    if lives.count < len(releases):
-        documents = documents_from(lives.count)
-        with collection_paused():
-            _follow_translated(lives, releases, documents, english, english_rules, keep)
-    return lives.result(language, releases)
-
-
-def _translated_keys(
-    language: str, releases: Sequence[Release], english: Sequence[Release], code: str
-) -> list[str]:
-    """The keys of a translated language's check after each release (see `_keys`): a release
-    with the English releases up to its date."""
-    dates = [release.effective_date for release in english]
-    english_keys = _keys("english", [repr(release) for release in english])
-    steps = [
-        f"{release!r}:{english_keys[bisect_right(dates, release.effective_date)]}"
-        for release in releases
-    ]
-    return _keys(f"translated:{language}:{code}", steps)
-
-
-def _follow_translated(
-    lives: _Lives,
+def follow_translated(
+    lives: ProblemLives,
     releases: Sequence[Release],
     documents: Iterable[Document],
     english: Sequence[Release],
     english_rules: Callable[[Release], Sequence[Rule]],
-    seen: Callable[[_Lives], None] = lambda _lives: None,
+    seen: Callable[[ProblemLives], None] = lambda _lives: None,
 ) -> None:
     """Check the translated releases after the ones `lives` has seen; `documents` are theirs.
 
@@ -910,50 +727,3 @@ def _follow_translated(
         base_rules = english_rules(base) if base else None
         lives.add(release, *check_translated(release, document, base_rules, memo))
         seen(lives)
-
-
-_COMMAND_LINE = "cli"  # the code of the command line's translated checks (see _keys)
-
-
-def check_translations(
-    archive: Archive, language: str, until: Release | None = None, cache: bool = False
-) -> LanguageCheck:
-    """Check every release of a translated language of the archive against its English base.
-
-    With the cache, the check goes on from the one kept for the first releases (see
-    `check_translated_kept`): the releases before are not read.
-    """
-    releases = archive.releases(language)
-    if not releases:
-        raise LookupError(f"no {language} releases in the archive")
-    if until is not None:
-        releases = releases[: releases.index(until) + 1]
-    rules: dict[str, tuple[Rule, ...]] = {}
-
-    def english_rules(release: Release) -> tuple[Rule, ...]:
-        if release.key not in rules:
-            rules[release.key] = archive.load(release).rules
-        return rules[release.key]
-
-    return check_translated_kept(
-        language,
-        releases,
-        lambda start: (archive.load(release) for release in releases[start:]),
-        archive.releases("en"),
-        english_rules,
-        cache_folder(archive.root, "checks") if cache else None,
-        _COMMAND_LINE,
-    )
-
-
-def extend_kept_translation_check(archive: Archive, language: str, most: int) -> bool:
-    """After an ingest: extend the kept check of a translated language over the releases
-    added at the end, as `extend_kept_check` does for English (a check from nothing is left
-    to the first command that needs it). True when the check of every release is kept now."""
-    releases = archive.releases(language)
-    folder = cache_folder(archive.root, "checks")
-    keys = _translated_keys(language, releases, archive.releases("en"), _COMMAND_LINE)
-    if not releases or _kept_state(folder, keys, _Lives()).count < max(len(releases) - most, 1):
-        return False
-    check_translations(archive, language, cache=True)
-    return True

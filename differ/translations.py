@@ -18,8 +18,6 @@ from dataclasses import dataclass
 
 from rulesarchive.corpus.model import Document, Release, Rule
 from rulesarchive.corpus.numbers import CHAPTER, NUMBER, parse_citations, rule_sort_key
-from rulesarchive.corpus.store import Archive
-from rulesarchive.differ.cache import cached_diff, cached_value, diff_folder
 from rulesarchive.differ.changes import WORDING
 from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.translation_align import (
@@ -245,51 +243,3 @@ def _follow(
                 stale_since.setdefault(base_number, release)
             now_at[base_number] = change.new_number
     return stale_since, now_at
-
-
-def translation_report(
-    archive: Archive, language: str, release: Release | None = None, cache: bool = True
-) -> TranslationReport:
-    """Compare a translated release (default the newest of its language) with its English base.
-
-    Worked out from the archive as it is now: when a missing English release is ingested
-    later, the base and the staleness follow with no other step.
-    """
-    releases = archive.releases(language)
-    if not releases:
-        raise LookupError(f"no {language} releases in the archive")
-    release = release or releases[-1]
-    document = archive.load(release)
-    english = archive.releases("en")
-    numbers: dict[str, set[str]] = {}
-
-    def numbers_of(candidate: Release) -> set[str]:
-        if candidate.key not in numbers:
-            numbers[candidate.key] = {rule.number for rule in archive.load(candidate).rules}
-        return numbers[candidate.key]
-
-    base = base_release(release, document, english, numbers_of)
-    if base is None:
-        return compare_translation(release, document, None, None, [])
-    base_document = archive.load(base)
-    folder = diff_folder(archive.root) if cache else None
-    # Kept: a new English release changes what is stale, not how the translation pairs up.
-    alignment = cached_value(
-        folder,
-        f"translation alignment:{release.content_sha256}:{base.content_sha256}",
-        lambda: align_translation(document.rules, base_document.rules, document.excerpt),
-        f"alignment of {release.key} with {base.key}",
-    )
-    later = []
-    previous, previous_document = base, base_document
-    for newer in english[english.index(base) + 1 :]:
-        newer_document = archive.load(newer)
-        diff = cached_diff(folder, previous, newer, previous_document, newer_document)
-        later.append((newer, diff))
-        previous, previous_document = newer, newer_document
-    return compare_translation(release, document, base, base_document, later, alignment)
-
-
-def translated_languages(archive: Archive) -> list[str]:
-    """Return the languages other than English that have releases in the archive."""
-    return sorted({release.language for release in archive.releases()} - {"en"})

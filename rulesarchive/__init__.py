@@ -1,19 +1,40 @@
 """rulesarchive: every Magic: The Gathering Comprehensive Rules release, normalised and diffed.
 
 `from rulesarchive import Archive` is the Python API (rulesarchive.api); the stages are
-subpackages (rulesarchive.scraper, .corpus, .differ, .site_builder) and rulesarchive.cli is
-the command line. Importing this package loads nothing else until a name is used.
+subpackages (rulesarchive.scraper, .corpus, .differ, .site_builder, .exports), the library
+every view calls is rulesarchive.library, and rulesarchive.cli is the command line. Importing
+this package loads nothing else until a name is used.
 """
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not typing's: the quick path of the command line never imports typing
+from typing import TYPE_CHECKING, Any
+
 if TYPE_CHECKING:
-    from typing import Any
+    from rulesarchive.api import (
+        Archive,
+        ArchiveError,
+        Check,
+        CheckHistory,
+        Comparison,
+        History,
+        Release,
+        RuleText,
+        Translation,
+    )
 
-    from rulesarchive.api import Archive, ArchiveError, Comparison, History, Release, RuleText
-
-__all__ = ["Archive", "ArchiveError", "Comparison", "History", "Release", "RuleText", "__version__"]
+__all__ = [
+    "Archive",
+    "ArchiveError",
+    "Check",
+    "CheckHistory",
+    "Comparison",
+    "History",
+    "Release",
+    "RuleText",
+    "Translation",
+    "__version__",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -1,5 +1,5 @@
 """Run the CLI as `python -m rulesarchive`."""
 
-from rulesarchive.launch import main
+from rulesarchive.cli import main
 
 main()

@@ -1,50 +1,70 @@
-"""The Python API: an archive's releases, rules, diffs and histories as typed objects.
+"""The Python API: an archive's releases, rules, diffs, histories, checks and translations as
+typed objects.
 
-Wiring only, like the CLI: each method calls the library function the matching command calls,
-and each result's `to_json()` is exactly what that command prints with `--format json`.
+Every answer comes from the library (rulesarchive.library), the same service the command line
+calls: each result's `to_json()` is exactly what the matching command prints with
+`--format json`, and `to_text()` what it prints as text (the command line prints these).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, fields
+import json
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from rulesarchive.corpus import model
-from rulesarchive.corpus.lookup import find_release, previous_release
-from rulesarchive.corpus.present import release_summary, rule_view
-from rulesarchive.corpus.store import Archive as Store
+from rulesarchive.corpus.derived import DerivedData
+from rulesarchive.corpus.model import Release as StoredRelease
+from rulesarchive.corpus.model import Rule
 from rulesarchive.corpus.store import ArchiveError
 from rulesarchive.differ import history as histories
+from rulesarchive.differ import report
 from rulesarchive.differ.changes import Change
-from rulesarchive.differ.classify import ReleaseDiff, diff_documents
-from rulesarchive.differ.report import diff_data, history_data
-from rulesarchive.differ.rule_index import rule_history
+from rulesarchive.differ.classify import ReleaseDiff
+from rulesarchive.differ.references import LanguageCheck, ReleaseCheck
+from rulesarchive.differ.translations import TranslationReport
+from rulesarchive.library import Library, read_scraped_history
 
-__all__ = ["Archive", "ArchiveError", "Comparison", "History", "Release", "RuleText"]
+__all__ = [
+    "Archive",
+    "ArchiveError",
+    "Check",
+    "CheckHistory",
+    "Comparison",
+    "History",
+    "Release",
+    "RuleText",
+    "Translation",
+    "json_text",
+]
 
-ReleaseRef = str | dt.date | model.Release | None
+ReleaseRef = str | dt.date | StoredRelease | None
+
+
+def json_text(data: object) -> str:
+    """Render data as every command prints JSON (indented, UTF-8 kept, a final newline)."""
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 @dataclass(frozen=True, slots=True)
-class Release(model.Release):
+class Release(StoredRelease):
     """A stored release (a corpus.model.Release) that prints as `releases --format json`."""
 
     @classmethod
-    def of(cls, release: model.Release) -> Release:
+    def of(cls, release: StoredRelease) -> Release:
         """Return the API form of a model release."""
-        return cls(**{field.name: getattr(release, field.name) for field in fields(release)})
+        return cls(**{f.name: getattr(release, f.name) for f in fields(release)})
 
     def to_json(self) -> dict:
         """Return the object `rulesarchive releases --format json` prints for this release."""
-        return release_summary(self)
+        return report.release_summary(self)
 
 
 @dataclass(frozen=True, slots=True)
 class RuleText:
     """One rule as one release prints it."""
 
-    rule: model.Rule
+    rule: Rule
     release: Release
 
     @property
@@ -64,16 +84,24 @@ class RuleText:
 
     def to_json(self) -> dict:
         """Return what `rulesarchive rule NUMBER --format json` prints."""
-        return rule_view(self.rule, self.release)
+        return report.rule_view(self.rule, self.release)
+
+    def to_text(self) -> str:
+        """Return what `rulesarchive rule NUMBER` prints."""
+        return report.rule_text(self.rule, self.release)
 
 
 @dataclass(frozen=True, slots=True)
 class Comparison:
-    """What changed between two releases: `result` is the differ's ReleaseDiff."""
+    """What changed between two releases: `result` is the differ's ReleaseDiff.
+
+    A changelog's `fixes` are the citations each change put right (by rule number in `new`).
+    """
 
     old: Release
     new: Release
     result: ReleaseDiff
+    fixes: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def changes(self) -> tuple[Change, ...]:
@@ -86,17 +114,77 @@ class Comparison:
         return self.result.renumbering
 
     def to_json(self) -> dict:
-        """Return what `rulesarchive diff OLD NEW --format json` prints."""
-        return diff_data(self.old, self.new, self.result)
+        """Return what `rulesarchive diff OLD NEW --format json` (or `changelog`) prints."""
+        return report.diff_data(self.old, self.new, self.result, self.fixes)
+
+    def to_text(self, markdown: bool = False) -> str:
+        """Return what `diff` (or `changelog`) prints as text, or with `markdown` as Markdown."""
+        return report.diff_text(self.to_json(), markdown=markdown)
 
 
 @dataclass(frozen=True, slots=True)
 class History(histories.History):
-    """Every version of one rule, oldest first (differ.history.History), printable as JSON."""
+    """Every version of one rule, oldest first (differ.history.History), printable as JSON.
+
+    `releases` are the language's releases, for `to_text(every_release=True)`.
+    """
+
+    releases: tuple[StoredRelease, ...] = ()
 
     def to_json(self) -> dict:
         """Return what `rulesarchive history NUMBER --format json` prints."""
-        return history_data(self)
+        return report.history_data(self)
+
+    def to_text(self, every_release: bool = False) -> str:
+        """Return what `history NUMBER` prints (`every_release`: as with `--all`)."""
+        labels = [report.release_label(r) for r in self.releases] if every_release else None
+        return report.history_text(self.to_json(), labels)
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One release's citations and their problems (differ.references.ReleaseCheck)."""
+
+    checked: ReleaseCheck
+
+    def to_json(self) -> dict:
+        """Return what `rulesarchive check [RELEASE] --format json` prints."""
+        return report.check_data(self.checked)
+
+    def to_text(self) -> str:
+        """Return what `rulesarchive check [RELEASE]` prints."""
+        return report.check_text(self.to_json())
+
+
+@dataclass(frozen=True, slots=True)
+class CheckHistory:
+    """Every problem of every release up to one, with when it came and went."""
+
+    checked: LanguageCheck
+
+    def to_json(self) -> dict:
+        """Return what `rulesarchive check [RELEASE] --all --format json` prints."""
+        return report.check_all_data(self.checked)
+
+    def to_text(self) -> str:
+        """Return what `rulesarchive check [RELEASE] --all` prints."""
+        return report.check_all_text(self.to_json())
+
+
+@dataclass(frozen=True, slots=True)
+class Translation:
+    """A translated release against the English release it translates."""
+
+    report: TranslationReport
+    only_stale: bool = False
+
+    def to_json(self) -> dict:
+        """Return what `rulesarchive translations LANG --format json` prints."""
+        return report.translation_data(self.report, self.only_stale)
+
+    def to_text(self) -> str:
+        """Return what `rulesarchive translations LANG` prints."""
+        return report.translation_text(self.to_json())
 
 
 class Archive:
@@ -104,53 +192,77 @@ class Archive:
 
     Releases are named as on the command line: an effective date ('2024-11-08' or a
     datetime.date), a catalogue file date, a set code ('FDN'), or a Release; None is the newest.
+    What is worked out is kept in the user's cache folder (`cache`, default the platform's or
+    `RULESARCHIVE_CACHE`; `cache=False` keeps nothing).
     """
 
-    def __init__(self, root: Path | str = "archive") -> None:
-        self.store = Store(root)
+    def __init__(self, root: Path | str = "archive", cache: Path | str | bool = True) -> None:
+        if cache is True:
+            derived = DerivedData.default()
+        else:
+            derived = DerivedData(Path(cache) if cache else None)
+        self.library = Library(root, derived)
+
+    @property
+    def root(self) -> Path:
+        """The archive's folder."""
+        return self.library.root
 
     def releases(self, lang: str | None = "en") -> list[Release]:
         """Return the releases of a language (None: all), oldest first."""
-        return [Release.of(release) for release in self.store.releases(lang)]
+        return [Release.of(release) for release in self.library.releases(lang)]
 
     def release(self, reference: ReleaseRef = None, lang: str = "en") -> Release:
         """Return one release, named by date or set code; the newest if None."""
-        return Release.of(self._find(reference, lang))
+        return Release.of(self.library.find(reference, lang))
 
     def rule(self, number: str, release: ReleaseRef = None, lang: str = "en") -> RuleText:
         """Return a rule as a release (default the newest) prints it."""
-        found = self._find(release, lang)
-        rule = self.store.load(found).rule(number.rstrip("."))
-        if rule is None:
-            raise ArchiveError(f"no rule {number} in {found.key} ({found.set_name})")
-        return RuleText(rule, Release.of(found))
+        found = self.library.find(release, lang)
+        return RuleText(self.library.rule(number, found), Release.of(found))
 
     def diff(self, old: ReleaseRef, new: ReleaseRef, lang: str = "en") -> Comparison:
         """Return what changed, rule by rule, between any two releases."""
-        before, after = self._find(old, lang), self._find(new, lang)
-        result = diff_documents(self.store.load(before), self.store.load(after))
-        return Comparison(Release.of(before), Release.of(after), result)
+        before, after = self.library.find(old, lang), self.library.find(new, lang)
+        return Comparison(Release.of(before), Release.of(after), self.library.diff(before, after))
 
     def changelog(self, release: ReleaseRef = None, lang: str = "en") -> Comparison:
-        """Return a release's changes (default the newest) against the release before it."""
-        after = self._find(release, lang)
-        before = previous_release(self.store, after)
-        if before is None:
-            raise ArchiveError(f"{after.key} is the oldest {lang} release: nothing to compare")
-        return self.diff(before, after, lang)
+        """Return a release's changes (default the newest) against the release before it;
+        a change that only put right citations the check saw wrong is `reference`."""
+        found = self.library.changelog(self.library.find(release, lang))
+        return Comparison(Release.of(found.old), Release.of(found.new), found.result, found.fixes)
 
     def history(self, number: str, lang: str = "en", release: ReleaseRef = None) -> History:
-        """Return every version of a rule, named by its number in `release` (default newest)."""
-        found = rule_history(self.store, number.rstrip("."), lang, self._find(release, lang))
-        return History(found.rule, found.numbers, found.versions)
+        """Return every version of a rule, named by its number in `release` (default newest;
+        then a number no longer in use names the rule that held it last)."""
+        found = self.library.find(release, lang) if release is not None else None
+        told = self.library.history(number, lang, found)
+        releases = tuple(self.library.releases(lang))
+        return History(told.rule, told.numbers, told.versions, releases)
 
-    def _find(self, reference: ReleaseRef, lang: str) -> model.Release:
-        """Return the stored release (the model object) a reference names."""
-        if isinstance(reference, model.Release):
-            stored = self.store.get(reference.language, reference.effective_date)
-            if stored is None:
-                raise ArchiveError(f"no release {reference.key} in {self.store.root}")
-            return stored
-        if isinstance(reference, dt.date):
-            reference = reference.isoformat()
-        return find_release(self.store, reference, lang)
+    def check(self, release: ReleaseRef = None, lang: str = "en") -> Check:
+        """Return every citation of a release (default the newest) and its problems."""
+        return Check(self.library.check_release(self.library.find(release, lang)))
+
+    def check_history(self, release: ReleaseRef = None, lang: str = "en") -> CheckHistory:
+        """Return every problem of every release up to one (default the newest), once each."""
+        found = self.library.find(release, lang)
+        return CheckHistory(self.library.check(lang).until(found))
+
+    def translated_languages(self) -> list[str]:
+        """Return the languages other than English the archive has releases of."""
+        return self.library.translated_languages()
+
+    def translation(
+        self, lang: str, release: ReleaseRef = None, only_stale: bool = False
+    ) -> Translation:
+        """Compare a translated release (default the newest) with the English it translates
+        (`only_stale`: list only its stale rules)."""
+        found = self.library.find(release, lang) if release is not None else None
+        return Translation(self.library.translation(lang, found), only_stale)
+
+
+def scraped_history(path: Path | str, number: str = "") -> History:
+    """Read a scraped per-rule history (as `history --from-file FILE [RULE]`)."""
+    told = read_scraped_history(Path(path), number)
+    return History(told.rule, told.numbers, told.versions)

@@ -17,7 +17,7 @@ _DOMAIN_ERRORS = (
     ("rulesarchive.scraper.http", "FetchError"),
     ("rulesarchive.site_builder.build", "BuildError"),
     ("rulesarchive.site_builder.search", "SearchIndexError"),
-    ("rulesarchive.site_builder.exports", "ExportError"),
+    ("rulesarchive.exports", "ExportError"),
 )
 # Raised as such by the library for a missing release or rule and a bad number or file; their
 # subclasses (KeyError, IndexError, UnicodeDecodeError...) are bugs and keep their traceback.

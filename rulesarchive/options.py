@@ -1,11 +1,19 @@
-"""Options several commands share, declared once: `--lang`, `--format`, `--release`."""
+"""Options several commands share, declared once: `--lang`, `--format`, `--release`; and the
+command line's defaults."""
 
 from __future__ import annotations
 
 import click
 
 from rulesarchive.corpus.model import LANGUAGES
-from rulesarchive.defaults import DEFAULT_FORMAT, DEFAULT_LANGUAGE, TEXT_FORMATS
+
+DEFAULT_ARCHIVE = "archive"
+ARCHIVE_VARIABLE = "RULESARCHIVE_ARCHIVE"
+DEFAULT_LANGUAGE = "en"
+DEFAULT_FORMAT = "text"
+DIFF_FORMATS = ("text", "markdown", "json")  # what `diff` and `changelog` print
+TEXT_FORMATS = ("text", "json")  # what the other reading commands print
+INTERRUPTED = 130  # exit status after Ctrl-C, as a shell gives a command stopped by SIGINT
 
 
 def language_option(help: str | None = None, default: str | None = DEFAULT_LANGUAGE):

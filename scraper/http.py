@@ -1,23 +1,21 @@
-"""Polite, resilient HTTP: retries with backoff, conditional GET with an on-disk cache, limits."""
+"""Polite, resilient HTTP: retries with backoff, conditional GET against kept answers, limits."""
 
 from __future__ import annotations
 
 import datetime as dt
 import email.utils
 import hashlib
-import json
 import logging
 import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import requests
 import urllib3
+from rulesarchive.corpus.derived import DerivedData, Kind, entry_key
 from rulesarchive.corpus.model import Provenance
-from rulesarchive.corpus.store import write_file_atomically
 from rulesarchive.scraper.settings import HttpSettings
 
 log = logging.getLogger(__name__)
@@ -68,12 +66,12 @@ class Fetcher:
 
     def __init__(
         self,
-        cache_dir: Path | None = None,
+        cache: DerivedData | None = None,
         settings: HttpSettings = _DEFAULTS,
         mirror: str | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        self.cache_dir = cache_dir
+        self.cache = cache or DerivedData(None)  # answers kept for conditional GETs
         self.settings = settings
         self.mirror = mirror.rstrip("/") if mirror else None
         self.sleep = sleep
@@ -248,45 +246,12 @@ class Fetcher:
         backoff = self.settings.backoff * 2**attempt * random.uniform(0.5, 1.0)
         return min(self.settings.max_wait, max(backoff, asked or 0.0))
 
-    def _paths(self, url: str) -> tuple[Path, Path] | None:
-        if self.cache_dir is None:
-            return None
-        key = hashlib.sha256(url.encode()).hexdigest()[:32]
-        return self.cache_dir / f"{key}.json", self.cache_dir / f"{key}.body"
-
     def _cached(self, url: str) -> Fetched | None:
-        paths = self._paths(url)
-        if paths is None or not paths[0].exists() or not paths[1].exists():
-            return None
-        meta = json.loads(paths[0].read_text(encoding="utf-8"))
-        body = paths[1].read_bytes()
-        if hashlib.sha256(body).hexdigest() != meta["sha256"]:
-            return None  # a cache file cut short: fetch afresh
-        provenance = Provenance(
-            url=url,
-            final_url=meta["final_url"],
-            fetched_at=meta["fetched_at"],
-            etag=meta["etag"],
-            last_modified=meta["last_modified"],
-        )
-        return Fetched(body, provenance, meta.get("content_type", ""))
+        found = self.cache.get(entry_key(Kind.HTTP, url))
+        return found if isinstance(found, Fetched) and found.url == url else None
 
     def _remember(self, fetched: Fetched) -> None:
-        paths = self._paths(fetched.url)
-        if paths is None:
-            return
-        meta = {
-            "url": fetched.url,
-            "final_url": fetched.final_url,
-            "fetched_at": fetched.provenance.fetched_at,
-            "etag": fetched.provenance.etag,
-            "last_modified": fetched.provenance.last_modified,
-            "content_type": fetched.content_type,
-            "sha256": fetched.sha256,
-        }
-        paths[0].parent.mkdir(parents=True, exist_ok=True)
-        write_file_atomically(paths[1], fetched.body)  # body first: metadata only for a whole body
-        write_file_atomically(paths[0], json.dumps(meta, indent=1).encode())
+        self.cache.put(entry_key(Kind.HTTP, fetched.url), replace(fetched, changed=True))
 
 
 def _check_document(fetched: Fetched, sha256: str) -> None:

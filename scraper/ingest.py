@@ -13,9 +13,8 @@ from dataclasses import dataclass, replace
 from itertools import repeat
 from pathlib import Path
 
-from rulesarchive.corpus.cache import collection_paused
 from rulesarchive.corpus.catalogue import entry_for
-from rulesarchive.corpus.children import watch_parent
+from rulesarchive.corpus.derived import collection_paused
 from rulesarchive.corpus.model import Document, Provenance, Release
 from rulesarchive.corpus.sets import LOOKAHEAD, choose_set
 from rulesarchive.corpus.store import (
@@ -35,6 +34,7 @@ from rulesarchive.scraper.normalise import normalise_document
 from rulesarchive.scraper.parse import detect_language, parse_document
 from rulesarchive.scraper.placeholders import repair_placeholders
 from rulesarchive.scraper.wiki import is_wiki_page, parse_wiki
+from rulesarchive.system.processes import watch_parent
 
 
 @dataclass(frozen=True, slots=True)

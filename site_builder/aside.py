@@ -16,7 +16,7 @@ from multiprocessing import get_context
 from multiprocessing.process import BaseProcess
 from typing import Generic, TypeVar
 
-from rulesarchive.corpus.children import usable_cores, watch_parent
+from rulesarchive.system.processes import usable_cores, watch_parent
 
 T = TypeVar("T")
 

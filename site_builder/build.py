@@ -15,29 +15,22 @@ from itertools import chain
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from rulesarchive.corpus.cache import cache_folder
+from rulesarchive.corpus.derived import code_version
 from rulesarchive.corpus.model import Document, Release
-from rulesarchive.corpus.present import release_label
-from rulesarchive.corpus.store import Archive
-from rulesarchive.differ.ahead import diff_here, missing_diffs
-from rulesarchive.differ.cache import diff_folder
+from rulesarchive.differ.language import Language
 from rulesarchive.differ.references import LanguageCheck
-from rulesarchive.differ.translations import TranslationReport, translation_report
+from rulesarchive.differ.report import release_label
+from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.site_builder import feeds, paths, search
 from rulesarchive.site_builder.aside import Aside, Beside
-from rulesarchive.site_builder.checks import CheckPages, check_gathered
-from rulesarchive.site_builder.gather import Language, gather
+from rulesarchive.site_builder.checks import CheckPages
 from rulesarchive.site_builder.link_cache import LinkCache
 from rulesarchive.site_builder.output import Output, building, built_from
 from rulesarchive.site_builder.pages import LanguagePages
 from rulesarchive.site_builder.release_data import data_path, is_keyframe, release_script
 from rulesarchive.site_builder.release_pages import ReleasePages
-from rulesarchive.site_builder.render import (
-    LANGUAGE_NAMES,
-    code_version,
-    environment,
-    messages,
-)
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, environment, messages
+from rulesarchive.site_builder.source import Source
 from rulesarchive.site_builder.translations import Pairing, pair_translations
 from rulesarchive.site_builder.workers import make_files, make_until
 
@@ -68,14 +61,16 @@ class BuildReport:
 
 
 def build_site(
-    archive: Archive,
+    archive: Source,
     out: Path,
     base_url: str = "http://localhost:8000/",
     progress: Progress | None = None,
     index_search: bool = True,
-    cache: bool = True,
 ) -> BuildReport:
-    """Render every language of the archive into `out`; the old site stays till the new is whole."""
+    """Render every language of the archive into `out`; the old site stays till the new is whole.
+
+    `archive` is the library (see `source`): what it keeps makes a rebuild cost what changed.
+    """
     languages = _languages(archive)
     if not languages:
         raise BuildError(
@@ -84,7 +79,7 @@ def build_site(
         )
     try:
         with building(out):
-            return _build(archive, Path(out), base_url, progress, index_search, cache, languages)
+            return _build(archive, Path(out), base_url, progress, index_search, languages)
     except OSError as error:
         if _under(error.filename, Path(out).parent):
             raise _unwritable(error, out) from None
@@ -92,12 +87,11 @@ def build_site(
 
 
 def _build(
-    archive: Archive,
+    archive: Source,
     out: Path,
     base_url: str,
     progress: Progress | None,
     index_search: bool,
-    cache: bool,
     languages: list[str],
 ) -> BuildReport:
     """Build the site, holding its lock."""
@@ -114,7 +108,7 @@ def _build(
     try:
         indexing = indexer if index_search else None
         with Beside() as beside:  # what it started beside is stopped if it fails
-            _render(archive, output, indexing, languages, base_url, progress, cache, beside)
+            _render(archive, output, indexing, languages, base_url, progress, beside)
         output.finish(state)
         indexer.wait()
     except BaseException:
@@ -143,24 +137,21 @@ def _under(path: object, folder: Path) -> bool:
 
 
 def _render(
-    archive: Archive,
+    archive: Source,
     output: Output,
     indexer: search.Indexer | None,
     languages: list[str],
     base_url: str,
     progress: Progress | None,
-    cache: bool,
     beside: Beside,
 ) -> None:
-    env = environment(cache_folder(archive.root, "templates") if cache else None)
+    env = environment(archive.derived)
     gathered: dict[str, Language] = {}
     tell = progress or (lambda _stage, _done, _total: None)
 
     def reports_of_translations() -> dict[str, TranslationReport]:
         return {
-            language: translation_report(archive, language, cache=cache)
-            for language in languages
-            if language != "en"
+            language: archive.translation(language) for language in languages if language != "en"
         }
 
     # A rebuild's reports are worked out beside the gathering. A first build's, and the other
@@ -174,8 +165,7 @@ def _render(
 
     def beside_the_walk() -> None:
         nonlocal translated
-        if cache:
-            diffs_aside.update(_diffs_aside(archive, languages[1:], beside))
+        diffs_aside.update(_diffs_aside(archive, languages[1:], beside))
         if not output.previous and len(languages) > 1:
             translated = beside.start(reports_of_translations)
 
@@ -195,10 +185,8 @@ def _render(
             walked.add(index)  # noqa: B023
             tell(f"reading {language}", index + 1, len(releases))  # noqa: B023
 
-        gathered[language] = gather(
-            archive,
+        gathered[language] = archive.gather(
             language,
-            cache=diff_folder(archive.root) if cache else None,
             on_document=on_document,
             kept=True,
             diffs_made=beside_the_walk if language == languages[0] else None,
@@ -211,7 +199,7 @@ def _render(
         gc.freeze()
         if len(languages) > 1 and "en" in gathered:
             checks_aside[language] = beside.start(
-                partial(_check, archive, gathered[language], gathered["en"], cache)
+                partial(archive.check, language, gathered[language], gathered["en"])
             )
     reports = translated()
     pairing = Pairing()
@@ -223,7 +211,7 @@ def _render(
     lastmod: dict[str, dt.date] = {}
     for language, data in gathered.items():
         english = gathered.get("en") if language != "en" else None
-        links = LinkCache(archive.root if cache else None, language)
+        links = LinkCache(archive.derived, language, str(Path(archive.root).resolve()))
         pages = LanguagePages(
             env,
             data,
@@ -244,7 +232,7 @@ def _render(
             make_until(pages, unchecked, output, check.ready)
             checked = check()
         else:
-            checked = _check(archive, data, gathered.get("en"), cache)
+            checked = archive.check(language, data, gathered.get("en"))
         checks = CheckPages(pages, checked)
         make_files(
             pages,
@@ -266,26 +254,17 @@ def _render(
 
 
 def _diffs_aside(
-    archive: Archive, languages: list[str], beside: Beside
+    archive: Source, languages: list[str], beside: Beside
 ) -> dict[str, Callable[[], int]]:
     """Start working out, each in a process beside the build, the languages' missing diffs."""
-    folder = diff_folder(archive.root)
     return {
-        language: beside.start(partial(diff_here, archive, releases, folder))
+        language: beside.start(partial(archive.make_diffs, language, True))
         for language in languages
-        if missing_diffs(releases := archive.releases(language), folder)
+        if archive.missing_diffs(language)
     }
 
 
-def _check(
-    archive: Archive, data: Language, english: Language | None, cache: bool
-) -> LanguageCheck:
-    """The reference check of a gathered language (kept in the archive's cache with `cache`)."""
-    folder = cache_folder(archive.root, "checks") if cache else None
-    return check_gathered(data, english, data.release_headings, folder)
-
-
-def _state(archive: Archive, languages: list[str], base_url: str, index_search: bool) -> str:
+def _state(archive: Source, languages: list[str], base_url: str, index_search: bool) -> str:
     """Sum up what a build makes the site from: the releases, the code and the options."""
     digest = hashlib.sha1(repr((code_version(), languages, base_url, index_search)).encode())
     for release in archive.releases():  # a release's content is its content_sha256
@@ -302,7 +281,7 @@ def _index_is_stale(output: Output, language: str) -> bool:
     )
 
 
-def _languages(archive: Archive) -> list[str]:
+def _languages(archive: Source) -> list[str]:
     found = {release.language for release in archive.releases()}
     return [
         *[lang for lang in LANGUAGE_ORDER if lang in found],
@@ -312,7 +291,7 @@ def _languages(archive: Archive) -> list[str]:
 
 def _release_data(
     output: Output,
-    archive: Archive,
+    archive: Source,
     release: Release,
     previous: Release | None,
     documents: dict[str, Document],

@@ -3,107 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
-from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
-from rulesarchive.differ.glossary import checked_glossary, term_key
-from rulesarchive.differ.references import (
-    ENGLISH_CHECK,
-    GLOSSARY,
-    LanguageCheck,
-    Problem,
-    check_kept,
-    check_translated_kept,
-    mark_fixes,
-    snapshots,
-)
+from rulesarchive.corpus.model import Release
+from rulesarchive.differ.glossary import term_key
+from rulesarchive.differ.references import GLOSSARY, LanguageCheck, Problem, mark_fixes
 from rulesarchive.site_builder import paths
-from rulesarchive.site_builder.gather import Language
 from rulesarchive.site_builder.pages import LanguagePages
-from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, code_version
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job
 
 
 def check_page(release: Release) -> str:
     """Return the path of a release's reference check, beside its changelog."""
     return f"{release.language}/releases/{release.effective_date.isoformat()}/check.html"
-
-
-def check_gathered(
-    data: Language,
-    english: Language | None,
-    headings: list[tuple[Heading, ...]],
-    cache: Path | None = None,
-) -> LanguageCheck:
-    """Check a gathered language: English by its lines, a translation against its English.
-
-    `headings` are each release's, as the documents passed while gathering. With a `cache`
-    folder, English goes on from the check kept there for its first releases (and keeps its
-    own): a release added at the end is the only one checked. A translation goes on the
-    same way from the first of its releases on or after an English release added.
-    """
-    if data.language == "en":
-        glossaries = _glossaries(data)
-        return check_kept(
-            "en",
-            data.releases,
-            lambda start: snapshots(data.lines, glossaries, headings, start),
-            cache,
-            ENGLISH_CHECK,
-        )
-    return _check_translated(data, english, headings, cache)
-
-
-def _check_translated(
-    data: Language,
-    english: Language | None,
-    headings: list[tuple[Heading, ...]],
-    cache: Path | None,
-) -> LanguageCheck:
-    """Check the releases of a translation against the English releases they translate."""
-    english_releases = english.releases if english else []
-    english_rules: dict[str, list[Rule]] = {}  # by release key, from the first one asked for
-
-    def rules_of(release: Release) -> list[Rule]:
-        if release.key not in english_rules and english:
-            since = english_releases.index(release)
-            blank = [()] * len(english_releases)
-            shots = snapshots(english.lines, blank, start=since)
-            for other, shot in zip(english_releases[since:], shots, strict=True):
-                english_rules.setdefault(other.key, [rule for _, rule in shot.rules])
-        return english_rules[release.key]
-
-    def documents_from(start: int) -> list[Document]:
-        shots = snapshots(data.lines, _glossaries(data), headings, start)
-        return [
-            Document(
-                data.language,
-                release.effective_date,
-                rules=tuple(rule for _, rule in shot.rules),
-                glossary=shot.glossary,
-                excerpt="excerpt" in release.flags,
-            )
-            for release, shot in zip(data.releases[start:], shots, strict=True)
-        ]
-
-    return check_translated_kept(
-        data.language,
-        data.releases,
-        documents_from,
-        english_releases,
-        rules_of,
-        cache,
-        f"site:{code_version()}",
-    )
-
-
-def _glossaries(data: Language) -> list[tuple[GlossaryEntry, ...]]:
-    """Each release's glossary entries, from the glossary's lines, as the check reads them."""
-    glossaries: list[list[GlossaryEntry]] = [[] for _ in data.releases]
-    for term in data.glossary:
-        for first, last, entry in term.stretches:
-            for index in range(first, last + 1):
-                glossaries[index].append(entry)
-    return [checked_glossary(entries) for entries in glossaries]
 
 
 class CheckPages:

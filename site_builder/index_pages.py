@@ -7,9 +7,9 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.numbers import parent_of, rule_sort_key
+from rulesarchive.differ.language import GlossaryLine
 from rulesarchive.differ.lineage import Line
 from rulesarchive.site_builder import paths
-from rulesarchive.site_builder.gather import GlossaryLine
 from rulesarchive.site_builder.render import Job, Memoised
 
 if TYPE_CHECKING:

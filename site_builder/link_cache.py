@@ -10,11 +10,10 @@ linked on the page. When a release is added, what the older texts' links resolve
 the same (a reference to the newest release gains a version anchor, a term its slug): those
 texts are looked up, not linked again, and the ones whose links changed miss.
 
-Kept per language and per share of the pages (the rule pages are made in a forked process):
-ARCHIVE/.cache/links/<entry>.pickle, by page: the entries of the pages a build made, and of
-those it kept as they were (by their memo, without linking anything: `keep`), nothing else;
-with the version of the code that made them (entries of other code are never read). The
-word diffs are kept whole: a pair of texts once shown stays in the history.
+Kept in the derived store per archive, language and share of the pages (the rule pages are
+made in a forked process), by page: the entries of the pages a build made, and of those it
+kept as they were (by their memo, without linking anything: `keep`), nothing else. The word
+diffs are kept whole: a pair of texts once shown stays in the history.
 """
 
 from __future__ import annotations
@@ -22,11 +21,9 @@ from __future__ import annotations
 import hashlib
 import marshal
 from collections.abc import Callable
-from pathlib import Path
 
-from rulesarchive.corpus.cache import cache_folder, entry_path, read_entry, write_entry
+from rulesarchive.corpus.derived import DerivedData, Kind, entry_key
 from rulesarchive.differ.words import Diff, diff_words
-from rulesarchive.site_builder.render import code_version
 
 # The parts pages are made in: the forked rule pages, and the rest in the building process.
 PARTS = ("rules", "others")
@@ -37,22 +34,23 @@ Linked = tuple[str, tuple[str, ...]]  # the HTML, the glossary terms it linked
 class LinkCache:
     """The linked texts of one language, read from the last build, kept for the next one."""
 
-    def __init__(self, archive_root: Path | None, language: str) -> None:
-        self.folder = cache_folder(archive_root, "links") if archive_root else None
+    def __init__(self, derived: DerivedData | None, language: str, archive: str = "") -> None:
+        """Read what the last build of `archive` (its folder) kept in `derived` (None: none)."""
+        self.derived = derived if derived is not None else DerivedData(None)
         self.language = language
+        self.archive = archive
         self.found: dict[str, dict[bytes, Linked]] = {}  # page -> key -> HTML, last build's
         self.used: dict[str, dict[bytes, Linked]] = {}  # by this build (for the next one)
         self.diffs_found: dict[bytes, Diff] = {}  # word diffs, the same way
         self.diffs_used: dict[bytes, Diff] = {}
         self.texts_found: dict[str, dict[bytes, str]] = {}  # other texts, by page, the same way
         self.texts_used: dict[str, dict[bytes, str]] = {}
-        if self.folder is not None:
-            for part in PARTS:
-                kept = read_entry(self._path(part))
-                if isinstance(kept, tuple) and len(kept) == 4 and kept[0] == code_version():
-                    self.found.update(kept[1])
-                    self.diffs_found.update(kept[2])
-                    self.texts_found.update(kept[3])
+        for part in PARTS:
+            kept = self.derived.get(self._key(part))
+            if isinstance(kept, tuple) and len(kept) == 3:
+                self.found.update(kept[0])
+                self.diffs_found.update(kept[1])
+                self.texts_found.update(kept[2])
 
     @staticmethod
     def key(*inputs: object) -> bytes:
@@ -113,11 +111,10 @@ class LinkCache:
 
     def save(self, part: str) -> None:
         """Keep what this process used for the next build, as the share `part` of the pages."""
-        if self.folder is not None:
+        if self.derived.folder is not None:
             diffs = self.diffs_found | self.diffs_used
-            write_entry(self._path(part), (code_version(), self.used, diffs, self.texts_used))
+            self.derived.put(self._key(part), (self.used, diffs, self.texts_used))
 
-    def _path(self, part: str) -> Path:
-        assert self.folder is not None
-        # One file per share, whatever code made it: a build by other code replaces it.
-        return entry_path(self.folder, f"{self.language}:{part}")
+    def _key(self, part: str) -> str:
+        # One entry per archive and share: the next build replaces it.
+        return entry_key(Kind.LINKS, self.archive, self.language, part)

@@ -9,11 +9,12 @@ import pickle
 from collections.abc import Callable, Iterator
 
 from jinja2 import Environment
+from rulesarchive.corpus.derived import code_version
 from rulesarchive.differ.history import Version
+from rulesarchive.differ.language import Language
 from rulesarchive.differ.lineage import Line, line_versions
 from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.site_builder import paths
-from rulesarchive.site_builder.gather import Language
 from rulesarchive.site_builder.index_pages import IndexPages
 from rulesarchive.site_builder.link_cache import LinkCache
 from rulesarchive.site_builder.number_pages import NumberPages
@@ -23,7 +24,6 @@ from rulesarchive.site_builder.render import (
     Job,
     Memoised,
     Page,
-    code_version,
     fingerprint,
     memo,
     messages,

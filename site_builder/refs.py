@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from markupsafe import Markup, escape
 from rulesarchive.corpus import numbers
 from rulesarchive.corpus.numbers import CITATION
+from rulesarchive.differ.language import Language
 from rulesarchive.site_builder import paths
-from rulesarchive.site_builder.gather import Language
 from rulesarchive.site_builder.link_cache import LinkCache, Linked
 
 # 'rule 704', 'rules 613', 'section 7', '规则704'; not the start of '704.5'.

@@ -14,23 +14,20 @@ from dataclasses import dataclass
 from functools import cache, partial
 from importlib import resources
 from operator import attrgetter, methodcaller
-from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from jinja2.bccache import Bucket, BytecodeCache
 from markupsafe import Markup, escape
-from rulesarchive.corpus.cache import entry_path, read_entry, write_entry
-
-from rulesarchive import corpus, differ
+from rulesarchive.corpus.derived import DerivedData, Kind, entry_key
 
 LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "it": "Italiano"}
 
 
-def environment(compiled: Path | None = None) -> Environment:
+def environment(compiled: DerivedData | None = None) -> Environment:
     """Return the Jinja2 environment over templates/ (autoescaping: rule text is only text).
 
-    With `compiled`, a folder where the templates are kept compiled from one build to the next.
+    With `compiled`, the store where the templates are kept compiled from one build to the next.
     """
     folder = str(resources.files("rulesarchive.templates"))
     env = Environment(
@@ -87,16 +84,16 @@ class _CompiledTemplates(BytecodeCache):
     and Python's on reading: a changed template is compiled afresh.
     """
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
+    def __init__(self, derived: DerivedData) -> None:
+        self.derived = derived
 
     def load_bytecode(self, bucket: Bucket) -> None:
-        kept = read_entry(entry_path(self.folder, f"template:{bucket.key}"))
+        kept = self.derived.get(entry_key(Kind.TEMPLATE, bucket.key))
         if isinstance(kept, bytes):
             bucket.bytecode_from_string(kept)
 
     def dump_bytecode(self, bucket: Bucket) -> None:
-        write_entry(entry_path(self.folder, f"template:{bucket.key}"), bucket.bytecode_to_string())
+        self.derived.put(entry_key(Kind.TEMPLATE, bucket.key), bucket.bytecode_to_string())
 
 
 @cache
@@ -117,20 +114,6 @@ def diff_html(pieces: Iterable[tuple[int, str]]) -> Markup:
         safe = escape(text)
         parts.append(f"<del>{safe}</del>" if op < 0 else f"<ins>{safe}</ins>" if op > 0 else safe)
     return Markup("".join(parts))
-
-
-@cache
-def code_version() -> str:
-    """Hash of the code and templates that make pages: other code, other fingerprints."""
-    digest = hashlib.sha1()
-    roots = [Path(__file__).parent, Path(differ.__file__).parent, Path(corpus.__file__).parent]
-    files = [path for root in roots for path in sorted(root.glob("*.py"))]
-    templates = Path(str(resources.files("rulesarchive.templates")))
-    files += sorted(templates.glob("*.html")) + sorted((templates / "static").glob("*"))
-    files += sorted((templates / "messages").glob("*.json"))
-    for path in files:
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from rulesarchive.corpus.children import die_with_parent
+from rulesarchive.system.processes import die_with_parent
 
 
 class SearchIndexError(Exception):

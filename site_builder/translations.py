@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rulesarchive.corpus.model import Release, Rule
+from rulesarchive.differ.language import Language
 from rulesarchive.differ.lineage import Line
 from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.site_builder.changelog import change_page
-from rulesarchive.site_builder.gather import Language
 
 
 @dataclass(frozen=True, slots=True)

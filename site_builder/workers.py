@@ -20,10 +20,10 @@ from multiprocessing import get_context
 from multiprocessing.connection import Connection
 from multiprocessing.sharedctypes import Synchronized
 
-from rulesarchive.corpus.children import usable_cores, watch_parent
 from rulesarchive.site_builder.output import Output
 from rulesarchive.site_builder.pages import LanguagePages
 from rulesarchive.site_builder.render import Job, Memoised
+from rulesarchive.system.processes import usable_cores, watch_parent
 
 FORK_FROM = 1500  # rule pages below which forking costs more than it saves
 RUN = 32  # rule pages claimed at a time (a few tens of milliseconds of work)

@@ -14,6 +14,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true", help="Rewrite golden files.")
 
 
+@pytest.fixture(autouse=True)
+def derived_data(tmp_path_factory: pytest.TempPathFactory, monkeypatch) -> Path:
+    """Keep each test's derived data in a folder of its own (never the user's cache): a test
+    starts with nothing worked out, as a new archive would."""
+    folder = tmp_path_factory.mktemp("derived")
+    monkeypatch.setenv("RULESARCHIVE_CACHE", str(folder))
+    return folder
+
+
 @pytest.fixture(scope="session")
 def shared_archive() -> Path:
     """Return ../shared/cr-archive; fail under CI=true when it is missing, skip elsewhere."""
@@ -28,10 +37,14 @@ def shared_archive() -> Path:
 @pytest.fixture(scope="session")
 def ingested(shared_archive: Path, tmp_path_factory: pytest.TempPathFactory):
     """Ingest every file of the shared archive once per test session; return (Archive, outcomes)."""
+    from rulesarchive.corpus.derived import DerivedData
     from rulesarchive.corpus.store import Archive
     from rulesarchive.scraper.ingest import ingest_paths
 
-    archive = Archive(tmp_path_factory.mktemp("archive"))
+    # One store of derived data for the session's real archive: what one test works out of
+    # it (diffs, lines, checks) the others read.
+    derived = DerivedData(tmp_path_factory.mktemp("real-derived"))
+    archive = Archive(tmp_path_factory.mktemp("archive"), derived=derived)
     paths = sorted((shared_archive / "en").glob("*.txt"))
     paths += sorted((shared_archive / "orig" / "en").iterdir())
     paths += sorted((shared_archive / "zh-Hans").glob("*.txt"))
@@ -40,11 +53,19 @@ def ingested(shared_archive: Path, tmp_path_factory: pytest.TempPathFactory):
 
 
 @pytest.fixture(scope="session")
-def real_site(ingested, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def library(ingested):
+    """The library over the session's real archive (sharing its derived data)."""
+    from rulesarchive.library import Library
+
+    archive, _ = ingested
+    return Library(archive.root, archive.derived)
+
+
+@pytest.fixture(scope="session")
+def real_site(library, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Build the site of the whole ingested archive once per session (no search index)."""
     from rulesarchive.site_builder.build import build_site
 
-    archive, _ = ingested
     out = tmp_path_factory.mktemp("real-site") / "site"
-    build_site(archive, out, index_search=False)
+    build_site(library, out, index_search=False)
     return out

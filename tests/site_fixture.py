@@ -10,8 +10,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from rulesarchive.corpus.model import Document, Provenance, Release, Rule
-from rulesarchive.corpus.store import Archive, render_rules_text
+from rulesarchive.corpus.store import render_rules_text
 from rulesarchive.site_builder.build import sample_archive
+
+from rulesarchive.library import Library
 
 CHINESE = {  # the sample's rules of 2014-02-01, translated
     "100.1": "这些万智牌规则适用于任何有两位或更多牌手的万智牌游戏，包括双人游戏和多人游戏。",
@@ -36,10 +38,10 @@ BANDING_B = Rule(
 )
 
 
-def fixture_archive(folder: Path) -> Archive:
+def fixture_archive(folder: Path) -> Library:
     """Copy the sample archive into `folder` and add the provoking release."""
     shutil.copytree(sample_archive(), folder)
-    archive = Archive(folder)
+    archive = Library(folder)
     newest = archive.releases("en")[-1]
     document = archive.load(newest)
     rules = tuple(
@@ -55,16 +57,16 @@ def fixture_archive(folder: Path) -> Archive:
     return archive
 
 
-def _save_translation(archive: Archive) -> None:
+def _save_translation(archive: Library) -> None:
     """A Chinese release translating 2014-02-01; English 400.6 and 702.20 change after it."""
-    english = archive.load(archive.get("en", CHINESE_DATE))
+    english = archive.load(archive.find(CHINESE_DATE))
     rules = tuple(Rule(rule.number, CHINESE[rule.number]) for rule in english.rules)
     document = replace(english, language="zh-Hans", rules=rules, glossary=())
     save_release(archive, document, "BNG", "Born of the Gods")
 
 
 def save_reworded(
-    archive: Archive, language: str, number: str, added: str, date: dt.date, set_: tuple[str, str]
+    archive: Library, language: str, number: str, added: str, date: dt.date, set_: tuple[str, str]
 ) -> None:
     """Store a release of `language` after its newest: the same but rule `number`, with
     `added` at the end of its text; `set_`: its set's code and name."""
@@ -77,7 +79,7 @@ def save_reworded(
     save_release(archive, newer, *set_)
 
 
-def save_release(archive: Archive, document: Document, set_code: str, set_name: str) -> None:
+def save_release(archive: Library, document: Document, set_code: str, set_name: str) -> None:
     """Store a document as a release of the archive, as ingest would."""
     raw = render_rules_text(document).encode()
     digest = hashlib.sha256(raw).hexdigest()
@@ -93,4 +95,4 @@ def save_release(archive: Archive, document: Document, set_code: str, set_name: 
         Provenance(f"fixture-{document.language}.txt", digest, "txt", "utf-8"),
         ("sample",),
     )
-    archive.save(release, document, raw)
+    archive.archive.save(release, document, raw)

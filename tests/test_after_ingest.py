@@ -2,12 +2,11 @@
 
 import pytest
 from click.testing import CliRunner
-from rulesarchive.corpus.store import Archive
-from rulesarchive.differ import cache as diff_cache
 from rulesarchive.differ.classify import diff_documents
-from rulesarchive.differ.references import CheckState, check_language
+from rulesarchive.differ.references import CheckState
 
 from rulesarchive.cli import main
+from rulesarchive.library import Library
 from tests.samples import modern_text
 
 DATES = ["November 8, 2024", "February 7, 2025", "April 11, 2025", "June 13, 2025"]
@@ -24,35 +23,29 @@ def ingest(tmp_path, *dates: str):
         paths.append(str(path))
     result = CliRunner().invoke(main, ["--archive", str(tmp_path / "a"), "ingest", *paths])
     assert result.exit_code == 0, result.output
-    return Archive(tmp_path / "a")
+    return Library(tmp_path / "a")
 
 
 def test_a_release_added_at_the_end_has_its_diff_and_check_ready(tmp_path, monkeypatch):
     archive = ingest(tmp_path, *DATES[:2])
-    whole = check_language(archive, "en")  # a kept check, as after a site build or `check`
+    whole = archive.check("en")  # a kept check, as after a site build or `check`
     assert whole.releases == tuple(archive.releases("en"))
     archive = ingest(tmp_path, DATES[2])
     releases = archive.releases("en")
     expected = diff_documents(archive.load(releases[1]), archive.load(releases[2]))
     monkeypatch.setattr(CheckState, "extend", lambda *args: pytest.fail("checked again"))
-    monkeypatch.setattr(
-        "rulesarchive.differ.classify.diff_documents", lambda *a: pytest.fail("diffed again")
-    )
-    loaded = diff_cache.cached_release_diff(
-        diff_cache.diff_folder(archive.root), releases[1], releases[2], archive.load
-    )
-    assert loaded == expected
-    assert check_language(archive, "en").releases == tuple(releases)
+    monkeypatch.setattr("rulesarchive.diffs.diff_documents", lambda *a: pytest.fail("diffed again"))
+    assert archive.diff(releases[1], releases[2]) == expected
+    assert archive.check("en").releases == tuple(releases)
 
 
 def test_a_bulk_ingest_or_a_release_before_the_end_leaves_the_diffs_to_the_first_reader(
     tmp_path, monkeypatch
 ):
     diffed = []
-    real = diff_cache.cached_release_diff
+    real = Library.diff
     monkeypatch.setattr(
-        "rulesarchive.differ.after_ingest.cached_release_diff",
-        lambda folder, old, new, load: diffed.append(new) or real(folder, old, new, load),
+        Library, "diff", lambda self, old, new: diffed.append(new) or real(self, old, new)
     )
     ingest(tmp_path, *DATES)  # four at once: more than a few
     assert diffed == []

@@ -37,7 +37,7 @@ def test_releases_and_release_match_the_cli(sample):
     releases = sample.releases("en")
     assert all(isinstance(release, Release) for release in releases)
     assert all(isinstance(release, model.Release) for release in releases)
-    assert [r.to_json() for r in releases] == cli_json(sample.store.root, "releases")
+    assert [r.to_json() for r in releases] == cli_json(sample.root, "releases")
     assert sample.release("KLD").effective_date == dt.date(2016, 9, 30)
     assert sample.release(dt.date(2016, 9, 30)) == sample.release("2016-09-30")
     assert sample.release() == releases[-1]
@@ -48,7 +48,7 @@ def test_rule_matches_the_cli_and_takes_a_release_object(sample):
     found = sample.rule("400.6", release=kld)
     assert isinstance(found, RuleText)
     assert found.release == kld and found.number == "400.6"
-    assert found.to_json() == cli_json(sample.store.root, "rule", "400.6", "--release", "KLD")
+    assert found.to_json() == cli_json(sample.root, "rule", "400.6", "--release", "KLD")
     with pytest.raises(ArchiveError, match=r"no rule 999\.9"):
         sample.rule("999.9")
     with pytest.raises(ArchiveError, match="set code 'XYZ'"):
@@ -58,11 +58,11 @@ def test_rule_matches_the_cli_and_takes_a_release_object(sample):
 def test_diff_and_changelog_match_the_cli(sample):
     comparison = sample.diff("WWK", "RNA")
     assert isinstance(comparison, Comparison)
-    assert comparison.to_json() == cli_json(sample.store.root, "diff", "WWK", "RNA")
+    assert comparison.to_json() == cli_json(sample.root, "diff", "WWK", "RNA")
     assert all(change.kind != "unchanged" for change in comparison.changes)
     changelog = sample.changelog("KLD")
     assert changelog.old == sample.release("JOU")
-    assert changelog.to_json() == cli_json(sample.store.root, "changelog", "KLD")
+    assert changelog.to_json() == cli_json(sample.root, "changelog", "KLD")
     with pytest.raises(ArchiveError, match="oldest"):
         sample.changelog("WWK")
 
@@ -71,7 +71,7 @@ def test_history_matches_the_cli(sample):
     history = sample.history("400.6")
     assert isinstance(history, History)
     assert history.versions[-1].effective_date == dt.date(2019, 1, 25)
-    assert history.to_json() == cli_json(sample.store.root, "history", "400.6")
+    assert history.to_json() == cli_json(sample.root, "history", "400.6")
 
 
 def test_import_rulesarchive_loads_nothing_else():

@@ -9,6 +9,7 @@ import threading
 import zipfile
 
 import pytest
+from rulesarchive.corpus.derived import DerivedData
 from rulesarchive.corpus.store import Archive, ArchiveError, document_from_json
 from rulesarchive.scraper.ingest import Overrides, ingest_bytes, ingest_paths
 
@@ -194,7 +195,7 @@ def test_a_loaded_document_is_kept_compactly_and_read_back_equal(tmp_path):
     path = archive.root / "en" / "2024-11-08" / "document.json"
     expected = document_from_json(json.loads(path.read_text(encoding="utf-8")))
     assert archive.load(release) == expected
-    assert len(list((archive.root / ".cache" / "documents").glob("*.marshal"))) == 1
+    assert [(row.kind, row.entries) for row in archive.derived.summary()] == [("document", 1)]
     assert archive.load(release) == expected  # now from the cache
 
 
@@ -227,12 +228,17 @@ def test_the_cached_release_list_follows_replaces_and_removals(tmp_path):
     assert archive.releases() == []
 
 
-def test_an_archive_opened_without_cache_writes_none(tmp_path):
-    shutil.rmtree(_stored(tmp_path).root / ".cache", ignore_errors=True)
-    archive = Archive(tmp_path / "archive", cache=False)
+def test_reading_an_archive_writes_nothing_into_its_folder(tmp_path, derived_data):
+    stored = _stored(tmp_path)
+    before = sorted(path.relative_to(stored.root) for path in stored.root.rglob("*"))
+    archive = Archive(tmp_path / "archive")
     (release,) = archive.releases()
     assert archive.load(release).rule("400.6") is not None
-    assert not (archive.root / ".cache").exists()
+    after = sorted(path.relative_to(stored.root) for path in stored.root.rglob("*"))
+    assert after == before and not (archive.root / ".cache").exists()
+    assert "document" in {row.kind for row in DerivedData(derived_data).summary()}  # outside it
+    nothing = Archive(tmp_path / "archive", cache=False)  # keeps nothing anywhere
+    assert nothing.load(release) == archive.load(release) and nothing.derived.folder is None
 
 
 def test_an_archive_that_cannot_be_written_is_read_as_it_is(tmp_path, monkeypatch):

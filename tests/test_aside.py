@@ -7,9 +7,9 @@ import signal
 import time
 
 import pytest
-from rulesarchive.corpus.children import usable_cores
 from rulesarchive.site_builder.aside import Beside, aside
 from rulesarchive.site_builder.workers import _until
+from rulesarchive.system.processes import usable_cores
 
 needs_two_cores = pytest.mark.skipif(usable_cores() < 2, reason="done in place")
 

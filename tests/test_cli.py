@@ -2,6 +2,7 @@
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -9,11 +10,12 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
+from rulesarchive.corpus.derived import DerivedData
 from rulesarchive.corpus.store import ArchiveError
 from rulesarchive.scraper import ingest as ingest_module
 
-from rulesarchive import cli
-from rulesarchive.cli import main
+from rulesarchive import progress as progress_module
+from rulesarchive.cli import COMMANDS, main
 from rulesarchive.errors import reported_errors
 from tests.samples import ZONE_RULES, modern_text
 
@@ -265,7 +267,7 @@ def test_leftovers_of_an_interrupted_run_are_reported_not_read(tmp_path):
     assert not leftover.exists()
 
 
-def test_check_reports_problems_their_life_and_fixes(tmp_path):
+def test_check_reports_problems_their_life_and_fixes(tmp_path, derived_data):
     wrong = ZONE_RULES.format(who="all players", s="") + "400.8. See rule 400.9 for zones.\n"
     right = wrong.replace("See rule 400.9", "See rule 400.1")
     old, new = tmp_path / "old.txt", tmp_path / "new.txt"
@@ -297,7 +299,7 @@ def test_check_reports_problems_their_life_and_fixes(tmp_path):
     assert run(main, [*archive, "check", "2011-04-01", "--all", "--strict"]).exit_code == 1
     changelog = run(main, [*archive, "changelog"]).output
     assert "reference 400.8: “400.9” → “400.1”; fixes the citation of 400.9" in changelog
-    assert list((tmp_path / "archive" / ".cache" / "checks").glob("*.pickle"))  # kept by content
+    assert "check" in {row.kind for row in DerivedData(derived_data).summary()}  # kept by content
     again = tmp_path / "again.txt"
     again.write_text(modern_text(date="June 17, 2011", zone_rules=wrong))  # wrong once more
     assert run(main, [*archive, "ingest", str(again)]).exit_code == 0
@@ -344,7 +346,7 @@ def test_ingest_is_quiet_on_stderr_when_piped(tmp_path, monkeypatch):
 def test_build_stages_are_silent_when_piped(monkeypatch):
     piped = io.StringIO()
     monkeypatch.setattr(sys, "stderr", piped)
-    with cli._stages() as progress:
+    with progress_module.stages() as progress:
         progress("reading en", 0, 0)
         progress("rendering en", 100, 100)
     assert piped.getvalue() == ""
@@ -365,10 +367,63 @@ def test_bugs_keep_their_traceback():
         raise KeyError("a bug, not bad input")
 
 
+def _command(name: str) -> click.Command:
+    found = main.get_command(click.Context(main), name)
+    assert found is not None
+    return found
+
+
 def test_the_shared_options_keep_their_names_and_defaults():
     for name in ("rule", "diff", "changelog", "history", "check"):
-        lang = next(p for p in main.commands[name].params if p.name == "lang")
+        lang = next(p for p in _command(name).params if p.name == "lang")
         assert (lang.opts, lang.default) == (["--lang"], "en")
-    output = next(p for p in main.commands["diff"].params if p.name == "output")
+    output = next(p for p in _command("diff").params if p.name == "output")
     assert (output.opts, output.default) == (["--format"], "text")
     assert list(output.type.choices) == ["text", "markdown", "json"]
+
+
+def test_help_lists_every_command_with_its_own_short_help_and_loads_none():
+    for name, (_module, line) in COMMANDS.items():
+        assert _command(name).get_short_help_str(limit=200) == line, name
+    command = [sys.executable, "-X", "importtime", "-m", "rulesarchive", "--help"]
+    shown = subprocess.run(command, capture_output=True, text=True, check=True)
+    assert all(name in shown.stdout for name in COMMANDS)
+    imported = {line.split("|")[-1].strip() for line in shown.stderr.splitlines()}
+    assert not {name for name in imported if name.startswith("rulesarchive.commands")}
+    assert "rulesarchive.library" not in imported and "rulesarchive.corpus.store" not in imported
+
+
+def test_a_document_rewritten_in_place_is_read_afresh(tmp_path):
+    """What is derived from a document is named by its content, not by its file's stamps."""
+    archive = _archive_with_two_releases(tmp_path)
+    before = CliRunner().invoke(main, ["--archive", str(archive), "rule", "100.2"])
+    assert before.output.startswith("100.2 Sample rule number 2")
+    document = archive / "en" / "2011-05-01" / "document.json"
+    stat = document.stat()
+    document.write_text(document.read_text().replace("rule number 2 ", "rule NUMBER 2 "))
+    os.utime(document, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same size, same time
+    assert document.stat().st_size == stat.st_size
+    after = CliRunner().invoke(main, ["--archive", str(archive), "rule", "100.2"])
+    assert after.output.startswith("100.2 Sample rule NUMBER 2")
+
+
+def test_a_stdout_that_cannot_show_every_character_gets_replacements(tmp_path):
+    archive = _archive_with_two_releases(tmp_path)
+    command = [sys.executable, "-m", "rulesarchive", "-q", "--archive", str(archive), "changelog"]
+    made = subprocess.run(command, capture_output=True, check=True).stdout.decode()
+    assert "“" in made  # a phrase change is quoted
+    latin = {**os.environ, "PYTHONIOENCODING": "latin-1"}
+    again = subprocess.run(command, capture_output=True, env=latin)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.decode("latin-1") == made.encode("latin-1", "replace").decode("latin-1")
+
+
+def test_ctrl_c_in_a_command_ends_with_aborted_and_130(tmp_path, monkeypatch):
+    from rulesarchive.api import Archive
+
+    def interrupted(*_args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Archive, "changelog", interrupted)
+    result = CliRunner().invoke(main, ["--archive", str(tmp_path), "changelog"])
+    assert result.exit_code == 130 and result.stderr == "\nAborted!\n"

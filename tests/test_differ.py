@@ -8,9 +8,11 @@ from rulesarchive.corpus.typography import normalise_text
 from rulesarchive.differ.align import Pair, _lowest, align_rules, compact_ranges
 from rulesarchive.differ.classify import classify_pair, diff_documents
 from rulesarchive.differ.headings import chapters_by_title
-from rulesarchive.differ.history import read_scraped_history, version_of
+from rulesarchive.differ.history import version_of
 from rulesarchive.differ.report import diff_data, diff_text, history_text
 from rulesarchive.differ.words import DELETE, INSERT, Phrase, diff_words, phrases_of
+
+from rulesarchive.library import read_scraped_history
 
 SEED = Path(__file__).parent / "fixtures" / "seed_400_6_history.txt"
 

@@ -5,7 +5,6 @@ import itertools
 
 from rulesarchive.corpus.lookup import find_release
 from rulesarchive.differ.classify import diff_documents
-from rulesarchive.differ.rule_index import rule_history
 from rulesarchive.differ.words import phrases_of
 
 
@@ -40,9 +39,8 @@ def test_magic_2010_rewrite_maps_surviving_rules(ingested):
     assert moves["217.1d"] == "400.6"
 
 
-def test_history_follows_400_6_back_through_the_renumbering(ingested):
-    archive, _ = ingested
-    history = rule_history(archive, "400.6")
+def test_history_follows_400_6_back_through_the_renumbering(library):
+    history = library.history("400.6")
     assert history.numbers[0] == "217.1d" and history.numbers[-1] == "400.6"
     by_date = {v.effective_date: v for v in history.versions}
     assert by_date[dt.date(2011, 5, 1)].kind == "substantive"
@@ -56,25 +54,22 @@ def test_history_follows_400_6_back_through_the_renumbering(ingested):
     assert by_date[dt.date(2025, 2, 7)].kind == "example"
 
 
-def test_history_of_the_legend_rule_goes_back_to_the_legend_rule(ingested):
-    archive, _ = ingested
-    history = rule_history(archive, "704.5j")
+def test_history_of_the_legend_rule_goes_back_to_the_legend_rule(library):
+    history = library.history("704.5j")
     assert history.numbers == ("420.5e", "704.5k", "704.5j")
     assert all("legend" in v.text.casefold() for v in history.versions)
 
 
-def test_history_kinds_are_the_release_diffs_kinds(ingested):
-    archive, _ = ingested
-    by_date = {v.effective_date: v for v in rule_history(archive, "100.2a").versions}
+def test_history_kinds_are_the_release_diffs_kinds(library):
+    by_date = {v.effective_date: v for v in library.history("100.2a").versions}
     assert by_date[dt.date(2018, 4, 27)].kind == "sweep"
     assert [(p.old, p.new) for p in by_date[dt.date(2018, 4, 27)].phrases] == [
         ("his or her", "their")
     ]
 
 
-def test_the_2008_placeholders_fake_no_version_of_400_6(ingested):
-    archive, _ = ingested
-    versions = rule_history(archive, "400.6").versions
+def test_the_2008_placeholders_fake_no_version_of_400_6(library):
+    versions = library.history("400.6").versions
     around = [
         v for v in versions if dt.date(2008, 1, 1) <= v.effective_date <= dt.date(2009, 7, 31)
     ]

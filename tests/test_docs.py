@@ -3,9 +3,10 @@
 import re
 from pathlib import Path
 
+import click
 import pytest
 
-from rulesarchive.cli import main
+from rulesarchive.cli import COMMANDS, main
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 
@@ -38,9 +39,10 @@ def long_options(command) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("name", sorted(main.commands))
+@pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_command_has_help_and_each_option_in_its_own_readme_section(name):
-    command = main.commands[name]
+    command = main.get_command(click.Context(main), name)
+    assert command is not None
     assert command.help, f"{name} has no help"
     section = readme_section(name)
     for option in long_options(command):

@@ -9,8 +9,8 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 from rulesarchive.corpus.store import Archive
+from rulesarchive.exports.jsonfiles import SCHEMA_FILES, schema_path
 from rulesarchive.site_builder.build import sample_archive
-from rulesarchive.site_builder.exports.jsonfiles import SCHEMA_FILES, schema_path
 
 from rulesarchive.cli import main
 

@@ -4,6 +4,7 @@ import logging
 import shutil
 
 from click.testing import CliRunner
+from rulesarchive.corpus.derived import DerivedData
 from rulesarchive.scraper.http import Fetcher, HttpSettings
 from rulesarchive.site_builder.build import sample_archive
 
@@ -33,7 +34,7 @@ def test_retries_waits_and_not_modified_are_logged(httpserver, tmp_path, caplog)
     httpserver.expect_ordered_request("/cr.txt").respond_with_data("rules", headers={"ETag": '"1"'})
     httpserver.expect_ordered_request("/cr.txt").respond_with_data("", status=304)
     settings = HttpSettings(backoff=0.01, per_host_interval=5.0)
-    fetcher = Fetcher(tmp_path / "cache", settings, sleep=lambda _seconds: None)
+    fetcher = Fetcher(DerivedData(tmp_path / "cache"), settings, sleep=lambda _seconds: None)
     with caplog.at_level(logging.INFO, logger="rulesarchive"):
         fetcher.get(httpserver.url_for("/cr.txt"))
         fetcher.get(httpserver.url_for("/cr.txt"))

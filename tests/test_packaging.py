@@ -42,10 +42,13 @@ def test_wheel_holds_one_import_package_with_templates_and_data(wheel):
         "rulesarchive/corpus/data/releases.json",
         "rulesarchive/py.typed",
         "rulesarchive/api.py",
-        "rulesarchive/site_builder/exports/sqlite.py",
-        "rulesarchive/site_builder/exports/schemas/export.schema.json",
-        "rulesarchive/site_builder/exports/schemas/diff.schema.json",
-        "rulesarchive/site_builder/exports/schemas/history.schema.json",
+        "rulesarchive/library.py",
+        "rulesarchive/commands/rules.py",
+        "rulesarchive/system/processes.py",
+        "rulesarchive/exports/sqlite.py",
+        "rulesarchive/exports/schemas/export.schema.json",
+        "rulesarchive/exports/schemas/diff.schema.json",
+        "rulesarchive/exports/schemas/history.schema.json",
     ):
         assert shipped in names, shipped
     assert any(name.startswith("rulesarchive/templates/static/") for name in names)

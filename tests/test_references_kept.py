@@ -1,29 +1,26 @@
-"""The reference check kept in the cache and extended a release at a time: always the same
-check as the one from nothing."""
+"""The reference check kept in the derived store and extended a release at a time: always the
+same check as the one from nothing."""
 
 import dataclasses
-import shutil
+import sqlite3
 
 import pytest
-from rulesarchive.corpus.cache import cache_folder
+from rulesarchive.corpus import derived
+from rulesarchive.corpus.derived import DerivedData
 from rulesarchive.corpus.model import Document, Release, Rule
-from rulesarchive.differ.cache import diff_folder
 from rulesarchive.differ.classify import diff_documents
 from rulesarchive.differ.lineage import trace_lines
 from rulesarchive.differ.references import (
     CheckState,
     LanguageCheck,
     Snapshot,
-    check_kept,
-    check_language,
     check_snapshots,
-    check_translated_kept,
     check_translated_releases,
     snapshots,
 )
-from rulesarchive.site_builder.checks import check_gathered
-from rulesarchive.site_builder.gather import gather
 
+from rulesarchive.checks import check_english, check_translation
+from rulesarchive.library import Library, _glossaries
 from tests.test_references import doc, release
 
 # Five releases: a rule renumbered (a stale citation), fixed later, a dangling one, a glossary.
@@ -59,24 +56,35 @@ class Shots:
         return self.shots[start : self.count]
 
 
-def kept(releases, shots, count, folder, code="") -> tuple[LanguageCheck, list[int]]:
+def kept(releases, shots, count, store: DerivedData) -> tuple[LanguageCheck, list[int]]:
     asked = Shots(shots, count)
-    return check_kept("en", releases[:count], asked, folder, code), asked.starts
+    checked = check_english(store, releases[:count], asked)
+    assert checked is not None
+    return checked, asked.starts
+
+
+def _entries(store: DerivedData) -> list[tuple[str, int]]:
+    return [(row.kind, row.entries) for row in store.summary()]
 
 
 def test_a_check_extended_by_one_and_by_two_releases_is_the_check_from_nothing(tmp_path):
     releases, shots = shots_of(DOCUMENTS)
+    store = DerivedData(tmp_path)
     whole = check_snapshots("en", releases, shots)
     assert whole.problems  # something to follow: a stale and a dangling citation, a fix
-    assert kept(releases, shots, 2, tmp_path)[1] == [0]
+    assert kept(releases, shots, 2, store)[1] == [0]
     for count, start in ((3, 2), (5, 3)):
-        result, starts = kept(releases, shots, count, tmp_path)
+        result, starts = kept(releases, shots, count, store)
         assert starts == [start]
         assert result == check_snapshots("en", releases[:count], shots[:count])
     assert result == whole
-    again, starts = kept(releases, shots, 5, tmp_path)
+    again, starts = kept(releases, shots, 5, store)
     assert (again, starts) == (whole, [])  # all kept: nothing asked for
-    assert len(list(tmp_path.iterdir())) == 1  # each kept state replaces the one it extends
+    assert _entries(store) == [("check", 1)]  # each kept state replaces the one it extends
+    for count in range(1, 6):  # the check of the first releases is the whole check's beginning
+        assert whole.until(releases[count - 1]) == check_snapshots(
+            "en", releases[:count], shots[:count]
+        )
 
 
 def test_snapshots_from_a_release_on_are_those_of_every_release_from_it():
@@ -90,35 +98,37 @@ def test_snapshots_from_a_release_on_are_those_of_every_release_from_it():
     assert snapshots(lines, [d.glossary for d in documents], start=3) == shots[3:]
 
 
-def test_a_changed_or_inserted_release_or_other_code_checks_from_nothing(tmp_path):
+def test_a_changed_or_inserted_release_or_other_code_checks_from_nothing(tmp_path, monkeypatch):
     releases, shots = shots_of(DOCUMENTS)
-    kept(releases, shots, 4, tmp_path)
+    store = DerivedData(tmp_path)
+    kept(releases, shots, 4, store)
     changed = list(releases)
     changed[1] = dataclasses.replace(changed[1], content_sha256="f" * 64)
-    result, starts = kept(changed, shots, 5, tmp_path)
+    result, starts = kept(changed, shots, 5, store)
     assert starts == [0] and result == check_snapshots("en", changed, shots)
     inserted = [releases[0], release(9), *releases[1:4]]
     moved = [shots[0], shots[0], *shots[1:4]]
-    result, starts = kept(inserted, moved, 5, tmp_path)
+    result, starts = kept(inserted, moved, 5, store)
     assert starts == [0] and result == check_snapshots("en", inserted, moved)
-    assert kept(releases, shots, 5, tmp_path, code="other code")[1] == [0]
-    assert kept(releases, shots, 5, tmp_path)[1] == [4]  # the state kept at first is still good
+    with monkeypatch.context() as other:
+        other.setattr(derived, "code_version", lambda: "other code")
+        assert kept(releases, shots, 5, store)[1] == [0]
+    assert kept(releases, shots, 5, store)[1] == [4]  # the state kept at first is still good
 
 
-def test_an_unreadable_kept_state_or_an_unwritable_cache_checks_from_nothing(tmp_path):
+@pytest.mark.parametrize("spoil", ["x'00'", "substr(value, 1, 100)"])  # or cut short
+def test_an_unreadable_kept_state_or_an_unwritable_cache_checks_from_nothing(tmp_path, spoil):
     releases, shots = shots_of(DOCUMENTS)
     whole = check_snapshots("en", releases, shots)
-    for spoil in (lambda data: b"not a pickle", lambda data: data[:100]):  # or cut short
-        folder = tmp_path / "checks"
-        shutil.rmtree(folder, ignore_errors=True)
-        kept(releases, shots, 4, folder)
-        [entry] = folder.iterdir()
-        entry.write_bytes(spoil(entry.read_bytes()))
-        assert kept(releases, shots, 5, folder) == (whole, [0])
+    store = DerivedData(tmp_path / "store")
+    kept(releases, shots, 4, store)
+    with sqlite3.connect(tmp_path / "store" / derived.FILE_NAME) as connection:
+        connection.execute(f"UPDATE entries SET value = {spoil}")
+    assert kept(releases, shots, 5, DerivedData(tmp_path / "store")) == (whole, [0])
     blocked = tmp_path / "a file"
     blocked.write_text("")
     for _ in range(2):  # nothing can be kept under a file: checked from nothing each time
-        assert kept(releases, shots, 5, blocked / "checks") == (whole, [0])
+        assert kept(releases, shots, 5, DerivedData(blocked / "store")) == (whole, [0])
 
 
 CHINESE = [
@@ -133,10 +143,10 @@ def chinese(day: int) -> Release:
 
 
 class Translated:
-    """The translated check kept in `folder`, saying from which release documents were asked."""
+    """The translated check kept in `store`, saying from which release documents were asked."""
 
-    def __init__(self, folder, english_documents) -> None:
-        self.folder, self.starts = folder, []
+    def __init__(self, store: DerivedData, english_documents) -> None:
+        self.store, self.starts = store, []
         self.english = dict(english_documents)
 
     def __call__(self, releases, documents, english) -> LanguageCheck:
@@ -144,8 +154,8 @@ class Translated:
             self.starts.append(start)
             return documents[start : len(releases)]
 
-        return check_translated_kept(
-            "zh-Hans", releases, documents_from, english, self.rules, self.folder
+        return check_translation(
+            self.store, "zh-Hans", releases, documents_from, english, self.rules
         )
 
     def rules(self, release: Release):
@@ -155,7 +165,8 @@ class Translated:
 def test_a_translation_goes_on_from_its_first_release_after_an_english_release_added(tmp_path):
     english = [release(day) for day in (1, 3, 5, 7)]
     releases = [chinese(day) for day in (2, 4, 6)]
-    check = Translated(tmp_path, {r.key: d for r, d in zip(english, DOCUMENTS, strict=False)})
+    english_documents = {r.key: d for r, d in zip(english, DOCUMENTS, strict=False)}
+    check = Translated(DerivedData(tmp_path), english_documents)
 
     def whole(count: int, bases: list[Release]) -> LanguageCheck:
         return check_translated_releases(
@@ -171,86 +182,69 @@ def test_a_translation_goes_on_from_its_first_release_after_an_english_release_a
 
 
 @pytest.fixture(scope="module")
-def gathered(ingested):
-    archive, _ = ingested
-    found = {}
-    for language in ("en", "zh-Hans"):
-        headings = []
-        data = gather(
-            archive,
-            language,
-            cache=diff_folder(archive.root),
-            on_document=lambda _i, _r, document, h=headings: h.append(document.headings),
-        )
-        found[language] = (data, headings)
-    return archive, found
+def gathered(library):
+    return {language: library.gather(language) for language in ("en", "zh-Hans")}
 
 
-@pytest.fixture(scope="module")
-def english(gathered):
-    archive, found = gathered
-    return archive, *found["en"]
-
-
-def test_on_the_real_archive_the_extended_check_is_the_check_from_nothing(english, tmp_path):
-    _, data, headings = english
-    whole = check_gathered(data, None, headings)
+def test_on_the_real_archive_the_extended_check_is_the_check_from_nothing(gathered, tmp_path):
+    data = gathered["en"]
+    store = DerivedData(tmp_path)
     releases = data.releases
-    shots = snapshots(data.lines, _glossaries(data), headings)
-    assert check_snapshots("en", releases, shots) == whole
+    shots = snapshots(data.lines, _glossaries(data), data.release_headings)
+    whole = check_snapshots("en", releases, shots)
     count = len(releases)
-    kept(releases, shots, count - 3, tmp_path)
-    one, starts = kept(releases, shots, count - 2, tmp_path)
+    kept(releases, shots, count - 3, store)
+    one, starts = kept(releases, shots, count - 2, store)
     assert starts == [count - 3]
     assert one == check_snapshots("en", releases[: count - 2], shots[: count - 2])
-    two, starts = kept(releases, shots, count, tmp_path)
+    two, starts = kept(releases, shots, count, store)
     assert (two, starts) == (whole, [count - 2])
 
 
-def test_the_site_keeps_its_checks_and_reads_them_back(gathered, tmp_path):
-    _, found = gathered
-    (english, english_headings), (chinese, chinese_headings) = found["en"], found["zh-Hans"]
-    for data, base, headings in (
-        (english, None, english_headings),
-        (chinese, english, chinese_headings),
-    ):
-        whole = check_gathered(data, base, headings)
-        assert check_gathered(data, base, headings, tmp_path) == whole  # kept
-        assert check_gathered(data, base, headings, tmp_path) == whole  # read back
+def test_the_site_keeps_its_checks_and_reads_them_back(library, gathered, tmp_path):
+    english, chinese = gathered["en"], gathered["zh-Hans"]
+    fresh = Library(library.root, DerivedData(None))
+    store = Library(library.root, DerivedData(tmp_path))
+    for language, data, base in (("en", english, None), ("zh-Hans", chinese, english)):
+        whole = fresh.check(language, data, base)
+        assert store.check(language, data, base) == whole  # kept
+        assert store.check(language, data, base) == whole  # read back
+        assert fresh.check(language) == whole  # the same check from the documents
     # English: its last state; a translation: the state after each of its releases
-    assert len(list(tmp_path.iterdir())) == 1 + len(chinese.releases)
+    assert (".", sum(n for k, n in _entries(store.derived) if k == "check")) == (
+        ".",
+        1 + len(chinese.releases),
+    )
 
 
-def test_the_check_command_goes_on_from_the_kept_check(english, monkeypatch):
-    archive, _, _ = english
-    shutil.rmtree(cache_folder(archive.root, "checks"), ignore_errors=True)  # derived data only
-    load = archive.load
+def test_the_check_command_goes_on_from_the_kept_check(library, tmp_path, monkeypatch):
+    store = Library(library.root, DerivedData(tmp_path))
+    load = store.archive.load
     for language, added in (("en", 2), ("zh-Hans", 1)):
-        releases = archive.releases(language)
-        whole = check_language(archive, language, cache=False)
-        check_language(archive, language, until=releases[-added - 1])  # kept
+        releases = store.releases(language)
+        whole = Library(library.root, library.derived).check(language)
+        if language == "en":  # kept for all but the last releases
+            store._check_english(releases[:-added])
+        else:
+            store._check_translation(language, releases[:-added])
+        for old, new in zip(releases[-added - 1 :], releases[-added:], strict=False):
+            store.diff(old, new)  # as the ingest that added them did
         loaded = []
-        monkeypatch.setattr(archive, "load", lambda r, seen=loaded: seen.append(r) or load(r))
-        assert check_language(archive, language) == whole
+        monkeypatch.setattr(store.archive, "load", lambda r, seen=loaded: seen.append(r) or load(r))
+        assert store.check(language) == whole
         # the new releases alone are read (and a translation's English bases)
         assert [r for r in loaded if r.language == language] == releases[-added:]
-        monkeypatch.setattr(archive, "load", load)
+        monkeypatch.setattr(store.archive, "load", load)
 
 
-def test_the_check_command_goes_on_from_the_check_the_site_kept(english, monkeypatch):
+def test_the_check_command_goes_on_from_the_check_the_site_kept(
+    library, gathered, tmp_path, monkeypatch
+):
     # Both read the same snapshots (the site's from its gathered lines, the command's from
     # the documents), so after a site build the command checks no release again.
-    archive, data, headings = english
-    folder = cache_folder(archive.root, "checks")
-    shutil.rmtree(folder, ignore_errors=True)  # derived data only
-    whole = check_language(archive, "en", cache=False)
-    assert check_gathered(data, None, headings, folder) == whole
-    monkeypatch.setattr(archive, "load", lambda release: pytest.fail(f"{release.key} read"))
+    store = Library(library.root, DerivedData(tmp_path))
+    whole = Library(library.root, library.derived).check("en")
+    assert store.check("en", gathered["en"]) == whole
+    monkeypatch.setattr(store.archive, "load", lambda release: pytest.fail(f"{release.key} read"))
     monkeypatch.setattr(CheckState, "extend", lambda *args: pytest.fail("checked again"))
-    assert check_language(archive, "en") == whole
-
-
-def _glossaries(data):
-    from rulesarchive.site_builder.checks import _glossaries
-
-    return _glossaries(data)
+    assert store.check("en") == whole

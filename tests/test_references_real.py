@@ -5,8 +5,10 @@ from pathlib import Path
 import pytest
 from rulesarchive.corpus.lookup import find_release
 from rulesarchive.differ.classify import diff_documents
-from rulesarchive.differ.references import KINDS, check_language, mark_fixes
+from rulesarchive.differ.references import KINDS, mark_fixes
 from rulesarchive.differ.report import check_all_data, check_all_text
+
+from rulesarchive.library import Library
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 
@@ -14,7 +16,7 @@ README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding=
 @pytest.fixture(scope="module")
 def english(ingested):
     archive, _ = ingested
-    return archive, check_language(archive, "en")
+    return archive, Library(archive.root, archive.derived).check("en")
 
 
 def _problem(check, release, rule):
@@ -54,7 +56,7 @@ def test_the_changelog_of_2010_02_01_says_which_citations_it_fixed(english):
 def test_the_whole_archive_counts_are_the_ones_in_the_readme(english):
     archive, check = english
     summaries = [check_all_text(check_all_data(check)).splitlines()[0]]
-    chinese = check_language(archive, "zh-Hans")
+    chinese = Library(archive.root, archive.derived).check("zh-Hans")
     summaries.append(check_all_text(check_all_data(chinese)).splitlines()[0])
     for summary in summaries:
         assert summary in README, summary

@@ -58,7 +58,7 @@ def waits() -> list[float]:
 @pytest.fixture
 def fetcher(httpserver, archive: Archive, waits: list[float]) -> Fetcher:
     mirror = httpserver.url_for("/").rstrip("/")
-    return Fetcher(archive.root / ".cache" / "http", FAST, mirror=mirror, sleep=waits.append)
+    return Fetcher(archive.derived, FAST, mirror=mirror, sleep=waits.append)
 
 
 def serve_rules_page(httpserver) -> None:
@@ -331,12 +331,12 @@ def test_interrupted_scrape_keeps_what_it_finished_and_resumes(
                 raise KeyboardInterrupt
             return super().get(url, **options)
 
-    killed = Killed(archive.root / ".cache" / "http", FAST, mirror=mirror, sleep=waits.append)
+    killed = Killed(archive.derived, FAST, mirror=mirror, sleep=waits.append)
     with pytest.raises(KeyboardInterrupt):
         scrape(archive, killed, ("zh-Hans",))
     assert [r.effective_date for r in archive.releases("zh-Hans")] == [dt.date(2026, 2, 27)]
     assert intact(archive)
-    again = Fetcher(archive.root / ".cache" / "http", FAST, mirror=mirror, sleep=waits.append)
+    again = Fetcher(archive.derived, FAST, mirror=mirror, sleep=waits.append)
     planned, outcomes = scrape(archive, again, ("zh-Hans",))
     assert [p.label for p in planned] == ["zh-Hans 2026-04-17"]
     assert [o.status for o in outcomes] == ["added"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import sqlite3
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -14,15 +15,16 @@ import pytest
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
 from jinja2 import Environment
-from rulesarchive.corpus.children import usable_cores
+from rulesarchive.corpus.derived import DerivedData
+from rulesarchive.differ.glossary import is_term
 from rulesarchive.site_builder import build as build_module
 from rulesarchive.site_builder import changelog, paths
 from rulesarchive.site_builder import output as output_module
 from rulesarchive.site_builder.build import BuildError, build_site, sample_archive
-from rulesarchive.site_builder.gather import is_term
 from rulesarchive.site_builder.render import environment
+from rulesarchive.system.processes import usable_cores
 
-from rulesarchive import cli
+from rulesarchive import progress as progress_module
 from rulesarchive.cli import main
 from tests.linkcheck import broken_links
 from tests.site_fixture import HOSTILE, fixture_archive
@@ -204,7 +206,7 @@ def test_a_failed_build_stops_what_it_was_working_out_beside_it(tmp_path, monkey
     def broken(self):
         raise RuntimeError("template exploded")
 
-    monkeypatch.setattr(build_module, "_check", slow_check)
+    monkeypatch.setattr(type(archive), "check", slow_check)
     monkeypatch.setattr(build_module.LanguagePages, "shares", broken)
     with pytest.raises(RuntimeError, match="template exploded"):
         build_site(archive, tmp_path / "site", index_search=False)
@@ -351,8 +353,8 @@ def test_cli_build_draws_a_progress_bar_on_a_terminal(tmp_path, monkeypatch):
             return True
 
     terminal = Terminal()
-    monkeypatch.setattr(cli.sys, "stderr", terminal)
-    with cli._stages() as progress:
+    monkeypatch.setattr(progress_module.sys, "stderr", terminal)
+    with progress_module.stages() as progress:
         progress("rendering en", 50, 100)
         progress("rendering en", 100, 100)
     assert "rendering en" in terminal.getvalue() and "100%" in terminal.getvalue()
@@ -401,14 +403,16 @@ def test_the_not_found_page_works_under_a_sub_path(tmp_path):
 
 
 def test_templates_are_kept_compiled_between_builds(tmp_path, monkeypatch):
-    first = environment(tmp_path).get_template("rule.html")
-    assert [path.suffix for path in tmp_path.iterdir()] == [".pickle"]
+    first = environment(DerivedData(tmp_path)).get_template("rule.html")
+    assert [(row.kind, row.entries) for row in DerivedData(tmp_path).summary()] == [("template", 1)]
     monkeypatch.setattr(Environment, "compile", lambda *a, **k: pytest.fail("compiled again"))
-    kept = environment(tmp_path).get_template("rule.html")
+    kept = environment(DerivedData(tmp_path)).get_template("rule.html")
     assert kept.blocks.keys() == first.blocks.keys()
     monkeypatch.undo()
-    (tmp_path / next(tmp_path.iterdir()).name).write_bytes(b"damaged")
-    assert environment(tmp_path).get_template("rule.html").blocks.keys() == first.blocks.keys()
+    with sqlite3.connect(tmp_path / "derived.sqlite") as connection:
+        connection.execute("UPDATE entries SET value = x'00'")
+    again = environment(DerivedData(tmp_path)).get_template("rule.html")
+    assert again.blocks.keys() == first.blocks.keys()
 
 
 def test_the_pages_every_language_has_link_each_other_in_head_and_header(site):

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import jinja2
 import pytest
+from rulesarchive.corpus.derived import DerivedData
 from rulesarchive.corpus.model import GlossaryEntry, Rule
 from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.report import history_data
-from rulesarchive.differ.rule_index import rule_history
 from rulesarchive.scraper.ingest import ingest_paths
 from rulesarchive.site_builder import build as build_module
 from rulesarchive.site_builder import index_pages, number_pages, release_pages, rule_pages, workers
@@ -25,6 +25,7 @@ from rulesarchive.site_builder import pages as pages_module
 from rulesarchive.site_builder.build import build_site
 from rulesarchive.site_builder.render import Job, fingerprint
 
+from rulesarchive.library import Library
 from tests.site_fixture import fixture_archive, save_release, save_reworded
 
 RULE_PAGE = "en/r/2010-02-01/400.6/index.html"
@@ -34,9 +35,10 @@ def _manifest(site) -> dict[str, list[str]]:
     return json.loads((site.resolve() / ".manifest.json").read_text())["files"]
 
 
-def _is_a_build_from_nothing(archive: Archive, out: Path, fresh: Path) -> None:
+def _is_a_build_from_nothing(archive: Library, out: Path, fresh: Path) -> None:
     """Assert the site in `out` is file for file the one a build with no cache makes."""
-    build_site(archive, fresh, index_search=False, cache=False)  # no kept diff, trace, summary
+    nothing_kept = Library(archive.root, DerivedData(None))  # no kept diff, trace, summary
+    build_site(nothing_kept, fresh, index_search=False)
     assert _manifest(out) == _manifest(fresh)
     for path in _manifest(out):
         assert (out / path).read_bytes() == (fresh / path).read_bytes(), path
@@ -125,7 +127,7 @@ def test_a_rebuild_with_nothing_changed_stops_before_reading_the_archive(tmp_pat
     def gather(*args, **kwargs):
         raise AssertionError("the archive was read again")
 
-    monkeypatch.setattr(build_module, "gather", gather)
+    monkeypatch.setattr(Library, "gather", gather)
     again = build_site(archive, out, index_search=False)
     assert (again.pages, again.written) == (first.pages, 0)
     with pytest.raises(AssertionError, match="read again"):  # another option: another site
@@ -221,9 +223,9 @@ def test_a_new_release_remakes_only_the_changelogs_it_changes_and_the_site_is_as
     """Changelogs are memoised by what they are made from (`LanguagePages.memoised`), and the
     releases gathered before are read from the kept summary (`gather(kept=True)`); real
     releases, a glossary change and renumbered rules among them."""
-    archive = Archive(tmp_path / "archive")
+    archive = Library(tmp_path / "archive")
     dates = ["2021-06-09", "2021-07-12", "2021-09-24", "2021-11-15"]
-    ingest_paths(archive, [shared_archive / "en" / f"{date}.txt" for date in dates[:-1]])
+    ingest_paths(archive.archive, [shared_archive / "en" / f"{date}.txt" for date in dates[:-1]])
     out = tmp_path / "site"
     build_site(archive, out, index_search=False)
     made: list[tuple[int, str | None]] = []
@@ -233,7 +235,7 @@ def test_a_new_release_remakes_only_the_changelogs_it_changes_and_the_site_is_as
         "release",
         lambda self, index, part=None: made.append((index, part)) or release(self, index, part),
     )
-    ingest_paths(archive, [shared_archive / "en" / f"{dates[-1]}.txt"])
+    ingest_paths(archive.archive, [shared_archive / "en" / f"{dates[-1]}.txt"])
     loaded: list[str] = []
     load = Archive.load
     monkeypatch.setattr(Archive, "load", lambda self, r: loaded.append(r.key) or load(self, r))
@@ -352,7 +354,7 @@ def test_an_unchanged_rule_shows_what_changed_around_it_in_the_newest_release(tm
     for number in ("100.1", "702.18", "702.18a", "702.18b"):
         kept = json.loads((out / f"data/en/history/{number[:3]}.json").read_text())
         entry = next(entry for entry in kept.values() if entry["rule"] == number)
-        assert entry["versions"] == history_data(rule_history(archive, number))["versions"]
+        assert entry["versions"] == history_data(archive.history(number))["versions"]
 
 
 def _save_with(

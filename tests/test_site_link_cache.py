@@ -6,16 +6,24 @@ import datetime as dt
 from dataclasses import replace
 
 import pytest
+from rulesarchive.corpus import derived
+from rulesarchive.corpus.derived import DerivedData
 from rulesarchive.corpus.model import GlossaryEntry, Rule
 from rulesarchive.site_builder import build as build_module
 from rulesarchive.site_builder import pages as pages_module
 from rulesarchive.site_builder import paths, workers
 from rulesarchive.site_builder.build import build_site
-from rulesarchive.site_builder.gather import gather
 from rulesarchive.site_builder.link_cache import LinkCache
 from rulesarchive.site_builder.refs import References
 
+from rulesarchive.library import Library
 from tests.site_fixture import fixture_archive, save_release, save_reworded
+
+
+def _links(archive: Library) -> LinkCache:
+    """The linked texts the last build of the archive kept (as the build reads them)."""
+    return LinkCache(archive.derived, "en", str(archive.root.resolve()))
+
 
 RULE_PAGE = "en/r/2010-02-01/400.6/index.html"
 
@@ -31,13 +39,13 @@ def _site(folder) -> dict[str, bytes]:
 
 def test_a_text_found_in_the_cache_links_what_it_linked_and_marks_its_terms(tmp_path):
     archive = fixture_archive(tmp_path / "archive")
-    data = gather(archive, "en")
+    data = archive.gather("en")
     glossary = {term.key: f"en/glossary/{term.key}.html" for term in data.glossary}
     text = "An attacking creature with trample, see rule 702.19 and rule 704."
     newest = len(data.releases) - 1
     made = []
     for _ in range(2):  # the second from a cache the first saved
-        links = LinkCache(archive.root, "en")
+        links = _links(archive)
         refs = References(data, glossary, links)
         seen: set[str] = set()
         made.append((str(refs.html(RULE_PAGE, text, newest, seen)), seen))
@@ -45,14 +53,14 @@ def test_a_text_found_in_the_cache_links_what_it_linked_and_marks_its_terms(tmp_
     assert made[0] == made[1]
     assert "<a " in made[0][0]
     assert made[0][1], "the glossary terms the text links are marked as linked on the page"
-    assert len(LinkCache(archive.root, "en").found) == 1
+    assert len(_links(archive).found) == 1
 
 
 def test_a_change_in_where_a_link_leads_reaches_the_page(tmp_path, monkeypatch):
     archive = fixture_archive(tmp_path / "archive")
     out = tmp_path / "site"
     build_site(archive, out, index_search=False)
-    assert LinkCache(archive.root, "en").found  # the rebuild below finds texts linked before
+    assert _links(archive).found  # the rebuild below finds texts linked before
     rule_page = paths.rule_page
 
     def moved(language, line):  # every rule page moves: every link to one must follow
@@ -63,7 +71,7 @@ def test_a_change_in_where_a_link_leads_reaches_the_page(tmp_path, monkeypatch):
     monkeypatch.setattr(build_module, "built_from", lambda out: None)
     monkeypatch.setattr(pages_module, "code_version", lambda: "paths.py changed")
     build_site(archive, out, index_search=False)
-    build_site(archive, tmp_path / "fresh", index_search=False, cache=False)
+    build_site(Library(archive.root, DerivedData(None)), tmp_path / "fresh", index_search=False)
     assert _site(out) == _site(tmp_path / "fresh")
     assert (
         "rule/2010-02-01/400.6/"
@@ -80,7 +88,7 @@ def test_a_glossary_page_renamed_reaches_the_terms_linked_to_it(tmp_path, monkey
     monkeypatch.setattr(build_module, "built_from", lambda out: None)
     monkeypatch.setattr(pages_module, "code_version", lambda: "paths.py changed")
     build_site(archive, out, index_search=False)
-    build_site(archive, tmp_path / "fresh", index_search=False, cache=False)
+    build_site(Library(archive.root, DerivedData(None)), tmp_path / "fresh", index_search=False)
     assert _site(out) == _site(tmp_path / "fresh")
     assert '-x/index.html">' in "".join(
         page.decode() for path, page in _site(out).items() if "/r/" in path
@@ -95,39 +103,37 @@ def test_a_rebuild_from_the_cache_in_two_processes_is_a_build_from_nothing(tmp_p
     build_site(archive, tmp_path / "site", index_search=False)
     (tmp_path / "aside").rename(release)  # one release added, as after an ingest
     build_site(archive, tmp_path / "site", index_search=False)
-    build_site(archive, tmp_path / "fresh", index_search=False, cache=False)
+    build_site(Library(archive.root, DerivedData(None)), tmp_path / "fresh", index_search=False)
     assert _site(tmp_path / "site") == _site(tmp_path / "fresh")
-    assert {
-        part: LinkCache(archive.root, "en")._path(part).exists() for part in ("rules", "others")
-    } == {
+    links = _links(archive)
+    assert {part: links.derived.has(links._key(part)) for part in ("rules", "others")} == {
         "rules": True,
         "others": True,
     }
 
 
-def test_texts_kept_by_other_code_are_never_read_and_replaced(tmp_path, monkeypatch):
-    from rulesarchive.site_builder import link_cache
-
+def test_texts_kept_by_other_code_are_never_read(tmp_path, monkeypatch):
     archive = fixture_archive(tmp_path / "archive")
     build_site(archive, tmp_path / "site", index_search=False)
-    assert LinkCache(archive.root, "en").found
-    kept = sorted((archive.root / ".cache" / "links").iterdir())
-    monkeypatch.setattr(link_cache, "code_version", lambda: "other code")
-    assert not LinkCache(archive.root, "en").found
-    LinkCache(archive.root, "en").save("others")
-    assert sorted((archive.root / ".cache" / "links").iterdir()) == kept  # replaced, not added
+    found = _links(archive).found
+    assert found
+    with monkeypatch.context() as other:
+        other.setattr(derived, "code_version", lambda: "other code")
+        assert not _links(archive).found
+        _links(archive).save("others")  # kept apart, for that code alone
+    assert _links(archive).found == found
 
 
 def test_a_word_diff_is_worked_out_once_across_builds(tmp_path, monkeypatch):
     from rulesarchive.site_builder import link_cache
 
     old, new = "Trample is a static ability.", "Trample is a keyword ability."
-    first = LinkCache(tmp_path, "en")
+    first = LinkCache(DerivedData(tmp_path), "en")
     diff = first.word_diff(old, new)
     assert (-1, "static") in diff and (1, "keyword") in diff
     first.save("others")
     monkeypatch.setattr(link_cache, "diff_words", lambda *texts: pytest.fail("worked out again"))
-    assert LinkCache(tmp_path, "en").word_diff(old, new) == diff
+    assert LinkCache(DerivedData(tmp_path), "en").word_diff(old, new) == diff
 
 
 def test_the_pages_a_rebuild_keeps_by_their_memo_keep_their_linked_texts(tmp_path):
@@ -135,22 +141,22 @@ def test_the_pages_a_rebuild_keeps_by_their_memo_keep_their_linked_texts(tmp_pat
     linking nothing of them: their texts stay in the cache for the next English release."""
     archive = fixture_archive(tmp_path / "archive")
     build_site(archive, tmp_path / "site", index_search=False)
-    before = LinkCache(archive.root, "en").found
+    before = _links(archive).found
     save_reworded(
         archive, "zh-Hans", "100.1", "。", dt.date(2014, 5, 2), ("JOU", "Journey into Nyx")
     )
     build_site(archive, tmp_path / "site", index_search=False)
-    assert LinkCache(archive.root, "en").found == before
+    assert _links(archive).found == before
 
 
 def test_a_forked_process_saves_only_the_pages_it_made(tmp_path):
-    links = LinkCache(tmp_path, "en")
+    links = LinkCache(DerivedData(tmp_path), "en")
     links.put("en/glossary/zone/index.html", b"k1", ("<a>zone</a>", ()))  # the parent's
     inherited = set(links.used)
     links.put(RULE_PAGE, b"k2", ("<a>400.6</a>", ()))
     links.forget(inherited)
     links.save("rules")
-    assert set(LinkCache(tmp_path, "en").found) == {RULE_PAGE}
+    assert set(LinkCache(DerivedData(tmp_path), "en").found) == {RULE_PAGE}
 
 
 def test_a_new_glossary_term_links_again_only_the_texts_that_hold_it(tmp_path, monkeypatch):
@@ -195,7 +201,7 @@ def test_a_new_term_matched_in_any_case_links_the_text_again(tmp_path):
     )
     build_site(archive, out, index_search=False)
     fresh = tmp_path / "fresh"
-    build_site(archive, fresh, index_search=False, cache=False)
+    build_site(Library(archive.root, DerivedData(None)), fresh, index_search=False)
     page = "en/r/2019-06-14/100.2/index.html"
     assert (out / page).read_text() == (fresh / page).read_text()
 
@@ -206,16 +212,16 @@ def test_the_history_entries_of_a_language_that_gained_no_release_are_kept(tmp_p
     archive = fixture_archive(tmp_path / "archive")
     out = tmp_path / "site"
     build_site(archive, out, index_search=False)
-    kept = LinkCache(archive.root, "en").texts_found
+    kept = _links(archive).texts_found
     assert sum(len(texts) for texts in kept.values()) > 0
     save_reworded(archive, "zh-Hans", "100.1", "（改）", dt.date(2019, 6, 14), ("M20", "M20"))
     build_site(archive, out, index_search=False)
-    assert LinkCache(archive.root, "en").texts_found == kept
+    assert _links(archive).texts_found == kept
 
 
 def test_a_section_number_changed_in_a_word_diff_links_with_the_words_before_it(tmp_path):
     archive = fixture_archive(tmp_path / "archive")
-    data = gather(archive, "en")
+    data = archive.gather("en")
     refs = References(data, {}, LinkCache(None, "en"))
     newest = len(data.releases) - 1
     # 'rule' stands in the equal piece, the numbers alone in the deleted and inserted ones.

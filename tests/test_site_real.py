@@ -6,9 +6,7 @@ import json
 import random
 import re
 
-from rulesarchive.differ.lineage import language_lines
 from rulesarchive.differ.report import history_data
-from rulesarchive.differ.rule_index import rule_history
 
 from tests.linkcheck import broken_links
 
@@ -54,10 +52,9 @@ def test_a_chapter_links_a_glossary_term_once_in_a_rule_and_its_sub_rules(real_s
     assert links == ["../../glossary/trample/index.html"]
 
 
-def test_cli_history_and_site_data_read_one_line_of_descent(ingested, real_site):
-    archive, _ = ingested
-    newest = len(archive.releases("en")) - 1
-    current = {line.number_at(newest): line for line in language_lines(archive, "en")}
+def test_cli_history_and_site_data_read_one_line_of_descent(library, real_site):
+    newest = len(library.releases("en")) - 1
+    current = {line.number_at(newest): line for line in library.trace("en").lines}
     numbers = random.Random(9).sample(sorted(set(current) - {None}), 300)
     bundles: dict[str, dict] = {}
     for number in numbers:
@@ -66,7 +63,7 @@ def test_cli_history_and_site_data_read_one_line_of_descent(ingested, real_site)
             path = real_site / "data" / "en" / "history" / f"{chapter}.json"
             bundles[chapter] = json.loads(path.read_text(encoding="utf-8"))
         data = bundles[chapter][current[number].id]
-        cli = history_data(rule_history(archive, number))
+        cli = history_data(library.history(number))
         assert data["versions"] == cli["versions"], number
         assert data["numbers"] == cli["numbers"], number
 

@@ -6,6 +6,7 @@ import datetime as dt
 import json
 import marshal
 import pickle
+import sqlite3
 
 from rulesarchive.corpus.model import (
     Document,
@@ -178,16 +179,22 @@ def test_the_classes_loading_builds_without_init_have_no_post_init():
         assert not hasattr(cls, "__post_init__"), cls
 
 
-def test_a_cached_form_cut_short_or_of_other_code_is_read_afresh_and_replaced(tmp_path):
+def test_a_packed_form_cut_short_or_of_other_code_is_read_afresh_and_replaced(tmp_path):
     archive = Archive(tmp_path)
     release = _save(archive, dt.date(2020, 1, 1))
     document = _document(release.effective_date)
     assert archive.load(release) == document
-    (entry,) = (tmp_path / ".cache" / "documents").glob("*.marshal")
-    good = entry.read_bytes()
-    for damaged in (good[: len(good) // 2], b"", pickle.dumps(good), marshal.dumps((1, 2))):
-        entry.write_bytes(damaged)
+    store = archive.derived
+    assert store.path is not None
+    with sqlite3.connect(store.path) as connection:
+        ((key,),) = connection.execute("SELECT key FROM entries WHERE kind = 'document'")
+    good = store.get(key)
+    assert isinstance(good, bytes)
+    spoilt = (good[: len(good) // 2], b"", pickle.dumps(good), marshal.dumps((1, 2)))
+    for damaged in [*(pickle.dumps(value) for value in spoilt), b"not a pickle"]:
+        with sqlite3.connect(store.path) as connection:
+            connection.execute("UPDATE entries SET value = ?", (damaged,))
         loaded = archive.load(release)
         assert loaded == document and type(loaded.rules[0]) is Rule
-        assert unpack_document(entry.read_bytes()) == document  # replaced
+        assert unpack_document(store.get(key)) == document  # replaced
     assert archive.load(release) == document

@@ -10,30 +10,45 @@ import re
 import pytest
 from click.testing import CliRunner
 from rulesarchive.corpus.catalogue import entry_for
+from rulesarchive.corpus.derived import DerivedData
 from rulesarchive.corpus.lookup import find_release
 from rulesarchive.corpus.model import Document, Provenance, Release, Rule
 from rulesarchive.corpus.store import Archive, render_rules_text
-from rulesarchive.differ.rule_index import rule_history
 from rulesarchive.differ.translation_align import Shift, align_translation
 from rulesarchive.differ.translations import (
     check_structure,
     compare_translation,
-    translation_report,
 )
 from rulesarchive.scraper.ingest import ingest_paths
-from rulesarchive.site_builder.gather import gather
 from rulesarchive.site_builder.translations import pair_translations
 
 from rulesarchive.cli import main
+from rulesarchive.library import Library
 
 D = dt.date
+
+
+def _library(archive: Archive) -> Library:
+    return Library(archive.root, archive.derived)
+
+
+def _report(archive: Archive, language: str, release: Release | None = None):
+    return _library(archive).translation(language, release)
+
+
+def _gather(archive: Archive, language: str):
+    return _library(archive).gather(language)
+
+
+def _history(archive: Archive, number: str, language: str):
+    return _library(archive).history(number, language)
 
 
 def test_every_chinese_release_is_tied_to_its_english_base_and_aligns(ingested):
     archive, _ = ingested
     english = {release.effective_date for release in archive.releases("en")}
     for release in archive.releases("zh-Hans"):
-        report = translation_report(archive, "zh-Hans", release)
+        report = _report(archive, "zh-Hans", release)
         if release.effective_date in english:
             assert report.base.effective_date == release.effective_date
             if release.effective_date >= D(2023, 10, 13):
@@ -53,14 +68,8 @@ def test_staleness_around_english_changes(ingested):
         if change.old_number == change.new_number
     ]
     assert changed
-    before = {
-        r.number: r
-        for r in translation_report(archive, "zh-Hans", _zh(archive, "2026-02-27")).rules
-    }
-    after = {
-        r.number: r
-        for r in translation_report(archive, "zh-Hans", _zh(archive, "2026-04-17")).rules
-    }
+    before = {r.number: r for r in _report(archive, "zh-Hans", _zh(archive, "2026-02-27")).rules}
+    after = {r.number: r for r in _report(archive, "zh-Hans", _zh(archive, "2026-04-17")).rules}
     for number in changed:
         assert before[number].status == "stale"
         assert before[number].stale_since == newest
@@ -94,9 +103,9 @@ def test_the_base_follows_when_the_missing_english_release_arrives(shared_archiv
         return shared_archive / language / f"{entry_for(date).file_date}.txt"
 
     ingest_paths(archive, [file("en", D(2024, 2, 2)), file("zh-Hans", D(2024, 4, 12))])
-    assert translation_report(archive, "zh-Hans").base.effective_date == D(2024, 2, 2)
+    assert _report(archive, "zh-Hans").base.effective_date == D(2024, 2, 2)
     ingest_paths(archive, [file("en", D(2024, 4, 12))])
-    report = translation_report(archive, "zh-Hans")
+    report = _report(archive, "zh-Hans")
     assert report.base.effective_date == D(2024, 4, 12)
     assert report.counts["missing"] == report.counts["extra"] == 0
 
@@ -104,23 +113,23 @@ def test_the_base_follows_when_the_missing_english_release_arrives(shared_archiv
 def test_the_alignment_is_kept_and_a_later_english_release_still_moves_staleness(
     shared_archive, tmp_path, monkeypatch
 ):
-    from rulesarchive.differ import translations
+    from rulesarchive import library
 
     archive = Archive(tmp_path / "archive")
     english = [shared_archive / "en" / f"{date}.txt" for date in ("2024-06-07", "2024-08-02")]
     ingest_paths(archive, [english[0], shared_archive / "zh-Hans" / "2024-06-07.txt"])
-    first = translation_report(archive, "zh-Hans")
+    first = _report(archive, "zh-Hans")
     ingest_paths(archive, [english[1]])
-    monkeypatch.setattr(translations, "align_translation", lambda *a: pytest.fail("aligned again"))
-    kept = translation_report(archive, "zh-Hans")
+    monkeypatch.setattr(library, "align_translation", lambda *a: pytest.fail("aligned again"))
+    kept = _report(archive, "zh-Hans")
     monkeypatch.undo()
-    assert kept == translation_report(archive, "zh-Hans", cache=False)
+    assert kept == Library(archive.root, DerivedData(None)).translation("zh-Hans")
     assert kept.counts["stale"] > first.counts["stale"]
 
 
 def test_chinese_history_shows_a_few_changed_characters(ingested):
     archive, _ = ingested
-    history = rule_history(archive, "104.6", "zh-Hans")
+    history = _history(archive, "104.6", "zh-Hans")
     changed = [v for v in history.versions if v.phrases]
     # the chapter it cites was renumbered again and again: a reference change each time
     assert {v.kind for v in changed} == {"reference"} and len(changed) >= 4
@@ -194,7 +203,7 @@ def test_an_italian_wiki_page_is_compared_with_the_english_before_it(shared_arch
     ]
     outcomes = ingest_paths(archive, [*english, fixture])
     assert [o.status for o in outcomes] == ["added"] * 3, [o.message for o in outcomes]
-    report = translation_report(archive, "it")
+    report = _report(archive, "it")
     assert report.base.effective_date == D(2024, 11, 8)
     by_number = {rule.number: rule.status for rule in report.rules}
     assert by_number["616.1"] == by_number["616.1f"] == "current"
@@ -335,7 +344,7 @@ def test_one_rule_does_not_move_on_one_lucky_piece_of_evidence():
 def test_chinese_releases_pair_by_number_except_where_a_chapter_was_inserted(ingested):
     archive, _ = ingested
     for release in archive.releases("zh-Hans"):
-        report = translation_report(archive, "zh-Hans", release)
+        report = _report(archive, "zh-Hans", release)
         paired = [r for r in report.rules if r.status in {"current", "stale"}]
         if release.effective_date == D(2024, 3, 8):
             continue
@@ -345,7 +354,7 @@ def test_chinese_releases_pair_by_number_except_where_a_chapter_was_inserted(ing
 
 def test_chinese_2024_03_08_translates_english_725_to_729_as_726_to_730(ingested):
     archive, _ = ingested
-    report = translation_report(archive, "zh-Hans", _zh(archive, "2024-03-08"))
+    report = _report(archive, "zh-Hans", _zh(archive, "2024-03-08"))
     assert report.shifts == (
         Shift("chapter", ("725",), ()),  # rad counters: the English of Fallout is not archived
         Shift("chapter", ("726", "727", "728", "729", "730"), ("725", "726", "727", "728", "729")),
@@ -420,8 +429,8 @@ def test_the_site_pairs_a_shifted_translated_rule_with_the_english_it_translates
     translated = _shifted(english)
     _save(archive, Document("en", D(2024, 2, 2), rules=tuple(english)))
     _save(archive, Document("zh-Hans", D(2024, 3, 8), rules=tuple(translated)))
-    report = translation_report(archive, "zh-Hans")
-    pairing = pair_translations(gather(archive, "en"), [(gather(archive, "zh-Hans"), report)])
+    report = _report(archive, "zh-Hans")
+    pairing = pair_translations(_gather(archive, "en"), [(_gather(archive, "zh-Hans"), report)])
     pairs = {c.rule.number: c.english.number for c in pairing.by_translation.values()}
     assert pairs["704.1"] == "703.1"
     assert pairs["706.2"] == "705.2"
@@ -453,9 +462,9 @@ def test_the_site_shows_chinese_726_1_beside_the_english_725_1_it_translates(
     ingest_paths(
         archive, [shared_archive / lang / f"{entry_for(d).file_date}.txt" for lang, d in files]
     )
-    english = gather(archive, "en")
+    english = _gather(archive, "en")
     pairing = pair_translations(
-        english, [(gather(archive, "zh-Hans"), translation_report(archive, "zh-Hans"))]
+        english, [(_gather(archive, "zh-Hans"), _report(archive, "zh-Hans"))]
     )
     by_number = {c.rule.number: c for c in pairing.by_translation.values()}
     shahrazad = by_number["726.1"]

@@ -1,26 +1,17 @@
-"""Walk a language's releases once: diffs, lines of descent, glossary histories, the newest text."""
+"""A language's history as the site and the exports show it: its releases, their diffs, the
+lines of descent of its rules and of its glossary terms, and what each release numbers."""
 
 from __future__ import annotations
 
 import hashlib
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from rulesarchive.corpus.cache import (
-    cache_folder,
-    keep_progress,
-    kept_progress,
-)
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release
-from rulesarchive.corpus.store import Archive
-from rulesarchive.differ.ahead import diff_ahead
-from rulesarchive.differ.cache import cached_release_diff
 from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.glossary import is_term, term_key
-from rulesarchive.differ.lineage import Line, release_digests, walk_and_trace
-from rulesarchive.site_builder.render import code_version
+from rulesarchive.differ.lineage import Line
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,68 +62,10 @@ class Language:
         return None
 
 
-def gather(
-    archive: Archive,
-    language: str,
-    cache: Path | None = None,
-    on_document: Callable[[int, Release, Document], None] | None = None,
-    kept: bool = False,
-    diffs_made: Callable[[], None] | None = None,
-) -> Language:
-    """Read every release of a language once, oldest first, diffing each with the one before.
-
-    Diffs are cached under `cache`, keyed by the two releases' content hashes, so a rebuild
-    after one new release diffs one pair. `on_document` sees each document as it passes
-    (the per-release data files are written from it); only two documents are held at a time.
-    With `kept` (and a cache), what the last gather read of the releases it shares with this
-    one is taken from the cache (their glossaries, numbers and headings) and their diffs
-    from the diff cache: their documents are not read, and `on_document` sees only the
-    releases after them. `diffs_made` is called once the missing diffs are made on every
-    core, before the walk, which takes one: the time to start work beside it.
-    """
-    releases = archive.releases(language)
-    if cache is not None:  # a first build: the diffs worked out on every core before the walk
-        diff_ahead(archive, releases, cache)
-    if diffs_made is not None:
-        diffs_made()
-    keys = _summary_keys(releases)
-    folder = cache_folder(archive.root, "gathered") if cache is not None else None
-    found = kept_progress(folder, keys, _Summary) if folder is not None and kept else None
-    summary = found or _Summary()
-    start = summary.count
-    diffs: list[ReleaseDiff | None] = [None] * len(releases)
-    for index in range(1, start):
-        old, new = releases[index - 1], releases[index]
-        diffs[index] = cached_release_diff(cache, old, new, archive.load)
-
-    def see(index: int, document: Document, diff: ReleaseDiff | None) -> None:
-        diffs[index] = diff
-        if index >= start:
-            summary.add(index, document)
-        if on_document:
-            on_document(index, releases[index], document)
-
-    trace = walk_and_trace(archive, releases, cache, see, start)
-    if folder is not None and summary.count > start:
-        keep_progress(folder, keys, summary, summary.count, start)
-    return Language(
-        language,
-        releases,
-        diffs,
-        list(trace.lines),
-        [
-            GlossaryLine(key, tuple((a, b, entry) for a, b, entry in stretches))
-            for key, stretches in summary.glossary.items()
-        ],
-        summary.headings[-1] if summary.headings else (),
-        numbers=summary.numbers,
-        release_headings=summary.headings,
-    )
-
-
 @dataclass
-class _Summary:
-    """What gathering the first `count` releases read from their documents, kept for the next."""
+class DocumentSummary:
+    """What the first `count` releases' documents say beside their rules: glossary lines, the
+    numbers each release prints, its headings. Kept, it spares reading those documents again."""
 
     count: int = 0
     glossary: dict[str, list[list]] = field(default_factory=dict)  # key -> [first, last, entry]
@@ -154,9 +87,27 @@ class _Summary:
         self.headings.append(headings)
         self.count += 1
 
-
-def _summary_keys(releases: list[Release]) -> list[str]:
-    return [f"gathered:{code_version()}:{digest}" for digest in release_digests(releases)]
+    def language(
+        self,
+        language: str,
+        releases: list[Release],
+        diffs: list[ReleaseDiff | None],
+        lines: list[Line],
+    ) -> Language:
+        """Return the language these documents, diffs and lines tell of."""
+        return Language(
+            language,
+            releases,
+            diffs,
+            lines,
+            [
+                GlossaryLine(key, tuple((a, b, entry) for a, b, entry in stretches))
+                for key, stretches in self.glossary.items()
+            ],
+            self.headings[-1] if self.headings else (),
+            numbers=self.numbers,
+            release_headings=self.headings,
+        )
 
 
 def _grow_glossary(glossary: dict[str, list[list]], index: int, document: Document) -> None:

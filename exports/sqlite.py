@@ -1,7 +1,7 @@
 """`export sqlite`: every release, rule, heading, glossary entry and change in one SQLite file.
 
-With the lines of descent and their versions in the line index's tables (`lines`, `versions`,
-see corpus.line_index; here `first`, `last` and `compared` are `releases.id`). The
+With the lines of descent and their versions (`lines`, `versions`, see exports.lines; here
+`first`, `last` and `compared` are `releases.id`). The
 translations and the versions are worked out in forked workers while the rules are written.
 """
 
@@ -15,16 +15,14 @@ from collections.abc import Iterator, Sequence
 from multiprocessing.pool import AsyncResult
 from pathlib import Path
 
-from rulesarchive.corpus.children import usable_cores
-from rulesarchive.corpus.line_index import LINE_TABLES, LineRow, write_lines
 from rulesarchive.corpus.model import Rule
-from rulesarchive.corpus.present import release_summary
-from rulesarchive.differ.report import diff_data
-from rulesarchive.differ.rule_index import line_row
+from rulesarchive.differ.report import diff_data, release_summary
 from rulesarchive.differ.translations import base_release, compare_translation
-from rulesarchive.site_builder.exports import ExportError
-from rulesarchive.site_builder.exports.collect import Collected, ReleaseText
-from rulesarchive.site_builder.exports.place import staged
+from rulesarchive.exports import ExportError
+from rulesarchive.exports.collect import Collected, ReleaseText
+from rulesarchive.exports.lines import LINE_TABLES, LineRow, line_row, write_lines
+from rulesarchive.exports.place import staged
+from rulesarchive.system.processes import usable_cores
 
 SCHEMA = (
     """

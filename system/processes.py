@@ -1,4 +1,5 @@
-"""Child processes that end with their parent: a killed command leaves no worker behind."""
+"""Child processes that end with their parent (a killed command leaves no worker behind), and
+how many cores they may use."""
 
 from __future__ import annotations
 

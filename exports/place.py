@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from rulesarchive.site_builder.exports import ExportError
+from rulesarchive.exports import ExportError
 
 
 @contextmanager

@@ -17,9 +17,9 @@ import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
-from rulesarchive.site_builder.exports import ExportError
-from rulesarchive.site_builder.exports.collect import Collected, ReleaseText
-from rulesarchive.site_builder.exports.place import staged
+from rulesarchive.exports import ExportError
+from rulesarchive.exports.collect import Collected, ReleaseText
+from rulesarchive.exports.place import staged
 
 AUTHOR = "rulesarchive <rulesarchive@users.noreply.github.com>"
 

@@ -9,9 +9,9 @@ from importlib import resources
 from pathlib import Path
 
 from rulesarchive.corpus.model import Rule
-from rulesarchive.corpus.present import release_summary
-from rulesarchive.site_builder.exports.collect import Collected, ReleaseText
-from rulesarchive.site_builder.exports.place import staged
+from rulesarchive.differ.report import release_summary
+from rulesarchive.exports.collect import Collected, ReleaseText
+from rulesarchive.exports.place import staged
 
 SCHEMA_VERSION = 1
 SCHEMA_FILES = ("export.schema.json", "diff.schema.json", "history.schema.json")

@@ -1,10 +1,12 @@
-"""The forked workers of differ.ahead leave Ctrl-C to their parent."""
+"""The diff workers (rulesarchive.diffs) leave Ctrl-C to their parent."""
 
 import multiprocessing
+import os
 import signal
 
 import pytest
-from rulesarchive.differ import ahead
+
+from rulesarchive import diffs
 
 
 def _handler_after_quiet(_index: int) -> bool:
@@ -12,8 +14,10 @@ def _handler_after_quiet(_index: int) -> bool:
 
 
 @pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="no fork")
-def test_a_worker_ignores_ctrl_c_so_the_parent_alone_stops_the_pool():
+def test_a_worker_ignores_ctrl_c_so_the_parent_alone_stops_the_pool(tmp_path):
     # A worker interrupted while it held the task queue's lock hung the parent for ever.
-    with multiprocessing.get_context("fork").Pool(1, initializer=ahead._quiet) as pool:
+    where = (str(tmp_path), str(tmp_path), str(tmp_path / "derived"), os.getpid())
+    context = multiprocessing.get_context("fork")
+    with context.Pool(1, initializer=diffs._start_worker, initargs=where) as pool:
         assert pool.map(_handler_after_quiet, [0]) == [True]
     assert signal.getsignal(signal.SIGINT) != signal.SIG_IGN  # the parent still takes it

@@ -1,0 +1,526 @@
+"""Derived data: what is worked out from the archive, kept by what it was worked out from.
+
+One SQLite file, `derived.sqlite`, in the user's own cache folder (`RULESARCHIVE_CACHE`, else
+the platform's: `~/.cache/rulesarchive` on Linux), never in the archive: an archive folder is
+shared (a zip, a network share, a repository of releases), and values are kept as pickles,
+which run code when read. A folder that another user can write to is not used. Entries are
+named by content, not by place: the key of an entry is its kind, the version of the code and
+the content hashes it was made from (`entry_key`), so a stale entry is never found, only left
+behind, and two archives holding the same releases share their entries.
+
+Every entry is written in one transaction (readers see it whole or not at all); the least
+recently used entries go when the file holds more than the limit (`RULESARCHIVE_CACHE_LIMIT`
+megabytes, 2048 by default). A file that cannot be read is made anew; a cache that cannot be
+written (read-only media) is only slower. Nothing here is a source of truth: `rulesarchive
+cache clear` (or deleting the file) only makes the next commands slower.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import enum
+import functools
+import gc
+import hashlib
+import importlib.util
+import logging
+import os
+import pickle
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+FOLDER_VARIABLE = "RULESARCHIVE_CACHE"
+LIMIT_VARIABLE = "RULESARCHIVE_CACHE_LIMIT"
+DEFAULT_LIMIT = 2048 * 2**20
+FILE_NAME = "derived.sqlite"
+_FORMAT = "derived-1"  # of the file: a file of another format is made anew
+_TOUCH_AFTER = 3600  # seconds: an entry read is marked used at most this often
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS entries (
+    key TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    used INTEGER NOT NULL,
+    value BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS entries_by_use ON entries (used);
+"""
+# The installed package's stages: their files are the code whose version names entries.
+_PACKAGES = (
+    "rulesarchive",
+    "rulesarchive.corpus",
+    "rulesarchive.differ",
+    "rulesarchive.commands",
+    "rulesarchive.scraper",
+    "rulesarchive.system",
+    "rulesarchive.site_builder",
+    "rulesarchive.exports",
+    "rulesarchive.templates",
+)
+
+
+class Kind(enum.StrEnum):
+    """What an entry holds."""
+
+    DOCUMENT = "document"  # a release's document, packed (by its document.json's sha256)
+    DIFF = "diff"  # the diff of two releases
+    LINES = "lines"  # a language's lines of descent after its first n releases, by chapter
+    CHECK = "check"  # the reference check of a language after its first n releases
+    ALIGNMENT = "alignment"  # a translated release's rules paired with its English base's
+    GATHERED = "gathered"  # what the site's build read of a language's documents
+    LINKS = "links"  # the site's linked texts and word diffs, from its last build
+    TEMPLATE = "template"  # the site's templates, compiled
+    HTTP = "http"  # a fetched URL's body and validators
+    SETS = "sets"  # Scryfall's set list, as scrape last fetched it
+
+
+# Kinds whose values do not depend on the code that made them (what a server answered):
+# their keys name the format of the value instead, so a new version keeps them.
+_FORMAT_ONLY = {Kind.HTTP: "http-1", Kind.SETS: "sets-1"}
+
+
+@functools.cache
+def code_version() -> str:
+    """Return a hash of the installed package's files (code, templates, data).
+
+    Part of every key: what other code worked out is never read.
+    """
+    digest = hashlib.sha256()
+    for name in _PACKAGES:
+        spec = importlib.util.find_spec(name)
+        assert spec is not None and spec.submodule_search_locations is not None
+        for top in spec.submodule_search_locations:
+            for folder, folders, files in os.walk(top):
+                # each package's own files: its subpackages are listed on their own
+                folders[:] = sorted(
+                    f
+                    for f in folders
+                    if f != "__pycache__"
+                    and not os.path.exists(os.path.join(folder, f, "__init__.py"))
+                )
+                for file in sorted(files):
+                    if file.endswith(".pyc"):
+                        continue
+                    path = os.path.join(folder, file)
+                    digest.update(f"{name}:{os.path.relpath(path, top)}\0".encode())
+                    with open(path, "rb") as handle:
+                        digest.update(handle.read())
+    return digest.hexdigest()[:16]
+
+
+def entry_key(kind: Kind, *inputs: object) -> str:
+    """Return the key of an entry: its kind, the code's version and what it is made from.
+
+    `inputs` are strings, numbers or tuples of them: the content hashes (and dates, numbers)
+    the value was worked out from.
+    """
+    stamp = _FORMAT_ONLY.get(kind) or code_version()
+    named = repr((kind.value, stamp, inputs)).encode()
+    return f"{kind.value}:{hashlib.sha256(named).hexdigest()[:40]}"
+
+
+def default_folder() -> Path:
+    """Return the folder of the cache: `RULESARCHIVE_CACHE`, else the platform's user cache."""
+    chosen = os.environ.get(FOLDER_VARIABLE)
+    if chosen:
+        return Path(chosen)
+    import platformdirs  # only when no folder is given
+
+    return Path(platformdirs.user_cache_dir("rulesarchive", appauthor=False))
+
+
+def default_limit() -> int:
+    """Return the most bytes the cache keeps (`RULESARCHIVE_CACHE_LIMIT`, in megabytes)."""
+    given = os.environ.get(LIMIT_VARIABLE, "")
+    try:
+        return max(int(given), 1) * 2**20
+    except ValueError:
+        return DEFAULT_LIMIT
+
+
+@dataclass(frozen=True, slots=True)
+class KindSummary:
+    """What the cache holds of one kind."""
+
+    kind: str
+    entries: int
+    size: int  # bytes of values
+
+
+class DerivedData:
+    """The store of derived data (see the module's doc); `folder=None` keeps nothing."""
+
+    def __init__(self, folder: Path | None, limit: int | None = None) -> None:
+        self.folder = Path(folder) if folder is not None else None
+        self.limit = default_limit() if limit is None else limit
+        self._connection: sqlite3.Connection | None = None
+        self._pid = 0  # the process the connection was opened in
+        self._usable = self.folder is not None
+        self._writable = True
+
+    @classmethod
+    def default(cls) -> DerivedData:
+        """Return the user's store (see `default_folder`)."""
+        return cls(default_folder())
+
+    @property
+    def path(self) -> Path | None:
+        """The file the entries are kept in (None: nothing is kept)."""
+        return self.folder / FILE_NAME if self.folder is not None else None
+
+    def get(self, entry: str) -> object | None:
+        """Return the value kept under a key, or None (absent, or unreadable: then it goes)."""
+        connection = self._open()
+        if connection is None:
+            return None
+        try:
+            row = connection.execute(
+                "SELECT value, used FROM entries WHERE key = ?", (entry,)
+            ).fetchone()
+        except sqlite3.Error as error:
+            self._failed(error)
+            return None
+        if row is None:
+            return None
+        try:
+            with collection_paused():
+                value = pickle.loads(row[0])
+        except Exception:  # made by other code, or damaged: worked out again
+            self._delete(entry)
+            return None
+        now = int(time.time())
+        if now - row[1] > _TOUCH_AFTER:
+            self._write(
+                lambda c: c.execute("UPDATE entries SET used = ? WHERE key = ?", (now, entry))
+            )
+        return value
+
+    def has(self, entry: str) -> bool:
+        """Tell whether a value is kept under a key (without reading it)."""
+        connection = self._open()
+        if connection is None:
+            return False
+        try:
+            return (
+                connection.execute("SELECT 1 FROM entries WHERE key = ?", (entry,)).fetchone()
+                is not None
+            )
+        except sqlite3.Error as error:
+            self._failed(error)
+            return False
+
+    def put(self, entry: str, value: object) -> None:
+        """Keep a value under a key (see `entry_key`), replacing what was kept there."""
+        self.put_many([(entry, value)])
+
+    def put_many(self, items: Iterable[tuple[str, object]]) -> None:
+        """Keep several values in one transaction: all or none of them are kept."""
+        if self._open() is None or not self._writable:
+            return
+        self._insert([(entry, _dumps(value)) for entry, value in items])
+
+    def put_contents(self, kind: Kind, values: Iterable[object]) -> list[str]:
+        """Keep values named by their content, in one transaction; return their keys.
+
+        A value's key is `entry_key(kind, <sha256 of the value>)`: a value kept already
+        (unchanged since it was kept) is not written again.
+        """
+        encoded = [_dumps(value) for value in values]
+        keys = [entry_key(kind, hashlib.sha256(data).hexdigest()) for data in encoded]
+        if self._open() is not None and self._writable:
+            fresh = {entry for entry in keys if not self.has(entry)}
+            self._insert([(e, data) for e, data in zip(keys, encoded, strict=True) if e in fresh])
+            now, kept = int(time.time()), [(entry,) for entry in set(keys) - fresh]
+            # in use again: not the least recently used, whenever it was first kept
+            self._write(
+                lambda c: c.executemany(f"UPDATE entries SET used = {now} WHERE key = ?", kept)
+            )
+        return keys
+
+    def _insert(self, items: list[tuple[str, bytes]]) -> None:
+        if not items:
+            return
+        now = int(time.time())
+        rows = [(entry, entry.partition(":")[0], len(data), now, data) for entry, data in items]
+
+        def insert(connection: sqlite3.Connection) -> None:
+            connection.executemany(
+                "INSERT OR REPLACE INTO entries (key, kind, size, used, value) "
+                "VALUES (?, ?, ?, ?, ?)",
+                rows,
+            )
+
+        if self._write(insert):
+            self._prune()
+
+    def cached(self, entry: str, compute: Callable[[], T], label: str = "") -> T:
+        """Return the value kept under a key, or compute, keep and return it.
+
+        `label` names the value in the log ('diff en/2024-11-08 -> en/2025-02-07').
+        """
+        found = self.get(entry)
+        if found is not None:
+            log.info("%s: from the cache", label or entry)
+            return found  # type: ignore[return-value]
+        if self._usable:
+            log.info("%s: not in the cache, computing", label or entry)
+        value = compute()
+        self.put(entry, value)
+        return value
+
+    def latest(self, keys: list[str], kind: type[T]) -> T | None:
+        """Return the work kept for the most steps, or None.
+
+        For work that goes a step (a release) at a time: `keys[n]` names it after the first n
+        steps, and what is kept under it is a `kind` whose `count` is n.
+        """
+        if self._open() is None:
+            return None
+        for count in range(len(keys) - 1, 0, -1):
+            if not self.has(keys[count]):
+                continue
+            found = self.get(keys[count])
+            if isinstance(found, kind) and getattr(found, "count", None) == count:
+                return found
+        return None
+
+    def keep_latest(self, keys: list[str], value: object, count: int, since: int) -> None:
+        """Keep work done for `count` steps under `keys[count]`, in place of that of `since`."""
+        self.put(keys[count], value)
+        if since and since != count:  # superseded: the work kept now answers everything it did
+            self._delete(keys[since])
+
+    def summary(self) -> list[KindSummary]:
+        """Return what is kept, by kind."""
+        connection = self._open()
+        if connection is None:
+            return []
+        try:
+            rows = connection.execute(
+                "SELECT kind, COUNT(*), SUM(size) FROM entries GROUP BY kind ORDER BY kind"
+            ).fetchall()
+        except sqlite3.Error as error:
+            self._failed(error)
+            return []
+        return [KindSummary(kind, count, size) for kind, count, size in rows]
+
+    def clear(self, kinds: Iterable[str] = ()) -> int:
+        """Delete what is kept (of these kinds; none named: everything); return how many."""
+        chosen = list(kinds)
+        connection = self._open()
+        if connection is None:
+            return 0
+        before = sum(row.entries for row in self.summary())
+        if chosen:
+            marks = ", ".join("?" * len(chosen))
+            self._write(lambda c: c.execute(f"DELETE FROM entries WHERE kind IN ({marks})", chosen))
+        else:
+            self._write(lambda c: c.execute("DELETE FROM entries"))
+        with contextlib.suppress(sqlite3.Error):
+            connection.execute("VACUUM")
+        return before - sum(row.entries for row in self.summary())
+
+    def close(self) -> None:
+        """Close the file (this process's connection)."""
+        if self._connection is not None and self._pid == os.getpid():
+            self._connection.close()
+        self._connection = None
+
+    def _open(self) -> sqlite3.Connection | None:
+        """Return this process's connection to the file (opened now if need be), or None."""
+        if not self._usable:
+            return None
+        if self._connection is not None and self._pid == os.getpid():
+            return self._connection
+        # A connection opened before a fork is never used in the child: SQLite forbids it.
+        self._connection = None
+        assert self.folder is not None
+        if not _private_folder(self.folder):
+            self._usable = False
+            return None
+        for attempt in (1, 2):
+            try:
+                self._connection = _connect(self.folder / FILE_NAME)
+                self._pid = os.getpid()
+                return self._connection
+            except sqlite3.OperationalError as error:  # cannot be opened or written
+                log.info("cache %s not used: %s", self.folder, error)
+                self._usable = False
+                return None
+            except sqlite3.DatabaseError:  # not a database, or damaged
+                if attempt == 2:
+                    self._usable = False
+                    return None
+                log.warning("cache %s is damaged: making it anew", self.folder / FILE_NAME)
+                _remove_database(self.folder / FILE_NAME)
+        return None
+
+    def _write(self, change: Callable[[sqlite3.Connection], object]) -> bool:
+        """Run a change in one transaction; False when it could not be written."""
+        connection = self._open()
+        if connection is None or not self._writable:
+            return False
+        try:
+            with connection:
+                change(connection)
+            return True
+        except sqlite3.OperationalError as error:  # read-only, full disk, locked too long
+            log.info("cache not written (%s)", error)
+            if "readonly" in str(error) or "read-only" in str(error):
+                self._writable = False
+            return False
+        except sqlite3.DatabaseError as error:
+            self._failed(error)
+            return False
+
+    def _delete(self, entry: str) -> None:
+        self._write(lambda c: c.execute("DELETE FROM entries WHERE key = ?", (entry,)))
+
+    def _prune(self) -> None:
+        """Delete the least recently used entries while the file holds more than the limit."""
+        connection = self._open()
+        if connection is None:
+            return
+        try:
+            total = connection.execute("SELECT COALESCE(SUM(size), 0) FROM entries").fetchone()[0]
+        except sqlite3.Error:
+            return
+        if total <= self.limit:
+            return
+        goal = self.limit * 4 // 5  # a margin: pruning again at the next entry would be slow
+        doomed = []
+        for entry, size in connection.execute("SELECT key, size FROM entries ORDER BY used, key"):
+            if total <= goal:
+                break
+            doomed.append((entry,))
+            total -= size
+        self._write(lambda c: c.executemany("DELETE FROM entries WHERE key = ?", doomed))
+        with contextlib.suppress(sqlite3.Error):
+            connection.execute("PRAGMA incremental_vacuum")
+
+    def _failed(self, error: sqlite3.Error) -> None:
+        """A file found damaged while in use: it is made anew by the next command."""
+        log.warning("cache %s is damaged (%s): making it anew", self.path, error)
+        self.close()
+        self._usable = False
+        if self.path is not None:
+            _remove_database(self.path)
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    fresh = not path.exists()
+    connection = sqlite3.connect(path, timeout=60, isolation_level=None)
+    try:
+        if fresh:
+            with contextlib.suppress(OSError):
+                os.chmod(path, 0o600)
+            connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
+        connection.execute("PRAGMA journal_mode = WAL")
+        connection.execute("PRAGMA synchronous = NORMAL")
+        connection.executescript(_SCHEMA)
+        row = connection.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+        if row is None or row[0] != _FORMAT:
+            with connection:
+                connection.execute("DELETE FROM entries")
+                connection.execute("INSERT OR REPLACE INTO meta VALUES ('format', ?)", (_FORMAT,))
+        connection.isolation_level = "DEFERRED"  # `with connection` commits a transaction
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
+def _remove_database(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(OSError):
+            path.with_name(path.name + suffix).unlink()
+
+
+def _private_folder(folder: Path) -> bool:
+    """Make the folder (0700) and tell whether only this user can write to it.
+
+    Pickles run code when read: a folder someone else can write to is not read from.
+    """
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        status = folder.stat()
+    except OSError as error:
+        log.info("cache %s not used: %s", folder, error)
+        return False
+    if os.name != "posix":
+        return True
+    if status.st_uid != os.geteuid() or status.st_mode & 0o022:
+        log.warning(
+            "cache %s not used: other users can write to it (make it yours and 0700, or set %s)",
+            folder,
+            FOLDER_VARIABLE,
+        )
+        return False
+    return True
+
+
+def _dumps(value: object) -> bytes:
+    buffer = _Buffer()
+    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+    return bytes(buffer.data)
+
+
+class _Buffer:
+    def __init__(self) -> None:
+        self.data = bytearray()
+
+    def write(self, chunk: bytes) -> int:
+        self.data += chunk
+        return len(chunk)
+
+
+class _Pickler(pickle.Pickler):
+    """Store each dataclass as a call of its class with its fields.
+
+    Read back, that is one __init__ per object; pickle's default for slotted dataclasses looks
+    up the fields again for every object, which made reading a language's lines of descent
+    (57,000 objects) take most of a second.
+    """
+
+    def reducer_override(self, obj: object):
+        cls: type = type(obj)
+        names = _field_names(cls)
+        if names is None:
+            return NotImplemented
+        return cls, tuple(getattr(obj, name) for name in names)
+
+
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...] | None:
+    """Return the fields a dataclass's __init__ takes, in order; None for other classes."""
+    if not dataclasses.is_dataclass(cls):
+        return None
+    fields = dataclasses.fields(cls)
+    if not all(field.init for field in fields):
+        return None
+    return tuple(field.name for field in fields)
+
+
+@contextlib.contextmanager
+def collection_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building many objects that form no cycles.
+
+    Unpickling 50,000 tuples and dataclasses otherwise triggers collection after collection,
+    each walking everything built so far: reading the lines of descent took three times as long.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

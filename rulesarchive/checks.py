@@ -1,0 +1,120 @@
+"""The reference check of a language as the derived store keeps it: where checking stopped.
+
+Checking goes a release at a time, oldest first (differ.references), so what it holds after
+its first n releases (a CheckState for English, the problems' lives for a translation) is kept
+under a digest of those n releases: after a release added at the end, that release alone is
+checked. A release changed or inserted before the end, or other code, finds nothing kept:
+every release is checked again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
+
+from rulesarchive.corpus.derived import DerivedData, Kind, collection_paused, entry_key
+from rulesarchive.corpus.model import Document, Release, Rule
+from rulesarchive.differ.references import (
+    CheckState,
+    LanguageCheck,
+    ProblemLives,
+    Snapshot,
+    follow_translated,
+)
+
+State = TypeVar("State", CheckState, ProblemLives)
+
+
+def check_english(
+    derived: DerivedData,
+    releases: Sequence[Release],
+    shots_from: Callable[[int], Iterable[Snapshot]],
+    fewest: int = 0,
+) -> LanguageCheck | None:
+    """Check every English release, going on from the state kept for the first ones.
+
+    `shots_from(n)` gives the snapshots of `releases[n:]`. None, with nothing checked, when
+    the kept state covers fewer than `fewest` releases.
+    """
+    keys = _keys("en", [repr(release) for release in releases])
+    state = _kept_state(derived, keys, CheckState())
+    since = state.count
+    if since < fewest:
+        return None
+    if since < len(releases):
+        with collection_paused():
+            state.extend(releases, shots_from(since))
+        derived.keep_latest(keys, state, state.count, since)
+    return state.result("en", releases)
+
+
+def check_translation(
+    derived: DerivedData,
+    language: str,
+    releases: Sequence[Release],
+    documents_from: Callable[[int], Iterable[Document]],
+    english: Sequence[Release],
+    english_rules: Callable[[Release], Sequence[Rule]],
+) -> LanguageCheck:
+    """Check every release of a translation against its English base, going on from the state
+    kept for the first ones.
+
+    `documents_from(n)` gives the documents of `releases[n:]`; `english` is oldest first. A
+    translated release is checked against the English releases up to its date: an English
+    release added after every translated one changes nothing, one added before goes back to
+    the first translated release on or after it (as a translated release changed or inserted
+    does).
+    """
+    keys = translation_keys(language, releases, english)
+    lives = _kept_state(derived, keys, ProblemLives())
+
+    def keep(lives: ProblemLives) -> None:
+        # after each release: an English release added goes back to any of them
+        derived.keep_latest(keys, lives, lives.count, 0)
+
+    if lives.count < len(releases):
+        documents = documents_from(lives.count)
+        with collection_paused():
+            follow_translated(lives, releases, documents, english, english_rules, keep)
+    return lives.result(language, releases)
+
+
+def kept_translation_count(
+    derived: DerivedData, language: str, releases: Sequence[Release], english: Sequence[Release]
+) -> int:
+    """Return how many of a translation's releases the kept check covers."""
+    return _kept_state(derived, translation_keys(language, releases, english), ProblemLives()).count
+
+
+def translation_keys(
+    language: str, releases: Sequence[Release], english: Sequence[Release]
+) -> list[str]:
+    """The keys of a translated language's check after each release (see `_keys`): a release
+    with the English releases up to its date."""
+    dates = [release.effective_date for release in english]
+    english_keys = _keys("en", [repr(release) for release in english])
+    steps = [
+        f"{release!r}:{english_keys[bisect_right(dates, release.effective_date)]}"
+        for release in releases
+    ]
+    return _keys(language, steps)
+
+
+def _keys(language: str, steps: Iterable[str]) -> list[str]:
+    """Return, for each n, the key of a language's state after the first n steps ([0]: none).
+
+    A step is a release's whole repr: a problem's `since` is the whole release.
+    """
+    digest = hashlib.sha256(language.encode())
+    keys = [entry_key(Kind.CHECK, language, digest.hexdigest())]
+    for step in steps:
+        digest.update(step.encode())
+        keys.append(entry_key(Kind.CHECK, language, digest.hexdigest()))
+    return keys
+
+
+def _kept_state(derived: DerivedData, keys: list[str], fresh: State) -> State:
+    """Return the kept state of the most releases (from the first), or `fresh`."""
+    return derived.latest(keys, type(fresh)) or fresh

@@ -1,0 +1,170 @@
+"""The commands that fill the archive and list it: `ingest`, `scrape`, `releases`, `cache`."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import click
+
+from rulesarchive.api import Archive, json_text
+from rulesarchive.corpus.derived import DerivedData
+from rulesarchive.corpus.model import LANGUAGES
+from rulesarchive.differ.report import releases_text
+from rulesarchive.library import Library
+from rulesarchive.options import INTERRUPTED, format_option, language_option, languages_option
+from rulesarchive.progress import outcomes, planned, report
+from rulesarchive.scraper.http import Fetcher
+from rulesarchive.scraper.ingest import Outcome, Overrides, ingest_paths
+from rulesarchive.scraper.scrape import scrape as run_scrape
+from rulesarchive.scraper.settings import MAX_BYTES, HttpSettings
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@language_option("Language of the documents (default: detected).", default=None)
+@click.option(
+    "--effective-date", type=click.DateTime(["%Y-%m-%d"]), help="Override the printed date."
+)
+@click.option("--set-name", help='Override the set, e.g. "Foundations (FDN)".')
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Store damaged documents (flagged), replace differing ones, accept a --lang that "
+    "contradicts the text's script.",
+)
+@click.option(
+    "--max-size",
+    type=click.IntRange(1),
+    default=MAX_BYTES // 2**20,
+    show_default=True,
+    help="Refuse files (and extracted texts) larger than this many MB.",
+)
+@click.pass_obj
+def ingest(
+    root: Path, paths: tuple[Path, ...], lang, effective_date, set_name, force, max_size
+) -> None:
+    """Store documents (.txt .docx .pdf .rtf, Italian wiki pages) as releases in the archive."""
+    library = Library(root)
+    date = effective_date.date() if isinstance(effective_date, dt.datetime) else None
+    overrides = Overrides(lang, date, set_name, force, max_size * 2**20)
+    with outcomes(len(paths), "Ingesting") as advance:
+        done = ingest_paths(library.archive, paths, overrides, progress=advance)
+    _prepare(library, done)
+    if any(outcome.status == "failed" for outcome in done):
+        sys.exit(1)
+
+
+@click.command()
+@click.option("--since", type=click.DateTime(["%Y-%m-%d"]), help="Only releases from this date on.")
+@languages_option("Only this language (repeatable; default: all).")
+@click.option("--dry-run", is_flag=True, help="Only say what would be fetched.")
+@click.option("--mirror", help="Fetch every URL from MIRROR/<host>/<path> instead (offline use).")
+@click.option(
+    "--deadline",
+    type=click.FloatRange(min=1),
+    default=HttpSettings().run_deadline,
+    show_default=True,
+    help="Stop fetching after this many seconds (what was stored is kept).",
+)
+@click.option(
+    "--document-deadline",
+    type=click.FloatRange(min=1),
+    default=HttpSettings().document_deadline,
+    show_default=True,
+    help="Give up one document after this many seconds (tries, waits and download).",
+)
+@click.pass_obj
+def scrape(
+    root: Path, since, languages, dry_run: bool, mirror, deadline, document_deadline
+) -> None:
+    """Fetch the releases the archive lacks from Wizards and the translations, and ingest them."""
+    library = Library(root)
+    settings = HttpSettings(document_deadline=document_deadline, run_deadline=deadline)
+    fetcher = Fetcher(library.derived, settings, mirror=mirror)
+    day = since.date() if isinstance(since, dt.datetime) else None
+    with planned("Fetching") as progress:
+        try:
+            plan, done = run_scrape(
+                library.archive, fetcher, languages or LANGUAGES, day, dry_run, progress.start
+            )
+        except KeyboardInterrupt:
+            click.echo("interrupted: what was stored is kept; run scrape again to resume", err=True)
+            sys.exit(INTERRUPTED)
+    if dry_run:
+        for item in plan:
+            click.echo(
+                f"would fetch {item.label}: {item.urls[0] if item.urls else item.bundle_url}"
+            )
+    for outcome in done:
+        if outcome not in progress.shown:
+            report(outcome)
+    if not dry_run and not done:
+        click.echo("nothing to fetch: the archive has every known release")
+    _prepare(library, done)
+    if any(outcome.status == "failed" for outcome in done):
+        sys.exit(1)
+
+
+def _prepare(library: Library, done: Sequence[Outcome]) -> None:
+    """After storing releases: their diffs, check and lines of descent, where that is cheap."""
+    stored = [o.release for o in done if o.release and o.status in ("added", "replaced")]
+    library.prepare(stored)
+
+
+@click.command()
+@language_option("Only this language.", default=None)
+@format_option()
+@click.pass_obj
+def releases(root: Path, lang: str | None, output: str) -> None:
+    """List the releases in the archive, oldest first."""
+    if not root.is_dir():
+        raise click.ClickException(
+            f"no archive at {root} (fill one with 'rulesarchive ingest FILES' or "
+            "'rulesarchive scrape', or point --archive at it)"
+        )
+    archive = Archive(root)
+    found = archive.releases(lang)
+    note_leftovers(archive.library)
+    if not found:
+        click.echo(f"no {lang + ' ' if lang else ''}releases in {root}", err=True)
+    if output == "json":
+        click.echo(json_text([release.to_json() for release in found]), nl=False)
+    else:
+        click.echo(releases_text(found), nl=False)
+
+
+def note_leftovers(library: Library) -> None:
+    """Say on stderr that an interrupted run left folders behind (they are never read)."""
+    leftovers = library.archive.leftovers()
+    if leftovers:
+        click.echo(
+            f"note: {len(leftovers)} unfinished folder(s) of an interrupted run in "
+            f"{library.root} (ignored; the next ingest removes them)",
+            err=True,
+        )
+
+
+@click.group(invoke_without_command=True)
+@click.pass_context
+def cache(ctx: click.Context) -> None:
+    """Show what the cache of derived data holds; `cache clear` empties it."""
+    if ctx.invoked_subcommand is not None:
+        return
+    derived = DerivedData.default()
+    rows = derived.summary()
+    click.echo(f"cache: {derived.path} (at most {derived.limit // 2**20} MB)")
+    for row in rows:
+        click.echo(f"{row.kind:12} {row.entries:7} entries {row.size / 2**20:10.1f} MB")
+    total = sum(row.size for row in rows)
+    click.echo(f"{'total':12} {sum(r.entries for r in rows):7} entries {total / 2**20:10.1f} MB")
+
+
+@cache.command()
+@click.argument("kinds", nargs=-1, metavar="[KIND]...")
+def clear(kinds: tuple[str, ...]) -> None:
+    """Delete what the cache holds (of these kinds; default everything)."""
+    deleted = DerivedData.default().clear(kinds)
+    click.echo(f"deleted {deleted} entries")

@@ -1,0 +1,123 @@
+"""The commands that read the rules: `rule`, `diff`, `changelog`, `history`, `check`,
+`translations`. Each asks the Python API one question and prints the answer: its JSON
+(`to_json()`) or its text (`to_text()`)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from rulesarchive.api import Archive, Translation, json_text, scraped_history
+from rulesarchive.corpus.model import LANGUAGES
+from rulesarchive.options import DIFF_FORMATS, format_option, language_option, release_option
+
+
+def _print(result, output: str) -> None:
+    """Print a result as JSON, Markdown or text."""
+    if output == "json":
+        click.echo(json_text(result.to_json()), nl=False)
+    elif output == "markdown":
+        click.echo(result.to_text(markdown=True), nl=False)
+    else:
+        click.echo(result.to_text(), nl=False)
+
+
+@click.command()
+@click.argument("number")
+@release_option("Effective date (2024-11-08) or set code (FDN); default newest.")
+@language_option()
+@format_option()
+@click.pass_obj
+def rule(root: Path, number: str, reference: str | None, lang: str, output: str) -> None:
+    """Print one rule with its examples."""
+    _print(Archive(root).rule(number, reference, lang), output)
+
+
+@click.command()
+@click.argument("old")
+@click.argument("new")
+@language_option()
+@format_option(DIFF_FORMATS)
+@click.pass_obj
+def diff(root: Path, old: str, new: str, lang: str, output: str) -> None:
+    """Show what changed, rule by rule, between any two releases."""
+    _print(Archive(root).diff(old, new, lang), output)
+
+
+@click.command()
+@click.argument("reference", metavar="[RELEASE]", required=False)
+@language_option()
+@format_option(DIFF_FORMATS)
+@click.pass_obj
+def changelog(root: Path, reference: str | None, lang: str, output: str) -> None:
+    """Show a release's changes against the release before it (default: the newest)."""
+    _print(Archive(root).changelog(reference, lang), output)
+
+
+@click.command()
+@click.argument("number", required=False)
+@language_option()
+@release_option("Name the rule by its number in this release.")
+@click.option(
+    "--from-file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Read a scraped per-rule history instead of the archive.",
+)
+@click.option("--all", "every_release", is_flag=True, help="List every release, not only changes.")
+@format_option()
+@click.pass_obj
+def history(root: Path, number, lang, reference, from_file, every_release, output) -> None:
+    """Show every version of a rule, following it through renumbering."""
+    if from_file:
+        found = scraped_history(from_file, number or "")
+    elif not number:
+        raise click.UsageError("give a rule NUMBER or --from-file FILE")
+    else:
+        found = Archive(root).history(number, lang, reference)
+    if output == "json":
+        click.echo(json_text(found.to_json()), nl=False)
+    else:
+        click.echo(found.to_text(every_release=every_release and not from_file), nl=False)
+
+
+@click.command()
+@click.argument("reference", metavar="RELEASE", required=False)
+@language_option()
+@click.option(
+    "--all", "every", is_flag=True, help="Every problem of every release, with when it was fixed."
+)
+@format_option()
+@click.option("--strict", is_flag=True, help="Exit with status 1 when there are problems.")
+@click.pass_obj
+def check(root: Path, reference, lang: str, every: bool, output: str, strict: bool) -> None:
+    """Check every citation of a release (default: newest): dangling, stale, self."""
+    archive = Archive(root)
+    result = archive.check_history(reference, lang) if every else archive.check(reference, lang)
+    _print(result, output)
+    data = result.to_json()
+    if strict and any(problem.get("fixed") is None for problem in data["problems"]):
+        sys.exit(1)  # with --all, only the problems still open count
+
+
+@click.command()
+@click.argument("language", type=click.Choice(LANGUAGES), required=False)
+@release_option("Translated release (default: the newest).")
+@click.option("--stale", "only_stale", is_flag=True, help="List only the stale rules.")
+@format_option()
+@click.pass_obj
+def translations(root: Path, language, reference, only_stale: bool, output: str) -> None:
+    """Compare translations with the English they came from: current, stale, missing, extra."""
+    archive = Archive(root)
+    languages = [language] if language else archive.translated_languages()
+    if not languages:
+        raise click.ClickException("no translated releases in the archive")
+    found: list[Translation] = [
+        archive.translation(lang, reference, only_stale) for lang in languages
+    ]
+    if output == "json":
+        data = found[0].to_json() if language else [report.to_json() for report in found]
+        click.echo(json_text(data), nl=False)
+    else:
+        click.echo("\n".join(report.to_text() for report in found), nl=False)

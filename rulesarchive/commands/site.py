@@ -1,0 +1,72 @@
+"""The commands of the static site: `build` and `serve`."""
+
+from __future__ import annotations
+
+import errno
+from pathlib import Path
+
+import click
+
+from rulesarchive.commands.archive import note_leftovers
+from rulesarchive.library import Library
+from rulesarchive.progress import stages
+from rulesarchive.site_builder.build import build_site, sample_archive
+from rulesarchive.site_builder.serve import make_server
+
+
+@click.command()
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default="site",
+    show_default=True,
+    help="Folder of the site.",
+)
+@click.option(
+    "--base-url",
+    default="http://localhost:8000/",
+    show_default=True,
+    help="Where the site will be served (for the feed and sitemap).",
+)
+@click.option("--sample", is_flag=True, help="Build a demo site from the shipped sample archive.")
+@click.pass_obj
+def build(root: Path, out: Path, base_url: str, sample: bool) -> None:
+    """Render the archive as a static site (histories, changelogs, search, feed, data)."""
+    library = Library(sample_archive() if sample else root)
+    note_leftovers(library)
+    if not base_url.endswith("/"):
+        base_url += "/"
+    with stages() as progress:
+        made = build_site(library, out, base_url, progress=progress)
+    click.echo(
+        f"built {out}: {made.pages} files ({made.written} written) for "
+        f"{', '.join(made.languages)} in {made.seconds:.1f} s"
+    )
+
+
+@click.command()
+@click.option(
+    "--out",
+    "site",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    default="site",
+    show_default=True,
+    help="Folder of the built site.",
+)
+@click.option("--port", type=int, default=8000, show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True)
+def serve(site: Path, port: int, host: str) -> None:
+    """Preview the built site at http://HOST:PORT/ (Ctrl-C stops)."""
+    try:
+        server = make_server(site, port, host)
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            raise click.ClickException(
+                f"port {port} on {host} is in use (stop what uses it, or give another --port)"
+            ) from None
+        raise click.ClickException(f"cannot serve on {host}:{port} ({error.strerror})") from None
+    click.echo(f"serving {site} at http://{host}:{port}/ (Ctrl-C stops)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        server.server_close()

@@ -1,0 +1,469 @@
+"""The library: the one service every view calls (the command line, the Python API, the site
+build, the exports and what an ingest prepares).
+
+It reads releases from the archive (corpus.store), hands documents to the differ (pure: values
+in, results out), keeps what the differ works out in the derived store (corpus.derived) and
+works out many diffs on every core: releases, diffs, changelogs, lines of descent and rule
+histories, reference checks and translation reports are answered here, and only here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulesarchive.checks import check_english, check_translation, kept_translation_count
+from rulesarchive.corpus.derived import DerivedData, Kind, collection_paused, entry_key
+from rulesarchive.corpus.lookup import find_release, previous_release
+from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
+from rulesarchive.corpus.store import Archive, ArchiveError
+from rulesarchive.differ.classify import ReleaseDiff
+from rulesarchive.differ.glossary import checked_glossary
+from rulesarchive.differ.history import History, parse_scraped_history
+from rulesarchive.differ.language import DocumentSummary, Language
+from rulesarchive.differ.lineage import Trace, extend_trace, line_history, release_digests
+from rulesarchive.differ.references import (
+    LanguageCheck,
+    ReleaseCheck,
+    Snapshot,
+    mark_fixes,
+    release_check,
+    snapshots,
+)
+from rulesarchive.differ.translation_align import TranslationAlignment, align_translation
+from rulesarchive.differ.translations import TranslationReport, base_release, compare_translation
+from rulesarchive.diffs import Diffs
+from rulesarchive.lines import chapter_lines, keep_trace, kept_trace
+
+log = logging.getLogger(__name__)
+
+AHEAD_FROM = 8  # following more releases than this, their diffs are worked out on every core
+MOST_AT_INGEST = 3  # releases added at the end of a language that an ingest prepares for
+MAX_HISTORY_BYTES = 4 * 2**20  # a real scraped history of one rule is a few kilobytes
+
+# Told of each release's document as a walk passes it: (index, release, document).
+Seen = Callable[[int, Release, Document], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Changelog:
+    """A release against the one before it, with the citations each change put right."""
+
+    old: Release
+    new: Release
+    result: ReleaseDiff  # changes that only put right a citation are `reference`
+    fixes: dict[str, tuple[str, ...]]  # by rule number in `new`
+
+
+class Library:
+    """An archive and what is worked out from it (see the module's doc).
+
+    `derived` keeps the worked-out data (by default the user's store; `DerivedData(None)`
+    keeps nothing: every answer is worked out afresh).
+    """
+
+    def __init__(self, root: Path | str, derived: DerivedData | None = None) -> None:
+        self.derived = derived if derived is not None else DerivedData.default()
+        self.archive = Archive(root, derived=self.derived)
+        self.diffs = Diffs(self.archive)
+
+    @property
+    def root(self) -> Path:
+        """The archive's folder."""
+        return self.archive.root
+
+    # Releases and documents
+
+    def releases(self, language: str | None = None) -> list[Release]:
+        """Return the releases of a language (None: every language), oldest first."""
+        return self.archive.releases(language)
+
+    def find(self, reference: str | dt.date | Release | None, language: str = "en") -> Release:
+        """Return the release a user names: an effective date, a catalogue file date, a set
+        code, a Release; the newest if None (raise ArchiveError if there is none)."""
+        if isinstance(reference, Release):
+            stored = self.archive.get(reference.language, reference.effective_date)
+            if stored is None:
+                raise ArchiveError(f"no release {reference.key} in {self.root}")
+            return stored
+        if isinstance(reference, dt.date):
+            reference = reference.isoformat()
+        return find_release(self.archive, reference, language)
+
+    def load(self, release: Release) -> Document:
+        """Return a release's document."""
+        return self.archive.load(release)
+
+    def rule(self, number: str, release: Release) -> Rule:
+        """Return a rule as a release prints it (raise ArchiveError if it has none)."""
+        found = self.load(release).rule(number.rstrip("."))
+        if found is None:
+            raise ArchiveError(f"no rule {number} in {release.key} ({release.set_name})")
+        return found
+
+    # Diffs and changelogs
+
+    def missing_diffs(self, language: str) -> int:
+        """Return how many of the language's consecutive diffs are not kept."""
+        return len(self.diffs.missing(self.releases(language)))
+
+    def make_diffs(self, language: str, here: bool = False) -> int:
+        """Work out the language's diffs that are not kept, on every core (or in this process,
+        `here`: for a process of its own beside other work); return how many."""
+        releases = self.releases(language)
+        return self.diffs.make_here(releases) if here else self.diffs.make_missing(releases)
+
+    def diff(self, old: Release, new: Release) -> ReleaseDiff:
+        """Return what changed between two releases of a language."""
+        return self.diffs.get(old, new)
+
+    def changelog(self, release: Release) -> Changelog:
+        """Return a release against the one before it, citations put right marked."""
+        before = previous_release(self.archive, release)
+        if before is None:
+            raise ArchiveError(
+                f"{release.key} is the oldest {release.language} release: nothing to compare"
+            )
+        fixes = self.check(release.language).until(release).fixes[-1]
+        return Changelog(before, release, mark_fixes(self.diff(before, release), fixes), fixes)
+
+    # Lines of descent and histories
+
+    def walk(
+        self, releases: list[Release], start: int = 0
+    ) -> Iterator[tuple[Document, ReleaseDiff | None]]:
+        """Yield each release's document with its diff from the one before, oldest first.
+
+        From `start` on: the first diff yielded is from `releases[start - 1]`.
+        """
+        previous: Document | None = None  # the release before's, once read
+        for index in range(start, len(releases)):
+            release = releases[index]
+            document = self.load(release)
+            diff = None
+            if index > 0:  # the release before is read only when their diff is not kept
+                documents = {release.key: document}
+                if previous is not None:
+                    documents[releases[index - 1].key] = previous
+                diff = self.diffs.get(releases[index - 1], release, documents)
+            yield document, diff
+            previous = document
+
+    def trace(self, language: str, most_new: int | None = None) -> Trace | None:
+        """Return the lines of descent of a language's rules, going on from those kept.
+
+        Releases added at the end cost one diff each; one inserted before the kept ones means
+        following every release again. None when more than `most_new` are left to follow.
+        """
+        releases = self.releases(language)
+        trace = kept_trace(self.derived, releases)
+        count = trace.count
+        if count == len(releases):
+            return trace
+        if most_new is not None and len(releases) - count > most_new:
+            return None
+        log.info("lines of descent: following %d releases", len(releases) - count)
+        if len(releases) - count > AHEAD_FROM:
+            self.diffs.make_missing(releases[max(count - 1, 0) :])
+        with collection_paused():
+            trace = extend_trace(trace, releases, self.walk(releases, start=count))
+        keep_trace(self.derived, releases, trace, count)
+        return trace
+
+    def walk_and_trace(
+        self,
+        releases: list[Release],
+        see: Seen,
+        start: int = 0,
+        diffs: list[ReleaseDiff | None] | None = None,
+    ) -> Trace:
+        """Walk the releases, showing each document to `see`, and return the trace of all.
+
+        The kept trace of the first releases is extended over the rest and kept in its place:
+        a walk after one new release follows one release, not the whole history again. `see`
+        is shown every release from `start` on (and those before that the kept trace does not
+        cover, when it is shorter), not necessarily from the first; each diff walked is noted
+        in `diffs` (by release index), when given.
+        """
+        kept = kept_trace(self.derived, releases)
+        first = min(start, kept.count)
+
+        def steps() -> Iterator[tuple[Document, ReleaseDiff | None]]:
+            walked = self.walk(releases, start=first)
+            for index, (document, diff) in enumerate(walked, start=first):
+                if diffs is not None:
+                    diffs[index] = diff
+                see(index, releases[index], document)
+                if index >= kept.count:
+                    yield document, diff
+
+        trace = extend_trace(kept, releases, steps())
+        keep_trace(self.derived, releases, trace, kept.count)
+        return trace
+
+    def history(self, number: str, language: str = "en", release: Release | None = None) -> History:
+        """Return every version of the rule numbered `number` in `release` (default: the
+        newest; then a number no longer in use names the rule that held it last)."""
+        number = number.rstrip(".")
+        releases = self.releases(language)
+        if not releases:
+            raise LookupError(f"no {language} releases in the archive")
+        at = releases.index(release) if release else len(releases) - 1
+        chapter = number.partition(".")[0]
+        lines = chapter_lines(self.derived, releases, chapter)
+        if lines is None:
+            trace = self.trace(language)
+            assert trace is not None  # no limit given: always traced
+            lines = chapter_lines(self.derived, releases, chapter)
+            if lines is None:  # nothing can be kept: from the trace in memory
+                lines = list(trace.lines)
+        return line_history(lines, releases, number, at, release is None)
+
+    def gather(
+        self,
+        language: str,
+        on_document: Seen | None = None,
+        kept: bool = False,
+        diffs_made: Callable[[], None] | None = None,
+    ) -> Language:
+        """Read every release of a language once, oldest first, diffing each with the one before.
+
+        `on_document` sees each document as it passes (the site's per-release data files are
+        written from it); only two documents are held at a time. With `kept`, what the last
+        gathering read of the releases it shares with this one (their glossaries, numbers and
+        headings) is taken from the derived store, with their diffs: their documents are not
+        read, and `on_document` sees only the releases after them. `diffs_made` is called once
+        the missing diffs are made on every core, before the walk, which takes one: the time
+        to start work beside it.
+        """
+        releases = self.releases(language)
+        self.diffs.make_missing(releases)
+        if diffs_made is not None:
+            diffs_made()
+        keys = [entry_key(Kind.GATHERED, digest) for digest in release_digests(releases)]
+        summary = (
+            self.derived.latest(keys, DocumentSummary) if kept else None
+        ) or DocumentSummary()
+        start = summary.count
+        diffs: list[ReleaseDiff | None] = [None] * len(releases)
+        for index in range(1, start):
+            diffs[index] = self.diff(releases[index - 1], releases[index])
+
+        def see(index: int, release: Release, document: Document) -> None:
+            if index >= start:
+                summary.add(index, document)
+            if on_document:
+                on_document(index, release, document)
+
+        trace = self.walk_and_trace(releases, see, start, diffs)
+        if summary.count > start:
+            self.derived.keep_latest(keys, summary, summary.count, start)
+        return summary.language(language, releases, diffs, list(trace.lines))
+
+    # Reference checks
+
+    def check(
+        self,
+        language: str = "en",
+        gathered: Language | None = None,
+        english: Language | None = None,
+    ) -> LanguageCheck:
+        """Check every citation of every release of a language, oldest first.
+
+        English follows each citation through the lines of descent; a translation is checked
+        against the English release it translates. `gathered` (and, for a translation, the
+        gathered `english`) spares reading the documents again: what they say is the same.
+        """
+        releases = self.releases(language)
+        if not releases:
+            raise LookupError(f"no {language} releases in the archive")
+        if language == "en":
+            checked = self._check_english(releases, gathered)
+            assert checked is not None  # with `fewest` 0, every release is checked
+            return checked
+        return self._check_translation(language, releases, gathered, english)
+
+    def check_release(self, release: Release) -> ReleaseCheck:
+        """Return one release's references and their problems."""
+        checked = self.check(release.language).until(release)
+        return release_check(release, self.load(release), checked)
+
+    def _check_english(
+        self, releases: list[Release], gathered: Language | None = None, fewest: int = 0
+    ) -> LanguageCheck | None:
+        """Trace the English releases' lines of descent and check every citation along them."""
+        if gathered is not None:
+            glossaries = _glossaries(gathered)
+            return check_english(
+                self.derived,
+                releases,
+                lambda start: snapshots(
+                    gathered.lines, glossaries, gathered.release_headings, start
+                ),
+                fewest,
+            )
+        shared: dict[GlossaryEntry, GlossaryEntry] = {}
+
+        def shots_from(start: int) -> list[Snapshot]:
+            glossaries: list[tuple[GlossaryEntry, ...]] = [()] * start
+            headings: list[tuple[Heading, ...]] = [()] * start
+
+            def see(index: int, _release: Release, document: Document) -> None:
+                if index >= start:
+                    glossary = checked_glossary(document.glossary)
+                    glossaries.append(tuple(shared.setdefault(e, e) for e in glossary))
+                    headings.append(document.headings)
+
+            # the kept trace, extended: the releases before `start` are not read again
+            trace = self.walk_and_trace(releases, see, start)
+            return snapshots(list(trace.lines), glossaries, headings, start)
+
+        return check_english(self.derived, releases, shots_from, fewest)
+
+    def _check_translation(
+        self,
+        language: str,
+        releases: list[Release],
+        gathered: Language | None = None,
+        english: Language | None = None,
+    ) -> LanguageCheck:
+        english_releases = self.releases("en")
+        rules: dict[str, Sequence[Rule]] = {}
+
+        def english_rules(release: Release) -> Sequence[Rule]:
+            if release.key not in rules:
+                if english is not None:  # from the gathered lines, from this release on
+                    since = english_releases.index(release)
+                    blank = [()] * len(english_releases)
+                    shots = snapshots(english.lines, blank, start=since)
+                    for other, shot in zip(english_releases[since:], shots, strict=True):
+                        rules.setdefault(other.key, [rule for _, rule in shot.rules])
+                else:
+                    rules[release.key] = self.load(release).rules
+            return rules[release.key]
+
+        def documents_from(start: int) -> Iterator[Document]:
+            if gathered is None:
+                yield from (self.load(release) for release in releases[start:])
+                return
+            glossaries = _glossaries(gathered)
+            shots = snapshots(gathered.lines, glossaries, gathered.release_headings, start)
+            for release, shot in zip(releases[start:], shots, strict=True):
+                yield Document(
+                    language,
+                    release.effective_date,
+                    rules=tuple(rule for _, rule in shot.rules),
+                    glossary=shot.glossary,
+                    excerpt="excerpt" in release.flags,
+                )
+
+        return check_translation(
+            self.derived, language, releases, documents_from, english_releases, english_rules
+        )
+
+    # Translations
+
+    def translated_languages(self) -> list[str]:
+        """Return the languages other than English that have releases in the archive."""
+        return sorted({release.language for release in self.releases()} - {"en"})
+
+    def translation(self, language: str, release: Release | None = None) -> TranslationReport:
+        """Compare a translated release (default the newest of its language) with its English
+        base, following the English rules to the newest English release.
+
+        Worked out from the archive as it is now: when a missing English release is ingested
+        later, the base and the staleness follow with no other step.
+        """
+        releases = self.releases(language)
+        if not releases:
+            raise LookupError(f"no {language} releases in the archive")
+        release = release or releases[-1]
+        document = self.load(release)
+        english = self.releases("en")
+        numbers: dict[str, set[str]] = {}
+
+        def numbers_of(candidate: Release) -> set[str]:
+            if candidate.key not in numbers:
+                numbers[candidate.key] = {rule.number for rule in self.load(candidate).rules}
+            return numbers[candidate.key]
+
+        base = base_release(release, document, english, numbers_of)
+        if base is None:
+            return compare_translation(release, document, None, None, [])
+        base_document = self.load(base)
+        # Kept: a new English release changes what is stale, not how the translation pairs up.
+        alignment: TranslationAlignment = self.derived.cached(
+            entry_key(Kind.ALIGNMENT, release.content_sha256, base.content_sha256),
+            lambda: align_translation(document.rules, base_document.rules, document.excerpt),
+            f"alignment of {release.key} with {base.key}",
+        )
+        later = []
+        previous = base
+        for newer in english[english.index(base) + 1 :]:  # documents read only to diff them
+            later.append((newer, self.diffs.get(previous, newer, {base.key: base_document})))
+            previous = newer
+        return compare_translation(release, document, base, base_document, later, alignment)
+
+    # After an ingest
+
+    def prepare(self, added: Sequence[Release]) -> list[str]:
+        """After storing releases, prepare what every reader of them needs, where that is
+        cheap (a few releases added at the end of their language): their diffs, the kept
+        reference check extended over them, the lines of descent.
+
+        Return the languages whose newest changelog is now cheap to make: its diff kept, its
+        check kept (when there was a check to extend). A bulk ingest leaves all that to the
+        first reader, which works the diffs out on every core.
+        """
+        ready = []
+        for language in sorted({release.language for release in added}):
+            releases = self.releases(language)
+            if any(r.language == language and r not in releases[-MOST_AT_INGEST:] for r in added):
+                continue  # more than a few, or some before the end: left to the first reader
+            for index in range(max(len(releases) - MOST_AT_INGEST, 1), len(releases)):
+                before, release = releases[index - 1], releases[index]
+                if release in added or before in added:  # one inserted: its successor's too
+                    self.diff(before, release)
+            if self._extend_check(language, releases) and len(releases) > 1:
+                ready.append(language)
+            self.trace(language, MOST_AT_INGEST)
+        return ready
+
+    def _extend_check(self, language: str, releases: list[Release]) -> bool:
+        """Extend the kept check over the releases added at the end, when one is kept that
+        lacks at most a few (a check from nothing is left to the first command that needs
+        it); True when the check of every release is kept now."""
+        fewest = max(len(releases) - MOST_AT_INGEST, 1)
+        if language == "en":
+            return self._check_english(releases, fewest=fewest) is not None
+        english = self.releases("en")
+        if kept_translation_count(self.derived, language, releases, english) < fewest:
+            return False
+        self._check_translation(language, releases)
+        return True
+
+
+def read_scraped_history(path: Path, number: str = "") -> History:
+    """Read a scraped per-rule history file (see differ.history.parse_scraped_history)."""
+    try:
+        with path.open("rb") as handle:  # bounded: `--from-file /dev/zero` must not eat memory
+            raw = handle.read(MAX_HISTORY_BYTES + 1)
+        if len(raw) > MAX_HISTORY_BYTES:
+            raise ValueError(f"{path}: over {MAX_HISTORY_BYTES // 2**20} MB, not a rule's history")
+        text = raw.decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"{path}: cannot read ({error})") from None
+    return parse_scraped_history(text, number, str(path))
+
+
+def _glossaries(data: Language) -> list[tuple[GlossaryEntry, ...]]:
+    """Each release's glossary entries, from the glossary's lines, as the check reads them."""
+    glossaries: list[list[GlossaryEntry]] = [[] for _ in data.releases]
+    for term in data.glossary:
+        for first, last, entry in term.stretches:
+            for index in range(first, last + 1):
+                glossaries[index].append(entry)
+    return [checked_glossary(entries) for entries in glossaries]
