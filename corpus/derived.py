@@ -151,7 +151,7 @@ def default_limit() -> int:
 class KindSummary:
     """What the cache holds of one kind."""
 
-    kind: str
+    kind: Kind
     entries: int
     size: int  # bytes of values
 
@@ -311,9 +311,9 @@ class DerivedData:
         except sqlite3.Error as error:
             self._failed(error)
             return []
-        return [KindSummary(kind, count, size) for kind, count, size in rows]
+        return [KindSummary(Kind(kind), count, size) for kind, count, size in rows]
 
-    def clear(self, kinds: Iterable[str] = ()) -> int:
+    def clear(self, kinds: Iterable[Kind] = ()) -> int:
         """Delete what is kept (of these kinds; none named: everything); return how many."""
         chosen = list(kinds)
         connection = self._open()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 # The closed set of languages the archive holds; a code is also a folder name, so only these
 # are ever used as one.  Add a language here (and to the scraper's sources) to support it.
@@ -99,6 +100,15 @@ class Provenance:
     last_modified: str = ""
 
 
+class Flag(StrEnum):
+    """What a release's metadata says of it beside its text."""
+
+    DAMAGED = "damaged"  # stored with --force although its checks failed
+    EXCERPT = "excerpt"  # it quotes some chapters only (the Italian wiki)
+    TYPOS_REPAIRED = "typos-repaired"  # known typos of the original were repaired (and noted)
+    SAMPLE = "sample"  # written for the shipped demo archive, not a published document
+
+
 @dataclass(frozen=True, slots=True)
 class Release:
     """The metadata of one stored release: a document of one language and effective date."""
@@ -111,7 +121,7 @@ class Release:
     glossary_count: int
     content_sha256: str
     source: Provenance
-    flags: tuple[str, ...] = ()
+    flags: tuple[Flag, ...] = ()
     notes: tuple[str, ...] = ()
     normalisation: tuple[tuple[str, int], ...] = ()
     decode_repairs: tuple[str, ...] = field(default=())

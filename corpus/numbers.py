@@ -16,11 +16,6 @@ LETTERS = r"[a-z]{1,2}"  # a sub-rule's letters: 'b' in '702.19b'
 NUMBER = rf"{RULE}(?:{LETTERS})?"  # a rule or a sub-rule: '702.19', '702.19b'
 
 RULE_NUMBER = re.compile(rf"({CHAPTER})(?:\.(\d+)((?:{LETTERS})?))?")
-# A citation in running text: '614.15', '601.2b' (and the first rule of a range such as
-# '601.2f–h'); a chapter alone ('rule 702') is not a rule. Not after a digit or a point, said
-# after the first digit: a pattern that starts with a digit is searched digit to digit, three
-# times as fast as one that starts with the look-behind (the same matches).
-CITATION = re.compile(rf"(\d(?<![\d.]\d)\d\d\.\d+(?:{LETTERS})?)(?![\d])")
 
 
 def rule_sort_key(number: str) -> tuple[int, int, int, str]:
@@ -44,14 +39,23 @@ def parent_of(number: str) -> str | None:
 
 
 def cited_numbers(text: str) -> list[str]:
-    """Return the rule numbers a text cites, in order, each once."""
-    return list(dict.fromkeys(match.group(1) for match in CITATION.finditer(text)))
+    """Return the rule numbers a text spells out in its citations, in order, each once."""
+    return list(
+        dict.fromkeys(
+            number
+            for citation in parse_citations(text)
+            for _start, _end, number in citation.spans
+            if "." in number
+        )
+    )
 
 
 # A citation as the rules write it: a rule ('601.2f'), a range of sub-rules ('702.19b–d',
 # '119.7–8', '903.6–903.11'), and, after "rule", "section" or "chapter", a chapter ('704'),
-# a range of chapters ('306–311') or a section ('section 5'). A bare three-digit number
-# elsewhere is a quantity, not a citation.
+# a range of chapters ('306–311') or a section ('section 5'); a chapter given with its title
+# ('See 719, "Prototype Cards."'). A bare three-digit number elsewhere is a quantity, not a
+# citation. The one parser of citations: the reference check, the site's links, the
+# translations' comparison and the renumbering of references all read it.
 _END = rf"(?:{NUMBER}|\d{{1,3}}(?:{LETTERS})?|{LETTERS})"
 _TAIL = r"(?![\d]|\.\d|[a-z])"  # not 702.190 read as 702.19, nor section 3.4 as 3
 _ITEM = rf"(?<![\d.])(?:{NUMBER}|{CHAPTER})(?:\s?[–-]\s?{_END})?{_TAIL}"
@@ -66,9 +70,12 @@ _LED_LIST = re.compile(
 _PARTS = re.compile(
     rf"(?<![\d.])(?P<first>{NUMBER}|{CHAPTER})(?:\s?[–-]\s?(?P<last>{_END}))?{_TAIL}"
 )
-_SECTION = re.compile(rf"(?:\b[Ss]ections?\s+|第)(?P<first>{SECTION}){_TAIL}(?P<last>)")
+# 'section 5', and a chapter after it ('section 101, "Starting the Game"', 2001-2009)
+_SECTION = re.compile(rf"(?:\b[Ss]ections?\s+|第)(?P<first>{CHAPTER}|{SECTION}){_TAIL}(?P<last>)")
 # The title a chapter or section citation gives: rule 704, “State-Based Actions.”
 _TITLE = re.compile(r"\s*,?\s*[“\"]([^”\"]+?)[,.;]?[”\"]")
+# A chapter with its title, with no word before it ('and 729, "Merging with Permanents."')
+_TITLED = re.compile(rf"(?<![\d.])(?P<first>{CHAPTER}){_TAIL}(?P<last>)(?={_TITLE.pattern})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,11 +88,21 @@ class Citation:
     start: int
     end: int
     title: str = ""  # the title a chapter or section citation gives, as written
+    last_at: int = -1  # where a range's end stands, as written ('d' in '702.19b–d'); -1: none
 
     @property
     def numbers(self) -> tuple[str, ...]:
         """The cited number, or the two ends of a range."""
         return (self.first,) if self.first == self.last else (self.first, self.last)
+
+    @property
+    def spans(self) -> tuple[tuple[int, int, str], ...]:
+        """Each number spelled out in the text: (start, end, number); the end of a range
+        written short ('702.19b–d', '119.7–8') is not spelled out."""
+        first = (self.start, self.start + len(self.first), self.first)
+        if self.last_at < 0 or self.end - self.last_at != len(self.last):
+            return (first,)
+        return first, (self.last_at, self.end, self.last)
 
 
 @cache
@@ -95,8 +112,9 @@ def parse_citations(text: str) -> tuple[Citation, ...]:
     for listed in _LED_LIST.finditer(text):
         for match in _PARTS.finditer(text, listed.start(), listed.end()):
             found[match.start()] = _citation(match)
-    for match in _SECTION.finditer(text):
-        found[match.start("first")] = _citation(match)
+    for pattern in (_SECTION, _TITLED):
+        for match in pattern.finditer(text):
+            found.setdefault(match.start("first"), _citation(match))
     for match in _PARTS.finditer(text):
         if "." in match.group("first") and not _inside(match.start(), found):
             found[match.start()] = _citation(match)
@@ -112,7 +130,8 @@ def _citation(match: re.Match) -> Citation:
     start, end, text = match.start("first"), match.end(), match.string
     titled = "." not in first and not tail and _TITLE.match(text, end)
     title = titled.group(1) if titled else ""
-    return Citation(text[start:end], first, _range_end(first, tail), start, end, title)
+    last_at = match.start("last") if tail else -1
+    return Citation(text[start:end], first, _range_end(first, tail), start, end, title, last_at)
 
 
 def _range_end(first: str, tail: str | None) -> str:

@@ -45,6 +45,7 @@ from rulesarchive.corpus.derived import DerivedData, Kind, entry_key
 from rulesarchive.corpus.model import (
     LANGUAGES,
     Document,
+    Flag,
     GlossaryEntry,
     Heading,
     Provenance,
@@ -573,7 +574,7 @@ def _read_release(folder: Path, language: str, effective_date: dt.date) -> Relea
             glossary_count=data["glossary_count"],
             content_sha256=data["content_sha256"],
             source=Provenance(**data["source"]),
-            flags=tuple(data["flags"]),
+            flags=tuple(map(Flag, data["flags"])),
             notes=tuple(data["notes"]),
             normalisation=tuple(data["normalisation"].items()),
             decode_repairs=tuple(data["decode_repairs"]),

@@ -6,6 +6,7 @@ import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable
+from enum import StrEnum
 from itertools import accumulate, repeat
 from operator import add
 
@@ -136,44 +137,60 @@ def _substitute(pattern: str, replacement: Replacement) -> Step:
 # changes something only where one of its needles occurs: looking for those first (`in`, far
 # quicker than a pattern) skips the passes a document gives no work; short needles with a rare
 # last character are searched quickest.
-_STEPS: tuple[tuple[str, Step, tuple[str, ...]], ...] = (
-    ("quotes", _replace(tuple((mark, "'") for mark in "‘’‚‛′`")), tuple("‘’‚‛′`")),
-    ("quotes", _replace(tuple((mark, '"') for mark in "“”„‟″")), tuple("“”„‟″")),
-    ("dashes", _close_dashes, ("—", "―", "--")),
+class Normalisation(StrEnum):
+    """A kind of typographic change normalisation makes (each release counts them)."""
+
+    QUOTES = "quotes"
+    DASHES = "dashes"
+    ITALICS = "italics"
+    TRADEMARK = "trademark"
+    REGISTERED = "registered"
+    URLS = "urls"
+    ELLIPSIS = "ellipsis"
+    WHITESPACE = "whitespace"
+    PLACEHOLDERS = (
+        "placeholders"  # a `?` a 2008 file printed for a lost quote (scraper.placeholders)
+    )
+
+
+_STEPS: tuple[tuple[Normalisation, Step, tuple[str, ...]], ...] = (
+    (Normalisation.QUOTES, _replace(tuple((mark, "'") for mark in "‘’‚‛′`")), tuple("‘’‚‛′`")),
+    (Normalisation.QUOTES, _replace(tuple((mark, '"') for mark in "“”„‟″")), tuple("“”„‟″")),
+    (Normalisation.DASHES, _close_dashes, ("—", "―", "--")),
     # A spaced hyphen or en dash is a dash ('Artifact - Equipment'); an unspaced one is a hyphen
     # or a range ('non-Aura', '614.1c–d') and survives.
-    ("dashes", _substitute(r" [-–] (?=\S)", "—"), (" -", "–")),
-    ("dashes", _substitute(r"–(?=\w)", _range_dash), ("–",)),
-    ("italics", _substitute(r"__([^_\n\x00]+?)__(?![\w_])", _italics), ("_",)),
-    ("italics", _substitute(r"_([^_\n\x00]+?)_(?![\w_])", _italics), ("_",)),
+    (Normalisation.DASHES, _substitute(r" [-–] (?=\S)", "—"), (" -", "–")),
+    (Normalisation.DASHES, _substitute(r"–(?=\w)", _range_dash), ("–",)),
+    (Normalisation.ITALICS, _substitute(r"__([^_\n\x00]+?)__(?![\w_])", _italics), ("_",)),
+    (Normalisation.ITALICS, _substitute(r"_([^_\n\x00]+?)_(?![\w_])", _italics), ("_",)),
     # 'Vanguard_(TM)', 'DCI_(R)': the mark after an italicised name keeps its underscore.
     (
-        "trademark",
+        Normalisation.TRADEMARK,
         _replace((("_(tm)", "™"), ("_(TM)", "™"), ("(tm)", "™"), ("(TM)", "™"))),
         ("(tm)", "(TM)"),
     ),
-    ("registered", _substitute(r"_?\((?:r|R)\)", _registered), ("(r)", "(R)")),
+    (Normalisation.REGISTERED, _substitute(r"_?\((?:r|R)\)", _registered), ("(r)", "(R)")),
     # '<www.wizards.com>' (2000s) and '[www.wizards.com]' (1999): the bare address.
     (
-        "urls",
+        Normalisation.URLS,
         _substitute(r"[<\[]((?:https?://|www\.)[^\s<>\[\]]+)[>\]]", _inner),
         ("://", "www."),
     ),
-    ("ellipsis", _replace((("…", "..."),)), ("…",)),
+    (Normalisation.ELLIPSIS, _replace((("…", "..."),)), ("…",)),
     (
-        "whitespace",
+        Normalisation.WHITESPACE,
         _substitute(r"  +|[\t\u00a0\u2009\u202f][ \t\u00a0\u2009\u202f]*", " "),
         ("  ", "\t", "\u00a0", "\u2009", "\u202f"),
     ),
 )
 
 
-def normalise_text(text: str, counts: Counter[str] | None = None) -> str:
+def normalise_text(text: str, counts: Counter[Normalisation] | None = None) -> str:
     """Return text in canonical typography, adding what changed per kind to counts."""
     return normalise_texts([text], counts)[0]
 
 
-def normalise_texts(texts: list[str], counts: Counter[str] | None = None) -> list[str]:
+def normalise_texts(texts: list[str], counts: Counter[Normalisation] | None = None) -> list[str]:
     """Normalise many texts in one pass of each pattern (a whole document at once)."""
     joined = _apply(_STEPS[:_QUOTE_STEPS], _SEPARATOR.join(texts), counts)
     if joined.count(_SEPARATOR) != len(texts) - 1:  # a text holding a NUL: all together
@@ -196,7 +213,9 @@ def normalise_texts(texts: list[str], counts: Counter[str] | None = None) -> lis
 
 
 def _apply(
-    steps: tuple[tuple[str, Step, tuple[str, ...]], ...], joined: str, counts: Counter[str] | None
+    steps: tuple[tuple[Normalisation, Step, tuple[str, ...]], ...],
+    joined: str,
+    counts: Counter[Normalisation] | None,
 ) -> str:
     for kind, step, needles in steps:
         if not any(needle in joined for needle in needles):
@@ -207,20 +226,20 @@ def _apply(
     return joined
 
 
-def _stripped(text: str, counts: Counter[str] | None) -> str:
+def _stripped(text: str, counts: Counter[Normalisation] | None) -> str:
     stripped = text.strip()
     if counts is not None and stripped != text:
-        counts["whitespace"] += 1
+        counts[Normalisation.WHITESPACE] += 1
     return stripped
 
 
 _QUOTE_STEPS = 2  # the first steps: str.replace over the whole document (cheap; most texts)
-_ADDRESS_STEPS = tuple(step for step in _STEPS if step[0] == "urls")
+_ADDRESS_STEPS = tuple(step for step in _STEPS if step[0] == Normalisation.URLS)
 _AT_ADDRESSES = _STEPS.index(_ADDRESS_STEPS[0])
 
 
 def _needles(
-    steps: tuple[tuple[str, Step, tuple[str, ...]], ...],
+    steps: tuple[tuple[Normalisation, Step, tuple[str, ...]], ...],
 ) -> tuple[tuple[str, re.Pattern[str]], ...]:
     found = dict.fromkeys(needle for _kind, _step, needles in steps for needle in needles)
     return tuple((needle, re.compile(re.escape(needle))) for needle in found)

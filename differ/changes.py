@@ -4,29 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
-from enum import StrEnum
 from typing import NamedTuple
 
+from rulesarchive.differ.kinds import Kind
 from rulesarchive.differ.texts import typography_key
 from rulesarchive.differ.words import Diff, Phrase, diff_words
-
-
-class Kind(StrEnum):
-    """The kinds of change, in the order changelogs list them (each is its own string)."""
-
-    ADDED = "added"
-    REMOVED = "removed"
-    SUBSTANTIVE = "substantive"
-    SWEEP = "sweep"
-    REFERENCE = "reference"
-    EXAMPLE = "example"
-    TYPOGRAPHY = "typography"
-    TRUNCATION = "truncation"
-    UNCHANGED = "unchanged"
-
-
-# Kinds that change what a rule says (a translation of it may be outdated).
-WORDING = frozenset({Kind.SUBSTANTIVE, Kind.SWEEP, Kind.REFERENCE, Kind.EXAMPLE, Kind.REMOVED})
 
 
 class Change(NamedTuple):

@@ -10,7 +10,7 @@ from operator import attrgetter
 
 from rulesarchive.corpus.model import Document, Rule
 from rulesarchive.differ.align import Pair, align_rules, renumbering
-from rulesarchive.differ.changes import Change, Kind
+from rulesarchive.differ.changes import Change
 from rulesarchive.differ.glossary import GlossaryChange, diff_glossaries
 from rulesarchive.differ.headings import (
     chapter_moves,
@@ -18,6 +18,7 @@ from rulesarchive.differ.headings import (
     diff_headings,
     heading_moves,
 )
+from rulesarchive.differ.kinds import Kind
 from rulesarchive.differ.splits import Split, find_splits
 from rulesarchive.differ.texts import (
     is_truncation,

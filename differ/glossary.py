@@ -9,6 +9,7 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from rulesarchive.corpus.model import GlossaryEntry
+from rulesarchive.differ.kinds import GlossaryKind
 from rulesarchive.differ.texts import (
     is_truncation,
     only_references,
@@ -25,7 +26,7 @@ class GlossaryChange(NamedTuple):
     A tuple, like Change, for the hundreds a typography release makes.
     """
 
-    kind: str  # added, removed, renamed, substantive, reference, typography, truncation, unchanged
+    kind: GlossaryKind
     old_term: str | None
     new_term: str | None
     old_text: str
@@ -63,7 +64,9 @@ def diff_glossaries(
             rest.append(entry)
         else:
             retyped.append(
-                GlossaryChange("typography", before.term, entry.term, before.text, entry.text)
+                GlossaryChange(
+                    GlossaryKind.TYPOGRAPHY, before.term, entry.term, before.text, entry.text
+                )
             )
     old, new = list(old_by_words.values()), rest
     old_by_term = {term_key(entry.term): entry for entry in old}
@@ -78,11 +81,12 @@ def diff_glossaries(
     for entry in new:
         before = partner.get(term_key(entry.term)) or orphans.pop(typography_key(entry.text), None)
         if before is None:
-            changes.append(GlossaryChange("added", None, entry.term, "", entry.text))
+            changes.append(GlossaryChange(GlossaryKind.ADDED, None, entry.term, "", entry.text))
         else:
             changes.append(_compare(before, entry, number_map or {}))
     changes += [
-        GlossaryChange("removed", entry.term, None, entry.text, "") for entry in orphans.values()
+        GlossaryChange(GlossaryKind.REMOVED, entry.term, None, entry.text, "")
+        for entry in orphans.values()
     ]
     changes += retyped
     return sorted(changes, key=lambda change: (change.new_term or change.old_term or "").casefold())
@@ -94,20 +98,21 @@ _EVERY_FIELD = attrgetter("term", "text", "original")
 def _compare(old: GlossaryEntry, new: GlossaryEntry, number_map: dict[str, str]) -> GlossaryChange:
     if old.text == new.text:
         same = old.printed_text == new.printed_text and old.term == new.term
-        kind = "unchanged" if same else "typography"  # a term respelled: 'You, Your' -> 'You/Your'
+        # a term respelled: 'You, Your' -> 'You/Your'
+        kind = GlossaryKind.UNCHANGED if same else GlossaryKind.TYPOGRAPHY
         if _term_words(old.term) != _term_words(new.term):
-            kind = "renamed"  # 'Tribal' -> 'Tribal (Obsolete)' too, paired by its key
+            kind = GlossaryKind.RENAMED  # 'Tribal' -> 'Tribal (Obsolete)' too, paired by its key
         return GlossaryChange(kind, old.term, new.term, old.text, new.text)
     diff = diff_words(old.text, new.text)
     phrases = wording_phrases(diff)
     if words_key(old.text) == words_key(new.text):
-        kind = "typography"
+        kind = GlossaryKind.TYPOGRAPHY
     elif is_truncation(typography_key(old.text), typography_key(new.text)):
-        kind = "truncation"
+        kind = GlossaryKind.TRUNCATION
     elif only_references(old.text, new.text, number_map):
-        kind = "reference"
+        kind = GlossaryKind.REFERENCE
     else:
-        kind = "substantive"
+        kind = GlossaryKind.SUBSTANTIVE
     return GlossaryChange(kind, old.term, new.term, old.text, new.text, phrases, diff)
 
 

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from rulesarchive.corpus.model import Heading
-from rulesarchive.corpus.typography import normalise_text
-from rulesarchive.differ.changes import Change, Kind
-from rulesarchive.differ.texts import wording_phrases, words_key
+from rulesarchive.differ.changes import Change
+from rulesarchive.differ.kinds import Kind
+from rulesarchive.differ.texts import title_key, wording_phrases
 from rulesarchive.differ.words import diff_words
 
 
@@ -93,17 +93,17 @@ def _pair_by_title(old: Sequence[Heading], new: Sequence[Heading]) -> dict[int, 
     matched: dict[int, int] = {}
     for index, heading in enumerate(old):  # same number, same title: nothing to find
         other = new_by_number.get(heading.number)
-        if other is not None and _title_key(new[other].title) == _title_key(heading.title):
+        if other is not None and title_key(new[other].title) == title_key(heading.title):
             matched[index] = other
     old_by_title: dict[str, list[int]] = defaultdict(list)
     new_by_title: dict[str, list[int]] = defaultdict(list)
     taken = set(matched.values())
     for index, heading in enumerate(old):
         if index not in matched:
-            old_by_title[_title_key(heading.title)].append(index)
+            old_by_title[title_key(heading.title)].append(index)
     for index, heading in enumerate(new):
         if index not in taken:
-            new_by_title[_title_key(heading.title)].append(index)
+            new_by_title[title_key(heading.title)].append(index)
     for title, olds in old_by_title.items():
         news = new_by_title.get(title, [])
         if len(olds) == 1 and len(news) == 1:
@@ -112,13 +112,8 @@ def _pair_by_title(old: Sequence[Heading], new: Sequence[Heading]) -> dict[int, 
 
 
 @lru_cache(maxsize=1 << 10)
-def _title_key(title: str) -> str:
-    """Titles are printed as found (curly quotes, italics markers): normalise, then compare."""
-    return words_key(normalise_text(title))
-
-
 def _compare(old: Heading, new: Heading) -> Change | None:
-    if old.title == new.title or _title_key(old.title) == _title_key(new.title):
+    if old.title == new.title or title_key(old.title) == title_key(new.title):
         if old.number == new.number:
             return None if old.title == new.title else _change(Kind.TYPOGRAPHY, old, new)
         return _change(Kind.UNCHANGED, old, new)

@@ -12,6 +12,7 @@ from rulesarchive.corpus.typography import normalise_text
 from rulesarchive.differ.align import Pair
 from rulesarchive.differ.changes import Change
 from rulesarchive.differ.classify import classify_pair
+from rulesarchive.differ.kinds import Kind
 from rulesarchive.differ.texts import wording_phrases
 from rulesarchive.differ.words import Diff, Phrase, diff_words
 
@@ -29,7 +30,7 @@ class Version:
     number: str
     text: str
     examples: tuple[str, ...]
-    kind: str
+    kind: Kind
     phrases: tuple[Phrase, ...] = ()
     diff: Diff = ()
     compared_with: dt.date | None = None
@@ -47,13 +48,13 @@ class History:
     versions: tuple[Version, ...]
 
 
-_SHOWN_PLAIN = {"unchanged", "truncation"}  # versions whose phrases are not shown
+_SHOWN_PLAIN = {Kind.UNCHANGED, Kind.TRUNCATION}  # versions whose phrases are not shown
 
 
 def version_of(
     rule: Rule,
     span: tuple[Release, Release, int] | None,
-    kind: str,
+    kind: Kind,
     change: Change | None = None,
     compared_with: Release | None = None,
     diff: Callable[[str, str], Diff] = diff_words,
@@ -74,7 +75,7 @@ def version_of(
         shown.diff if shown else (),
         compared_with.effective_date if compared_with else None,
         last.effective_date if last else None,
-        _example_phrases(shown, diff) if shown and kind != "added" else (),  # nothing before
+        _example_phrases(shown, diff) if shown and kind != Kind.ADDED else (),  # nothing before
         count,
     )
 
@@ -97,7 +98,7 @@ class Sighting:
 
 def history_of(sightings: Sequence[Sighting], first_is_addition: bool) -> tuple[Version, ...]:
     """Classify each sighting (oldest first) against the last complete version before it."""
-    first_kind = "added" if first_is_addition else "unchanged"
+    first_kind = Kind.ADDED if first_is_addition else Kind.UNCHANGED
     versions: list[Version] = []
     last_good: int | None = None  # index of the last version that was not cut short
     for sighting in sightings:
@@ -107,21 +108,21 @@ def history_of(sightings: Sequence[Sighting], first_is_addition: bool) -> tuple[
             continue
         reference = sightings[last_good]
         change = classify_pair(Pair(reference.rule, sighting.rule))
-        if change.kind == "truncation" and len(sighting.rule.text) > len(reference.rule.text):
+        if change.kind == Kind.TRUNCATION and len(sighting.rule.text) > len(reference.rule.text):
             # The copy taken as the first complete one was itself cut: it is the truncation,
             # and this one is the first complete version (no change is faked).
-            versions[last_good] = _sighted(reference, "truncation")
+            versions[last_good] = _sighted(reference, Kind.TRUNCATION)
             versions.append(_sighted(sighting, first_kind))
         else:
             versions.append(_sighted(sighting, change.kind, change, reference.effective_date))
-        if change.kind != "truncation" or len(sighting.rule.text) > len(reference.rule.text):
+        if change.kind != Kind.TRUNCATION or len(sighting.rule.text) > len(reference.rule.text):
             last_good = len(versions) - 1
     return tuple(versions)
 
 
 def _sighted(
     sighting: Sighting,
-    kind: str,
+    kind: Kind,
     change: Change | None = None,
     compared_with: dt.date | None = None,
 ) -> Version:

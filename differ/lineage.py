@@ -21,6 +21,7 @@ from rulesarchive.differ.align import Pair
 from rulesarchive.differ.changes import Change
 from rulesarchive.differ.classify import ReleaseDiff, classify_pair
 from rulesarchive.differ.history import History, Version, version_of
+from rulesarchive.differ.kinds import Kind
 from rulesarchive.differ.words import Diff, diff_words
 
 
@@ -133,7 +134,7 @@ def extend_trace(
             if line_id is None or line_id in taken:  # added, or a number printed twice
                 line_id = _new_id(releases[index], rule.number, kept, growing)
                 growing[line_id] = []
-                change = change if change is not None and change.kind == "added" else None
+                change = change if change is not None and change.kind == Kind.ADDED else None
             stretches = growing.get(line_id)
             if stretches is None:
                 stretches = growing[line_id] = [
@@ -193,28 +194,28 @@ def line_versions(
     """
     versions: list[Version] = []
     complete: int | None = None  # position of the last version that was not cut short
-    first_kind = "added" if line.first > 0 else "unchanged"
+    first_kind = Kind.ADDED if line.first > 0 else Kind.UNCHANGED
     for stretch in line.stretches:
         change = stretch.change
         reference = line.stretches[complete] if complete is not None else None
-        if reference is not None and (change is None or versions[-1].kind == "truncation"):
+        if reference is not None and (change is None or versions[-1].kind == Kind.TRUNCATION):
             change = classify_pair(Pair(reference.rule, stretch.rule))
         kind = change.kind if change is not None else first_kind
         if (
             complete is not None
             and reference
-            and kind == "truncation"
+            and kind == Kind.TRUNCATION
             and _longer(stretch, reference)
         ):
             # the copy taken as complete was itself cut: it is the truncation
             versions[complete] = version_of(
-                reference.rule, _span(reference, releases), "truncation", diff=diff
+                reference.rule, _span(reference, releases), Kind.TRUNCATION, diff=diff
             )
             change, kind = None, first_kind
         compared = releases[reference.first] if reference is not None and change else None
         span = _span(stretch, releases)
         versions.append(version_of(stretch.rule, span, kind, change, compared, diff))
-        if kind != "truncation":
+        if kind != Kind.TRUNCATION:
             complete = len(versions) - 1
     return tuple(versions)
 

@@ -24,13 +24,14 @@ from functools import cache, cached_property
 
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
 from rulesarchive.corpus.numbers import Citation, parent_of, parse_citations, rule_sort_key
-from rulesarchive.differ.changes import Change, Kind
+from rulesarchive.differ.changes import Change
 from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.glossary import term_key
+from rulesarchive.differ.kinds import Kind, Place, ProblemKind
 from rulesarchive.differ.lineage import Line
+from rulesarchive.differ.texts import title_key
 from rulesarchive.differ.translations import base_release, citation_differences
 
-KINDS = ("dangling", "stale", "self")
 GLOSSARY = "Glossary: "  # the `rule` of a citation in a glossary definition
 _GUESS_MIN = 0.2  # share of the citing text's words a guessed rule must have
 _WORD = re.compile(r"[a-z]{4,}")
@@ -42,7 +43,7 @@ class Reference:
 
     rule: str  # the citing rule's number, or "Glossary: <term>"
     citation: Citation
-    place: str  # "text", "example" or "glossary"
+    place: Place
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,12 +52,12 @@ class Problem:
 
     rule: str
     cites: str  # as written: '405.3c', '112.5a-j'
-    kind: str
+    kind: ProblemKind
     suggestion: str | None
     guess: bool  # the suggestion comes from matching words, not from the lineage
     since: Release
     fixed: Release | None = None  # the first release without it (None: it is still there)
-    place: str = "text"
+    place: Place = Place.TEXT
     source: str = ""  # the citing rule's line id, or "glossary/<term key>"
 
 
@@ -128,16 +129,16 @@ def find_references(rules: Iterable[Rule], glossary: Iterable[GlossaryEntry]) ->
             found += [Reference(rule.number, citation, place) for citation in parse_citations(text)]
     for entry in glossary:
         found += [
-            Reference(GLOSSARY + entry.term, citation, "glossary")
+            Reference(GLOSSARY + entry.term, citation, Place.GLOSSARY)
             for citation in parse_citations(entry.text)
         ]
     return found
 
 
-def _texts(rule: Rule) -> Iterator[tuple[str, str]]:
-    yield "text", rule.text
+def _texts(rule: Rule) -> Iterator[tuple[Place, str]]:
+    yield Place.TEXT, rule.text
     for example in rule.examples:
-        yield "example", example
+        yield Place.EXAMPLE, example
 
 
 def snapshots(
@@ -328,8 +329,8 @@ class _Release:
 
     @cached_property
     def titles(self) -> dict[str, str]:
-        """Each chapter's and section's title, compared loosely (see `_title_key`)."""
-        return {heading.number: _title_key(heading.title) for heading in self.shot.headings}
+        """Each chapter's and section's title, compared loosely (see differ.texts.title_key)."""
+        return {heading.number: title_key(heading.title) for heading in self.shot.headings}
 
     @cached_property
     def text_of(self) -> dict[str, str]:
@@ -415,7 +416,7 @@ def _check_release(
                     place=place,
                     source=source,
                 )
-                if suggestion is None and kind != "self":
+                if suggestion is None and kind != ProblemKind.SELF:
                     problem = _with_guess(problem, citation, text, numbers)
                 found.append(problem)
     return found, meanings, count
@@ -446,16 +447,16 @@ class _Cited:
     """What a rule or a glossary definition cites: (place, text, citations), and every number."""
 
     texts: tuple[str, ...]
-    places: tuple[tuple[str, str, tuple[Citation, ...]], ...]
+    places: tuple[tuple[Place, str, tuple[Citation, ...]], ...]
     ends: tuple[str, ...]
 
 
 @cache
 def _cited_by_entry(text: str) -> _Cited | None:
-    return _cited_in((("glossary", text),))
+    return _cited_in(((Place.GLOSSARY, text),))
 
 
-def _cited_in(texts: tuple[tuple[str, str], ...]) -> _Cited | None:
+def _cited_in(texts: tuple[tuple[Place, str], ...]) -> _Cited | None:
     places = tuple((place, text, parse_citations(text)) for place, text in texts)
     ends = tuple(end for _, _, found in places for citation in found for end in citation.numbers)
     if not ends:
@@ -499,16 +500,16 @@ def _judge(
     number: str,
     meanings: dict[str, str | None],
     numbers: _Release,
-) -> tuple[str, str | None] | None:
+) -> tuple[ProblemKind, str | None] | None:
     """Say what is wrong with one citation, if anything: (kind, suggestion)."""
     if citation.first == number == citation.last:
         # A rule's own number printed twice at its start (602.2a in 2005-08-01) is a typo,
         # not a citation.
-        return ("self", None) if citation.start else None
+        return (ProblemKind.SELF, None) if citation.start else None
     if citation.first != citation.last and rule_sort_key(citation.last) < rule_sort_key(
         citation.first
     ):
-        return "self", None
+        return ProblemKind.SELF, None
     ends: list[str | None] = []
     stale = dangling = False
     for end in citation.numbers:
@@ -524,10 +525,10 @@ def _judge(
     if not (stale or dangling):
         return _retitled(citation, numbers)
     suggestion = None if None in ends else _spelled(ends)
-    return ("stale" if stale else "dangling"), suggestion
+    return (ProblemKind.STALE if stale else ProblemKind.DANGLING), suggestion
 
 
-def _retitled(citation: Citation, numbers: _Release) -> tuple[str, str | None] | None:
+def _retitled(citation: Citation, numbers: _Release) -> tuple[ProblemKind, str | None] | None:
     """A chapter or section cited by the title another one has is stale: suggest that one.
 
     Chapters have no lines of descent; their titles tell ("see rule 727, Day and Night" once
@@ -535,7 +536,7 @@ def _retitled(citation: Citation, numbers: _Release) -> tuple[str, str | None] |
     """
     if not citation.title:
         return None
-    wanted = _title_key(citation.title)
+    wanted = title_key(citation.title)
     if numbers.titles.get(citation.first, wanted) == wanted:
         return None
     others = [
@@ -543,11 +544,7 @@ def _retitled(citation: Citation, numbers: _Release) -> tuple[str, str | None] |
         for number, title in numbers.titles.items()
         if title == wanted and len(number) == len(citation.first)
     ]
-    return ("stale", others[0]) if len(others) == 1 else None
-
-
-def _title_key(title: str) -> str:
-    return " ".join(title.replace("’", "'").lower().strip(" .,;").split())
+    return (ProblemKind.STALE, others[0]) if len(others) == 1 else None
 
 
 def _followed(line: str | None, end: str, cited: tuple[str, ...], numbers: _Release) -> bool:
@@ -630,7 +627,7 @@ def mark_fixes(diff: ReleaseDiff, fixes: dict[str, tuple[str, ...]]) -> ReleaseD
 
 def _only_fixes(change: Change, fixes: dict[str, tuple[str, ...]]) -> bool:
     wrong = set(fixes.get(change.new_number or "", ()))
-    if change.kind not in {"substantive", "sweep"} or not wrong or not change.phrases:
+    if change.kind not in {Kind.SUBSTANTIVE, Kind.SWEEP} or not wrong or not change.phrases:
         return False
     return all(phrase.old in wrong and _is_citation(phrase.new) for phrase in change.phrases)
 
@@ -668,7 +665,7 @@ def check_translated(
             for citation in citations:
                 verdict = _judge(citation, number, meant, numbers)
                 if verdict is None and instead.get(citation.first):
-                    verdict = ("stale", instead[citation.first])
+                    verdict = (ProblemKind.STALE, instead[citation.first])
                 if verdict is not None:
                     kind, suggestion = verdict
                     found.append(

@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.model import Release, Rule
 from rulesarchive.differ.align import compact_ranges
-from rulesarchive.differ.changes import Change, Kind
+from rulesarchive.differ.changes import Change
 from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.glossary import GlossaryChange
 from rulesarchive.differ.headings import heading_moves
 from rulesarchive.differ.history import History
+from rulesarchive.differ.kinds import Kind, Place, TranslationStatus
 from rulesarchive.differ.texts import wording_phrases
 from rulesarchive.differ.words import Phrase
 
@@ -22,7 +23,7 @@ if TYPE_CHECKING:  # the reference check is imported only by the commands that r
     from rulesarchive.differ.translations import TranslationReport
 
 _ORDER = {kind: index for index, kind in enumerate(Kind)}
-_GROUPED = {"typography", "truncation"}  # one line each, with their rule lists
+_GROUPED = {Kind.TYPOGRAPHY, Kind.TRUNCATION}  # one line each, with their rule lists
 
 
 def release_label(release: Release) -> dict:
@@ -96,10 +97,10 @@ def diff_data(
     """
     fixes = fixes or {}
     changes = sorted(
-        (change for change in diff.changes if change.kind != "unchanged"),
+        (change for change in diff.changes if change.kind != Kind.UNCHANGED),
         key=lambda change: _ORDER[change.kind],
     )
-    headings = [change for change in diff.headings if change.kind != "unchanged"]
+    headings = [change for change in diff.headings if change.kind != Kind.UNCHANGED]
     return {
         "old": release_label(old),
         "new": release_label(new),
@@ -162,14 +163,16 @@ def diff_text(data: dict, markdown: bool = False) -> str:
     old, new = data["old"], data["new"]
     title = f"{_name(old)} → {_name(new)}"
     lines = [f"# {title}" if markdown else title, ""]
-    counts = ", ".join(f"{n} {kind}" for kind, n in data["counts"].items() if kind != "unchanged")
+    counts = ", ".join(
+        f"{n} {kind}" for kind, n in data["counts"].items() if kind != Kind.UNCHANGED
+    )
     lines += [counts or "no changes", ""]
     grouped: dict[str, list[str]] = {}
     for change in data["changes"]:
         number = change["new_number"] or change["old_number"]
         if change["heading"]:
             continue  # sections and chapters are listed together below
-        if change["kind"] == "sweep":
+        if change["kind"] == Kind.SWEEP:
             continue  # listed once per phrase below, from data["sweeps"]
         if change["kind"] in _GROUPED:
             grouped.setdefault(change["kind"], []).append(number)
@@ -205,9 +208,9 @@ def _heading_lines(changes: list[dict], markdown: bool) -> list[str]:
     lines: list[str] = []
     retyped = [c["new_number"] for c in changes if c["kind"] in _GROUPED]
     for change in changes:
-        if change["kind"] == "added":
+        if change["kind"] == Kind.ADDED:
             lines.append(f"{bullet}added {change['new_number']}. {change['new_text']}")
-        elif change["kind"] == "removed":
+        elif change["kind"] == Kind.REMOVED:
             lines.append(f"{bullet}removed {change['old_number']}. {change['old_text']}")
         elif change["kind"] not in _GROUPED:
             number = change["new_number"]
@@ -231,7 +234,7 @@ def _glossary_lines(changes: list[dict], markdown: bool) -> list[str]:
         term = change["new_term"] or change["old_term"]
         if change["old_term"] and change["new_term"] and change["old_term"] != change["new_term"]:
             term = f"{change['old_term']} → {change['new_term']}"
-        if change["kind"] in {"added", "removed"}:
+        if change["kind"] in {Kind.ADDED, Kind.REMOVED}:
             lines.append(f"{bullet}{change['kind']} {term}")
         elif change["kind"] not in _GROUPED:
             phrases = _phrase_list(change["phrases"]) or "(renamed)"
@@ -250,7 +253,7 @@ def _change_line(change: dict, markdown: bool) -> str:
     if change["moved"]:
         number = f"{change['old_number']} → {change['new_number']}"
     bullet = "- " if markdown else ""
-    if change["kind"] in {"added", "removed"}:
+    if change["kind"] in {Kind.ADDED, Kind.REMOVED}:
         text = change["new_text"] or change["old_text"]
         return f"{bullet}{change['kind']} {number}: {text}"
     parts = [_phrase_list(change["phrases"])] if change["phrases"] else []
@@ -305,7 +308,7 @@ def _date(day) -> str | None:
     return day.isoformat() if day else None
 
 
-_QUIET = {"unchanged", "typography", "truncation"}  # no change in wording: folded in the text
+_QUIET = {Kind.UNCHANGED, Kind.TYPOGRAPHY, Kind.TRUNCATION}  # no change in wording: folded
 
 
 def history_text(data: dict, every_release: list[dict] | None = None) -> str:
@@ -357,7 +360,7 @@ def _folded(quiet: list[dict]) -> str:
     2021-04-22): a citation's number at a date is what readers come for."""
     newest, oldest = quiet[0], quiet[-1]
     releases = sum(version["releases"] for version in quiet)
-    kinds = Counter(version["kind"] for version in quiet if version["kind"] != "unchanged")
+    kinds = Counter(version["kind"] for version in quiet if version["kind"] != Kind.UNCHANGED)
     also = "".join(f", {n} {kind}" for kind, n in sorted(kinds.items()))
     span = _span(oldest["effective_date"], newest["until"])
     numbers: list[tuple[str, str]] = []  # (number, since), oldest first
@@ -397,7 +400,7 @@ def _every_release(versions: list[dict], releases: list[dict]) -> list[str]:
         ]
         for release in reversed(inside):
             first = release["effective_date"] == version["effective_date"]
-            kind = version["kind"] if first else "unchanged"
+            kind = version["kind"] if first else Kind.UNCHANGED
             lines.append(
                 " · ".join(
                     part
@@ -417,7 +420,8 @@ def _every_release(versions: list[dict], releases: list[dict]) -> list[str]:
 
 def translation_data(report: TranslationReport, only_stale: bool = False) -> dict:
     """Return the JSON form of a translation report (rules in the translation's order)."""
-    rules = [rule for rule in report.rules if rule.status == "stale" or not only_stale]
+    stale = TranslationStatus.STALE
+    rules = [rule for rule in report.rules if rule.status == stale or not only_stale]
     return {
         "language": report.release.language,
         "release": release_label(report.release),
@@ -459,10 +463,10 @@ def translation_text(data: dict) -> str:
             f"shift {mine}: " + (f"translates en {theirs}" if theirs else "not in the English base")
         )
     for rule in data["rules"]:
-        if rule["status"] == "stale":
+        if rule["status"] == TranslationStatus.STALE:
             moved = f" (now {rule['english_number']})" if rule["english_number"] else ""
             lines.append(f"stale {rule['number']}: English changed {rule['stale_since']}{moved}")
-        elif rule["status"] in {"missing", "extra"}:
+        elif rule["status"] in {TranslationStatus.MISSING, TranslationStatus.EXTRA}:
             lines.append(f"{rule['status']} {rule['number']}")
         for problem in rule["problems"]:
             lines.append(f"check {rule['number']}: {problem}")
@@ -551,7 +555,7 @@ def _problem_count(problems: list[dict]) -> str:
 
 
 def _problem_line(problem: dict) -> str:
-    where = "" if problem["in"] != "example" else " (in an example)"
+    where = "" if problem["in"] != Place.EXAMPLE else " (in an example)"
     line = f"{problem['kind']} {problem['rule']}{where} cites {problem['cites']}"
     if problem["suggestion"]:
         guess = " (a guess)" if problem["guess"] else ""

@@ -6,16 +6,14 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from rulesarchive.corpus.numbers import CHAPTER, LETTERS, NUMBER
+from rulesarchive.corpus.numbers import Citation, parse_citations
+from rulesarchive.corpus.typography import normalise_text
 from rulesarchive.differ.words import Diff, Phrase, phrases_of, words_of
 
 # str.replace runs at memchr speed; str.translate with a table is 20x slower on rule texts.
 _FLATTENED = (('"', ""), ("'", ""), ("™", ""), ("®", ""), ("—", "-"), ("–", "-"))
 _TEXT_MARKS = re.compile(r"\((?:tm|r)\)", re.IGNORECASE)
-# A cited rule, chapter or range: '702.19b', '613', '608.2c-k' (ranges are hyphens once
-# normalised); not a part of a longer number, nor '1/1'.
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
-_CITED = re.compile(rf"(?<![0-9A-Za-z./])({NUMBER}|{CHAPTER})(?:[-–]({LETTERS})\b)?(?!\.?\d|/)")
 _PLACEHOLDER_APOSTROPHE = re.compile(r"(?<=\w)\?(?=\w)")
 _CUT_AFTER = 24  # characters a cut copy has at least
 _COMPLETE = re.compile(r"""[.:;!?)\]"'”’。）」]$""")
@@ -43,6 +41,12 @@ def words_key(text: str) -> str:
     if "?" in text:  # 'can?t' is "can't", whose key has no apostrophe
         text = _PLACEHOLDER_APOSTROPHE.sub("", text)
     return " ".join(words_of(typography_key(text)))
+
+
+def title_key(title: str) -> str:
+    """Key a section's or chapter's title as printed (curly quotes, italics markers, a final
+    point) or as a citation quotes it: equal keys name the same title."""
+    return words_key(normalise_text(title))
 
 
 def same_words(old: Sequence[str], new: Sequence[str]) -> bool:
@@ -76,19 +80,30 @@ def only_references(old: str, new: str, number_map: dict[str, str]) -> bool:
 
 
 def _renumbered(text: str, number_map: dict[str, str]) -> str:
-    """Rewrite each cited number (and a range's closing letter) as `number_map` moves it."""
+    """Rewrite each number the text cites (and a range's closing letters) as `number_map` moves
+    it: the citations are those the reference check reads (corpus.numbers.parse_citations)."""
+    pieces = []
+    position = 0
+    for citation in parse_citations(text):
+        for start, end, number in citation.spans:
+            pieces += [text[position:start], number_map.get(number, number)]
+            position = end
+        tail = text[citation.last_at : citation.end] if citation.last_at >= 0 else ""
+        if tail.isalpha():  # '702.19b–d': the letters of the range's end, moved alike
+            moved = _moved_letters(citation, tail, number_map)
+            pieces += [text[position : citation.last_at], moved]
+            position = citation.end
+    return "".join(pieces) + text[position:]
 
-    def moved(match: re.Match[str]) -> str:
-        number, letter = match.group(1), match.group(2)
-        now = number_map.get(number, number)
-        if letter is None:
-            return now
-        end = number.rstrip(_LETTERS) + letter
-        end_now = number_map.get(end, end)
-        parent, tail = end_now.rstrip(_LETTERS), end_now[len(end_now.rstrip(_LETTERS)) :]
-        return f"{now}-{tail}" if tail and parent == now.rstrip(_LETTERS) else f"{now}-{letter}"
 
-    return _CITED.sub(moved, text)
+def _moved_letters(citation: Citation, letters: str, number_map: dict[str, str]) -> str:
+    """Return the closing `letters` of a range written short, once the numbers moved: those of
+    its end's new number while it stays under its first's new parent, else as they were."""
+    now = number_map.get(citation.first, citation.first)
+    end_now = number_map.get(citation.last, citation.last)
+    parent = end_now.rstrip(_LETTERS)
+    moved = end_now[len(parent) :]
+    return moved if moved and parent == now.rstrip(_LETTERS) else letters
 
 
 def wording_phrases(diff: Diff) -> tuple[Phrase, ...]:

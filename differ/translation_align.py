@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from rulesarchive.corpus.model import Rule
 from rulesarchive.corpus.numbers import RULE_NUMBER, cited_numbers
+from rulesarchive.differ.kinds import ShiftLevel
 
 # Scores of a pairing: evidence agreement in [0, 1] plus SAME_NUMBER, or minus OTHER_NUMBER.
 # Shifting a run therefore needs SAME_NUMBER + OTHER_NUMBER more agreement per item, and a
@@ -50,7 +51,7 @@ class Shift:
     has no counterpart (a chapter inserted by an English release the archive lacks).
     """
 
-    level: str  # "chapter" or "rule"
+    level: ShiftLevel
     translated: tuple[str, ...]
     english: tuple[str, ...] = ()
 
@@ -336,9 +337,11 @@ def _chapter_shifts(
             and bool(last.english) == bool(english)
             and (not english or _follows(last.english[-1], english[0]))
         ):
-            runs[-1] = Shift("chapter", (*last.translated, chapter), last.english + english)
+            runs[-1] = Shift(
+                ShiftLevel.CHAPTER, (*last.translated, chapter), last.english + english
+            )
         else:
-            runs.append(Shift("chapter", (chapter,), english))
+            runs.append(Shift(ShiftLevel.CHAPTER, (chapter,), english))
     return tuple(runs)
 
 
@@ -364,4 +367,6 @@ def _rule_shifts(
             run = []
         if run:
             runs.append(run)
-    return tuple(Shift("rule", tuple(t for t, _ in run), tuple(e for _, e in run)) for run in runs)
+    return tuple(
+        Shift(ShiftLevel.RULE, tuple(t for t, _ in run), tuple(e for _, e in run)) for run in runs
+    )

@@ -11,15 +11,14 @@ truncation do not count).
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from rulesarchive.corpus.model import Document, Release, Rule
-from rulesarchive.corpus.numbers import CHAPTER, NUMBER, parse_citations, rule_sort_key
-from rulesarchive.differ.changes import WORDING
+from rulesarchive.corpus.numbers import parse_citations, rule_sort_key
 from rulesarchive.differ.classify import ReleaseDiff
+from rulesarchive.differ.kinds import WORDING, Kind, TranslationStatus
 from rulesarchive.differ.translation_align import (
     ENGLISH_NAME,
     QUANTITY,
@@ -28,16 +27,13 @@ from rulesarchive.differ.translation_align import (
     align_translation,
 )
 
-# 702.19b, 702.19 and the chapter 702, as "see rule 702" cites it; not a part of 2024
-_REFERENCE = re.compile(rf"(?<![\d.])(?:{NUMBER}|{CHAPTER})(?!\d)")
-
 
 @dataclass(frozen=True, slots=True)
 class RuleStatus:
     """One rule of a translation: `current`, `stale`, `missing` or `extra`."""
 
     number: str
-    status: str
+    status: TranslationStatus
     stale_since: Release | None = None
     english_number: str | None = None  # where the English rule is now, if not at `number`
     problems: tuple[str, ...] = ()  # structure that does not match the English rule
@@ -57,7 +53,7 @@ class TranslationReport:
     def counts(self) -> dict[str, int]:
         """Rules per status, and how many have structure problems (`mismatched`)."""
         counts = Counter(rule.status for rule in self.rules)
-        found = {key: counts[key] for key in ("current", "stale", "missing", "extra")}
+        found = {status.value: counts[status] for status in TranslationStatus}
         found["mismatched"] = sum(1 for rule in self.rules if rule.problems)
         return found
 
@@ -146,8 +142,8 @@ def citation_differences(translated: Rule, english: Rule) -> list[tuple[str, str
 
 
 def _references(*texts: str) -> list[str]:
-    """Return the rules and chapters some texts cite, as a `reference` change sees them."""
-    return sorted(set(_REFERENCE.findall(" ".join(texts))))
+    """Return the rules and chapters some texts cite (the ends of ranges too), sorted."""
+    return sorted({n for text in texts for c in parse_citations(text) for n in c.numbers})
 
 
 def _quantities(rule: Rule) -> list[str]:
@@ -172,7 +168,7 @@ def compare_translation(
     release before it. `alignment`: of the two documents' rules, when already worked out.
     """
     if base is None or base_document is None:
-        rules = tuple(RuleStatus(rule.number, "extra") for rule in document.rules)
+        rules = tuple(RuleStatus(rule.number, TranslationStatus.EXTRA) for rule in document.rules)
         return TranslationReport(translated, None, rules)
     english: dict[str, Rule] = {}
     for rule in base_document.rules:
@@ -193,14 +189,14 @@ def compare_translation(
         seen.add(rule.number)
         base_number = alignment.rules.get(rule.number)
         if base_number is None:
-            statuses.append(RuleStatus(rule.number, "extra"))
+            statuses.append(RuleStatus(rule.number, TranslationStatus.EXTRA))
             continue
         since = stale_since.get(base_number)
         now = now_at.get(base_number)
         statuses.append(
             RuleStatus(
                 rule.number,
-                "stale" if since else "current",
+                TranslationStatus.STALE if since else TranslationStatus.CURRENT,
                 since,
                 now if now != rule.number else None,
                 check_structure(rule, english[base_number], alignment.renumber),
@@ -209,7 +205,8 @@ def compare_translation(
         )
     for number in english:
         if number in alignment.unpaired_english:
-            statuses.append(RuleStatus(number, "missing", english_base_number=number))
+            missing = TranslationStatus.MISSING
+            statuses.append(RuleStatus(number, missing, english_base_number=number))
     return TranslationReport(translated, base, tuple(statuses), alignment.shifts)
 
 
@@ -235,7 +232,7 @@ def _follow(
             if change is None:
                 continue
             if change.kind in WORDING and not (
-                change.kind == "reference"
+                change.kind == Kind.REFERENCE
                 and translated_cites.get(base_number)
                 == _references(change.new_text, *change.new_examples)
                 != _references(change.old_text, *change.old_examples)

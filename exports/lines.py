@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rulesarchive.corpus.model import Release
+from rulesarchive.differ.kinds import Kind
 from rulesarchive.differ.lineage import Line, line_versions
 
 LINE_TABLES = """
@@ -57,7 +58,7 @@ class VersionRow:
     number: str
     text: str
     examples: tuple[str, ...]
-    kind: str
+    kind: Kind
     phrases: tuple[tuple[str, str], ...]
     example_phrases: tuple[tuple[str, str], ...]
     diff: tuple[tuple[int, str], ...]
@@ -86,7 +87,7 @@ def line_row(line: Line, releases: list[Release], positions: dict) -> LineRow:
                 version.number,
                 version.text,
                 version.examples,
-                str(version.kind),
+                version.kind,
                 tuple((phrase.old, phrase.new) for phrase in version.phrases),
                 tuple((phrase.old, phrase.new) for phrase in version.example_phrases),
                 version.diff,
@@ -129,7 +130,7 @@ def _version_columns(version: VersionRow) -> tuple:
         version.number,
         version.text,
         _json(version.examples),
-        version.kind,
+        str(version.kind),
         _json(version.phrases),
         _json(version.example_phrases),
         _json(version.diff),

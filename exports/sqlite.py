@@ -8,6 +8,7 @@ translations and the versions are worked out in forked workers while the rules a
 from __future__ import annotations
 
 import dataclasses
+import enum
 import json
 import multiprocessing
 import sqlite3
@@ -199,6 +200,13 @@ def _by_release_id(line: LineRow, language: Collected, ids: dict) -> LineRow:
     )
 
 
+class _Task(enum.StrEnum):
+    """What a worker works out: a language's lines and versions, or a translated release's rows."""
+
+    LINES = "lines"
+    TRANSLATIONS = "translations"
+
+
 # What forked workers read: the collected languages, and each English release's numbers.
 _SHARED: tuple[Sequence[Collected], dict[str, set[str]]] | None = None
 
@@ -216,9 +224,9 @@ class _Workers:
         if english is not None:
             numbers = {t.release.key: {rule.number for _, rule in t.rules} for t in english.texts}
         self._shared = (collected, numbers)
-        self._lines = [("lines", index, 0) for index in range(len(collected))]
+        self._lines = [(_Task.LINES, index, 0) for index in range(len(collected))]
         self._translations = [
-            ("translations", index, text)
+            (_Task.TRANSLATIONS, index, text)
             for index in range(1, len(collected) if english else 0)
             for text in range(len(collected[index].texts))
         ]
@@ -267,7 +275,7 @@ def _work(task: tuple) -> list:
     assert _SHARED is not None
     collected, numbers = _SHARED
     kind, index, text = task
-    if kind == "lines":
+    if kind == _Task.LINES:
         gathered = collected[index].gathered
         releases = gathered.releases
         positions = {release.effective_date: place for place, release in enumerate(releases)}

@@ -21,6 +21,7 @@ from rulesarchive.differ import history as histories
 from rulesarchive.differ import report
 from rulesarchive.differ.changes import Change
 from rulesarchive.differ.classify import ReleaseDiff
+from rulesarchive.differ.kinds import Kind
 from rulesarchive.differ.references import LanguageCheck, ReleaseCheck
 from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.library import Library, read_scraped_history
@@ -106,7 +107,7 @@ class Comparison:
     @property
     def changes(self) -> tuple[Change, ...]:
         """Every rule change, `unchanged` ones excepted, in rule order."""
-        return tuple(change for change in self.result.changes if change.kind != "unchanged")
+        return tuple(change for change in self.result.changes if change.kind != Kind.UNCHANGED)
 
     @property
     def renumbering(self) -> tuple[tuple[str, str], ...]:

@@ -18,7 +18,7 @@ from pathlib import Path
 from rulesarchive.checks import check_english, check_translation, kept_translation_count
 from rulesarchive.corpus.derived import DerivedData, Kind, collection_paused, entry_key
 from rulesarchive.corpus.lookup import find_release, previous_release
-from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
+from rulesarchive.corpus.model import Document, Flag, GlossaryEntry, Heading, Release, Rule
 from rulesarchive.corpus.store import Archive, ArchiveError
 from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.glossary import checked_glossary
@@ -357,7 +357,7 @@ class Library:
                     release.effective_date,
                     rules=tuple(rule for _, rule in shot.rules),
                     glossary=shot.glossary,
-                    excerpt="excerpt" in release.flags,
+                    excerpt=Flag.EXCERPT in release.flags,
                 )
 
         return check_translation(

@@ -13,17 +13,17 @@ from typing import TYPE_CHECKING
 
 import click
 
+from rulesarchive.scraper.outcome import Outcome, Status
+
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
-
-    from rulesarchive.scraper.ingest import Outcome
 
 
 def report(outcome: Outcome) -> None:
     """Print one file's outcome: stored ones on stdout, errors and notes on stderr."""
-    if outcome.status == "failed":
+    if outcome.status == Status.FAILED:
         click.echo(f"error: {outcome.message}", err=True)
-    elif outcome.status == "recovered":
+    elif outcome.status == Status.RECOVERED:
         click.echo(f"note: {outcome.message}", err=True)
     else:
         click.echo(outcome.message)
@@ -39,7 +39,7 @@ def outcomes(total: int, label: str) -> Iterator[Callable[[Outcome], None]]:
             if not hidden:
                 sys.stderr.write("\r\033[K")  # clear the bar's line; the update redraws it
             report(outcome)
-            if outcome.status != "recovered":
+            if outcome.status != Status.RECOVERED:
                 bar.update(1)
 
         yield advance

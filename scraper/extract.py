@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import zipfile
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import PurePath
 
 from rulesarchive.scraper.decode import check_not_garbled, decode_bytes
@@ -18,26 +19,40 @@ class Extracted:
     """The plain text of a document and how it was read."""
 
     text: str
-    format: str
+    format: Format
     encoding: str
     repairs: tuple[str, ...] = ()
 
 
-def sniff_format(data: bytes, name: str = "") -> str:
+class Format(StrEnum):
+    """A file's format as sniffed: those read, and those refused clearly."""
+
+    TXT = "txt"
+    DOCX = "docx"
+    PDF = "pdf"
+    RTF = "rtf"
+    WIKI = "wiki"  # a page of the Italian MTG wiki (read by scraper.wiki)
+    DOC = "doc"  # refused: convert it
+    HTML = "html"  # refused: a web page, not a rules document
+
+
+def sniff_format(data: bytes, name: str = "") -> Format:
     """Name the container format from the bytes, falling back to the file extension."""
     head = data[:512].lstrip()
     if data.startswith(b"%PDF"):
-        return "pdf"
+        return Format.PDF
     if data.startswith(b"PK\x03\x04"):
-        return "docx"
+        return Format.DOCX
     if data.startswith(b"{\\rtf"):
-        return "rtf"
+        return Format.RTF
     if data.startswith(b"\xd0\xcf\x11\xe0"):
-        return "doc"
+        return Format.DOC
     if head[:15].lower().startswith((b"<!doctype html", b"<html")):
-        return "html"
+        return Format.HTML
     suffix = PurePath(name).suffix.lower().lstrip(".")
-    return suffix if suffix in {"doc", "html", "htm"} else "txt"
+    if suffix == "doc":
+        return Format.DOC
+    return Format.HTML if suffix in {"html", "htm"} else Format.TXT
 
 
 def extract_text(data: bytes, name: str = "", limit: int = MAX_BYTES) -> Extracted:
@@ -47,21 +62,21 @@ def extract_text(data: bytes, name: str = "", limit: int = MAX_BYTES) -> Extract
     if len(data) > limit:
         raise InputError(f"{len(data)} bytes is over the size limit of {limit}")
     kind = sniff_format(data, name)
-    if kind == "txt":
+    if kind == Format.TXT:
         decoded = decode_bytes(data)
-        return Extracted(decoded.text, "txt", decoded.encoding, decoded.repairs)
-    if kind == "docx":
-        return _checked(_docx_text(data, limit), "docx", "utf-8 (DOCX XML)", limit)
-    if kind == "pdf":
-        return _checked(pdf_text(data), "pdf", "PDF text", limit)
-    if kind == "rtf":
-        return _checked(_rtf_text(data), "rtf", "cp1252 (RTF)", limit)
-    if kind in {"html", "htm"}:
+        return Extracted(decoded.text, kind, decoded.encoding, decoded.repairs)
+    if kind == Format.DOCX:
+        return _checked(_docx_text(data, limit), kind, "utf-8 (DOCX XML)", limit)
+    if kind == Format.PDF:
+        return _checked(pdf_text(data), kind, "PDF text", limit)
+    if kind == Format.RTF:
+        return _checked(_rtf_text(data), kind, "cp1252 (RTF)", limit)
+    if kind == Format.HTML:
         raise InputError("HTML page, not a rules document")
     raise InputError(f"unsupported format '{kind}' (convert it to .txt, .docx, .pdf or .rtf)")
 
 
-def _checked(text: str, kind: str, encoding: str, limit: int) -> Extracted:
+def _checked(text: str, kind: Format, encoding: str, limit: int) -> Extracted:
     if len(text) > limit:
         raise InputError(f"{kind.upper()} holds {len(text)} characters of text, over the limit")
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x0b", "\n")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from rulesarchive.corpus.catalogue import entry_for
 from rulesarchive.corpus.derived import collection_paused
-from rulesarchive.corpus.model import Document, Provenance, Release
+from rulesarchive.corpus.model import Document, Flag, Provenance, Release
 from rulesarchive.corpus.sets import LOOKAHEAD, choose_set
 from rulesarchive.corpus.store import (
     Archive,
@@ -28,9 +28,10 @@ from rulesarchive.corpus.store import (
     unpack_document,
 )
 from rulesarchive.scraper.errors import InputError
-from rulesarchive.scraper.extract import MAX_BYTES, Extracted, extract_text
+from rulesarchive.scraper.extract import MAX_BYTES, Extracted, Format, extract_text
 from rulesarchive.scraper.integrity import compare_with_neighbours, find_damage
 from rulesarchive.scraper.normalise import normalise_document
+from rulesarchive.scraper.outcome import STORED, Outcome, Status
 from rulesarchive.scraper.parse import detect_language, parse_document
 from rulesarchive.scraper.placeholders import repair_placeholders
 from rulesarchive.scraper.wiki import is_wiki_page, parse_wiki
@@ -46,19 +47,6 @@ class Overrides:
     set_name: str | None = None
     force: bool = False
     max_bytes: int = MAX_BYTES  # ceiling on a file's size and on its extracted text
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What happened to one file: 'added', 'replaced', 'unchanged' or 'failed'.
-
-    'recovered' reports leftovers of an interrupted run that were cleaned up first.
-    """
-
-    name: str
-    status: str
-    message: str
-    release: Release | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +132,7 @@ def read_document(
         _check_language_code(overrides.language)
     if is_wiki_page(data):
         document = parse_wiki(data)
-        extracted = Extracted("", "wiki", "utf-8")
+        extracted = Extracted("", Format.WIKI, "utf-8")
     else:
         extracted = extract_text(data, name, overrides.max_bytes)
         if overrides.language and not overrides.force:
@@ -208,7 +196,7 @@ def ingest_paths(
         mapper = pool.map if pool else map
         for path, reading in zip(paths, mapper(_read_path, paths, repeat(overrides)), strict=True):
             if isinstance(reading, str):
-                outcome = Outcome(str(path), "failed", f"{path}: {reading}")
+                outcome = Outcome(str(path), Status.FAILED, f"{path}: {reading}")
             else:
                 data, read, extracted, rendered = reading
                 outcome = _store_reading(
@@ -271,7 +259,7 @@ class _Stored:
 def recover_leftovers(archive: Archive) -> list[Outcome]:
     """Clean what an interrupted run left (no lock is taken when there is nothing)."""
     notes = archive.recover() if archive.leftovers() else []
-    return [Outcome(str(archive.root), "recovered", note) for note in notes]
+    return [Outcome(str(archive.root), Status.RECOVERED, note) for note in notes]
 
 
 def _read_path(path: Path, overrides: Overrides) -> tuple[bytes, _Read, Extracted, _Rendered] | str:
@@ -338,12 +326,12 @@ def ingest_bytes(
     try:
         document, extracted = read_document(data, name, overrides)
     except InputError as error:
-        return Outcome(name, "failed", f"{name}: {error}")
+        return Outcome(name, Status.FAILED, f"{name}: {error}")
     except MemoryError:
-        return Outcome(name, "failed", f"{name}: out of memory while reading it")
+        return Outcome(name, Status.FAILED, f"{name}: out of memory while reading it")
     except Exception as error:  # a library failing on one hostile file
         reason = f"cannot be read ({type(error).__name__}: {_first_line(error)})"
-        return Outcome(name, "failed", f"{name}: {reason}")
+        return Outcome(name, Status.FAILED, f"{name}: {reason}")
     return _store_reading(
         archive, name, data, _Read.of(document, here=True), extracted, overrides, provenance
     )
@@ -389,8 +377,8 @@ def _store_reading(
             release = _check_integrity(archive, document, release, overrides.force, rendered)
             outcome = _store(archive, release, whole, data, rendered, overrides.force, found_set[2])
     except (InputError, ArchiveError) as error:
-        return Outcome(name, "failed", f"{name}: {error}")
-    if outcome.status in ("added", "replaced"):
+        return Outcome(name, Status.FAILED, f"{name}: {error}")
+    if outcome.status in STORED:
         stored.add(release, whole or rendered.document_json)
     return outcome
 
@@ -454,9 +442,9 @@ def _describe_release(
         format=extracted.format,
         encoding=extracted.encoding,
     )
-    flags = ("typos-repaired",) if typos else ()
+    flags: tuple[Flag, ...] = (Flag.TYPOS_REPAIRED,) if typos else ()
     if document.excerpt:
-        flags = (*flags, "excerpt")
+        flags = (*flags, Flag.EXCERPT)
     return Release(
         language=document.language,
         effective_date=document.effective_date,
@@ -488,7 +476,7 @@ def _check_integrity(
     neighbours = [
         other
         for other in archive.neighbours(release.language, release.effective_date)
-        if "damaged" not in other.flags
+        if Flag.DAMAGED not in other.flags
     ]
     shortfalls = (
         compare_with_neighbours(release.rule_count, [n.rule_count for n in neighbours]),
@@ -508,7 +496,8 @@ def _check_integrity(
         raise InputError(
             f"damaged document: {problems[0]} (use --force to store it flagged damaged)"
         )
-    return replace(release, flags=(*release.flags, "damaged"), notes=(*release.notes, *problems))
+    flags = (*release.flags, Flag.DAMAGED)
+    return replace(release, flags=flags, notes=(*release.notes, *problems))
 
 
 def _neighbour_documents(archive: Archive, document: Document, stored: _Stored) -> list[Document]:
@@ -534,8 +523,10 @@ def _store(
         same = existing.source.sha256 == release.source.sha256
         if same or existing.content_sha256 == release.content_sha256:
             why = "same bytes" if same else f"same text as {existing.source.name}"
-            return Outcome(release.source.name, "unchanged", f"unchanged {label} ({why})", existing)
-        upgrade = "damaged" in existing.flags and "damaged" not in release.flags
+            return Outcome(
+                release.source.name, Status.UNCHANGED, f"unchanged {label} ({why})", existing
+            )
+        upgrade = Flag.DAMAGED in existing.flags and Flag.DAMAGED not in release.flags
         if not (upgrade or force):
             raise InputError(
                 f"differs from the stored {release.key} ({existing.source.name}); "
@@ -543,11 +534,11 @@ def _store(
             )
         archive.save(release, document, data, rendered.rules_text, rendered.document_json)
         message = f"replaced {label} ({counts}){_also(set_note)}"
-        return Outcome(release.source.name, "replaced", message, release)
+        return Outcome(release.source.name, Status.REPLACED, message, release)
     archive.save(release, document, data, rendered.rules_text, rendered.document_json)
-    damaged = " [damaged]" if "damaged" in release.flags else ""
+    damaged = " [damaged]" if Flag.DAMAGED in release.flags else ""
     message = f"added {label} ({counts}){damaged}{_also(set_note)}"
-    return Outcome(release.source.name, "added", message, release)
+    return Outcome(release.source.name, Status.ADDED, message, release)
 
 
 def _also(note: str) -> str:

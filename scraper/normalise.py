@@ -8,12 +8,12 @@ from itertools import accumulate
 from operator import add
 
 from rulesarchive.corpus.model import Document, GlossaryEntry, Rule
-from rulesarchive.corpus.typography import normalise_texts
+from rulesarchive.corpus.typography import Normalisation, normalise_texts
 
 
 def normalise_document(document: Document) -> Document:
     """Normalise every rule, example and glossary entry, keeping the printed text beside it."""
-    counts: Counter[str] = Counter()
+    counts: Counter[Normalisation] = Counter()
     rules = document.rules
     # Columns rather than a call per rule: a full ingest normalises 300,000 of them.
     texts = [rule.original or rule.text for rule in rules]  # as printed
@@ -57,7 +57,8 @@ def normalise_document(document: Document) -> Document:
         document,
         rules=tuple(normalised),
         glossary=tuple(glossary),
-        normalisation=tuple(sorted(counts.items())),
+        # by name: documents are stored as JSON and packed with marshal, which takes no enum
+        normalisation=tuple(sorted((kind.value, n) for kind, n in counts.items())),
     )
 
 

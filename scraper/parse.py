@@ -7,6 +7,7 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Rule
 from rulesarchive.corpus.numbers import CHAPTER, LETTERS, RULE, SECTION, rule_sort_key
@@ -42,13 +43,24 @@ _DATE_ZH = re.compile(
     r"此规则于\s*(?P<year>\d{4})\s*年\s*(?P<month>\d{1,2})\s*月\s*(?P<day>\d{1,2})\s*日"
 )
 
+
+class Part(StrEnum):
+    """The parts of a document besides its rules, found by their headings."""
+
+    INTRODUCTION = "introduction"
+    CONTENTS = "contents"
+    GLOSSARY = "glossary"
+    CREDITS = "credits"
+    APPENDIX = "appendix"
+
+
 _HEADINGS = {
-    "introduction": ("Introduction", "引言", "介绍", "序言"),
-    "contents": ("Contents", "Table of Contents", "目录"),
-    "glossary": ("Glossary", "词汇表", "术语表", "Glossario"),
-    "credits": ("Credits", "版权信息", "制作人员", "Crediti"),
+    Part.INTRODUCTION: ("Introduction", "引言", "介绍", "序言"),
+    Part.CONTENTS: ("Contents", "Table of Contents", "目录"),
+    Part.GLOSSARY: ("Glossary", "词汇表", "术语表", "Glossario"),
+    Part.CREDITS: ("Credits", "版权信息", "制作人员", "Crediti"),
     # The 2022-06-10 Chinese text ends its glossary with a list of provisional translations.
-    "appendix": ("暂译名称列表",),
+    Part.APPENDIX: ("暂译名称列表",),
 }
 
 
@@ -75,11 +87,11 @@ def parse_document(text: str, language: str | None = None) -> Document:
     language = language or detect_language(text)
     wrapped = is_hard_wrapped(lines)
     body_start = _find_body_start(lines)
-    glossary_at = _find_heading(lines, "glossary", body_start)
+    glossary_at = _find_heading(lines, Part.GLOSSARY, body_start)
     after_rules = glossary_at if glossary_at is not None else body_start
-    credits_at = _find_heading(lines, "credits", after_rules)
+    credits_at = _find_heading(lines, Part.CREDITS, after_rules)
     if credits_at is None:
-        credits_at = _find_heading(lines, "appendix", after_rules)
+        credits_at = _find_heading(lines, Part.APPENDIX, after_rules)
     body_end = glossary_at if glossary_at is not None else (credits_at or len(lines))
     notes: list[str] = []
     headings, rules = _parse_rules(lines[body_start:body_end], wrapped, notes)
@@ -90,8 +102,8 @@ def parse_document(text: str, language: str | None = None) -> Document:
     credits = ""
     if credits_at is not None:
         credits = "\n".join(line.strip() for line in lines[credits_at + 1 :] if line.strip())
-    contents_at = _find_heading(lines, "contents", 0, body_start)
-    intro_at = _find_heading(lines, "introduction", 0, contents_at or body_start)
+    contents_at = _find_heading(lines, Part.CONTENTS, 0, body_start)
+    intro_at = _find_heading(lines, Part.INTRODUCTION, 0, contents_at or body_start)
     introduction = ""
     if intro_at is not None:
         introduction = _join_block(lines[intro_at + 1 : contents_at or body_start], wrapped)
@@ -171,13 +183,13 @@ def is_hard_wrapped(lines: list[str]) -> bool:
     return len(run_on) > 0.2 * len(rule_lines)
 
 
-def _find_heading(lines: list[str], kind: str, start: int, end: int | None = None) -> int | None:
+def _find_heading(lines: list[str], kind: Part, start: int, end: int | None = None) -> int | None:
     names = _HEADINGS[kind]
     found = None
     for index in range(start, len(lines) if end is None else end):
         if lines[index].strip().strip("-= ") in names:
             found = index
-            if kind in ("introduction", "contents"):
+            if kind in (Part.INTRODUCTION, Part.CONTENTS):
                 return found
     return found
 

@@ -16,6 +16,7 @@ from dataclasses import replace
 from difflib import SequenceMatcher
 
 from rulesarchive.corpus.model import Document, GlossaryEntry, Rule
+from rulesarchive.corpus.typography import Normalisation
 
 # Words and what stands between them: re.split with a group alternates separator, word, ...
 _WORD = re.compile(r"([^\W_]+)")
@@ -46,7 +47,7 @@ def repair_placeholders(document: Document, neighbours: Sequence[Document]) -> D
         for rule in neighbour.rules:
             if rule.number in numbers:
                 by_number.setdefault(rule.number, rule)
-    counts: Counter[str] = Counter()
+    counts: Counter[Normalisation] = Counter()
 
     def repaired(text: str, number: str = "") -> str:
         if "?" not in text:
@@ -58,7 +59,7 @@ def repair_placeholders(document: Document, neighbours: Sequence[Document]) -> D
             text = _restore(text, model, counts)
         text, apostrophes = _APOSTROPHE.subn("'", text)
         text, quotes = _QUOTES.subn('"', text)
-        counts["placeholders"] += apostrophes + quotes
+        counts[Normalisation.PLACEHOLDERS] += apostrophes + quotes
         return text
 
     # Only texts holding a `?` can change: the others are kept without a look.
@@ -75,7 +76,9 @@ def repair_placeholders(document: Document, neighbours: Sequence[Document]) -> D
         glossary[at] = _repaired_entry(entry, "\n".join(map(repaired, entry.text.split("\n"))))
     if not counts:
         return document
-    normalisation = Counter(dict(document.normalisation)) + counts
+    # stored by name; a sum of Counters keeps the positive counts only, as before
+    named = Counter({kind.value: n for kind, n in counts.items()})
+    normalisation = Counter(dict(document.normalisation)) + named
     return replace(
         document,
         rules=tuple(rules),
@@ -103,7 +106,7 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(_WORD.findall(text.casefold()))
 
 
-def _restore(text: str, model: str, counts: Counter[str]) -> str:
+def _restore(text: str, model: str, counts: Counter[Normalisation]) -> str:
     """Take the model's separators wherever the text's hold a `?` the model's do not.
 
     Only separators between words that both texts share in the same order count: the words
@@ -136,7 +139,7 @@ def _restore(text: str, model: str, counts: Counter[str]) -> str:
             mine_at, theirs_at = 2 * (my_start + offset), 2 * (their_start + offset)
             if "?" in mine[mine_at] and "?" not in theirs[theirs_at]:
                 mine[mine_at] = theirs[theirs_at]
-                counts["placeholders"] += 1
+                counts[Normalisation.PLACEHOLDERS] += 1
     return "".join(mine)
 
 

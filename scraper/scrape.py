@@ -14,7 +14,8 @@ from rulesarchive.corpus.catalogue import load_catalogue
 from rulesarchive.corpus.model import LANGUAGES, Provenance
 from rulesarchive.corpus.store import Archive
 from rulesarchive.scraper.http import Fetched, Fetcher, FetchError, now
-from rulesarchive.scraper.ingest import Outcome, ingest_bytes, recover_leftovers
+from rulesarchive.scraper.ingest import ingest_bytes, recover_leftovers
+from rulesarchive.scraper.outcome import Outcome, Status
 from rulesarchive.scraper.sources import (
     RULES_PAGE,
     chinese_downloads,
@@ -61,7 +62,7 @@ def plan(
         try:
             planned += steps[language]()
         except FetchError as error:
-            failures.append(Outcome(language, "failed", f"{language}: {error}"))
+            failures.append(Outcome(language, Status.FAILED, f"{language}: {error}"))
     return planned, failures
 
 
@@ -81,7 +82,7 @@ def _english(
             raise FetchError(f"{RULES_PAGE}: no TXT, DOCX or PDF link on the rules page")
         planned.append(Planned("en", "en current release", tuple(links), wayback=False))
     except FetchError as error:
-        failures.append(Outcome("en", "failed", f"en current release: {error}"))
+        failures.append(Outcome("en", Status.FAILED, f"en current release: {error}"))
     for entry in load_catalogue():
         if "en" not in entry.languages or not entry.urls:
             continue
@@ -135,7 +136,7 @@ def fetch_and_ingest(archive: Archive, fetcher: Fetcher, item: Planned) -> Outco
     try:
         fetched = _first_that_works(fetcher, item)
     except FetchError as error:
-        return Outcome(item.label, "failed", f"{item.label}: {error}")
+        return Outcome(item.label, Status.FAILED, f"{item.label}: {error}")
     return ingest_bytes(
         archive, fetched.body, _file_name(fetched.url), provenance=fetched.provenance
     )
@@ -178,7 +179,7 @@ def refresh_sets(archive: Archive, fetcher: Fetcher) -> list[Outcome]:
     try:
         sets = scryfall_sets(fetcher)
     except FetchError as error:
-        return [Outcome("sets", "failed", f"set list: {error}")]
+        return [Outcome("sets", Status.FAILED, f"set list: {error}")]
     archive.save_sets(sets)
     return []
 
@@ -210,7 +211,7 @@ def scrape(
                 f"the run's deadline passed: {left} document(s) not fetched "
                 "(run scrape again to continue, or give a longer --deadline)"
             )
-            outcomes.append(Outcome("scrape", "failed", message))
+            outcomes.append(Outcome("scrape", Status.FAILED, message))
             break
         outcome = fetch_and_ingest(archive, fetcher, item)
         outcomes.append(outcome)

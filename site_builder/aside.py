@@ -16,7 +16,7 @@ from multiprocessing import get_context
 from multiprocessing.process import BaseProcess
 from typing import Generic, TypeVar
 
-from rulesarchive.system.processes import usable_cores, watch_parent
+from rulesarchive.system.processes import Ended, usable_cores, watch_parent
 
 T = TypeVar("T")
 
@@ -37,9 +37,9 @@ class Aside(Generic[T]):
         def run() -> None:
             watch_parent(parent)
             try:
-                sending.send(("done", work()))
+                sending.send((Ended.DONE, work()))
             except BaseException:
-                sending.send(("failed", None))
+                sending.send((Ended.FAILED, None))
             finally:
                 sending.close()
                 os._exit(0)
@@ -66,7 +66,7 @@ class Aside(Generic[T]):
         try:
             outcome, value = self._receiving.recv()
         except EOFError:
-            outcome, value = "failed", None
+            outcome, value = Ended.FAILED, None
         except BaseException:  # interrupted while waiting: the work is not wanted either
             self._child.terminate()
             raise
@@ -74,7 +74,7 @@ class Aside(Generic[T]):
             self._receiving.close()
             self._child.join()
             self._waited = True
-        return value if outcome == "done" else self.work()
+        return value if outcome == Ended.DONE else self.work()
 
     def stop(self) -> None:
         """Stop the work if it is still being done (the build failed: its result is not wanted)."""

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from rulesarchive.corpus.model import Release
 from rulesarchive.differ.classify import ReleaseDiff
+from rulesarchive.differ.glossary import GlossaryKind
+from rulesarchive.differ.kinds import Kind
 from rulesarchive.site_builder import paths
 
-FOLDED = ("typography", "truncation", "unchanged")
+FOLDED = (Kind.TYPOGRAPHY, Kind.TRUNCATION, Kind.UNCHANGED)
+GLOSSARY_FOLDED = (GlossaryKind.TYPOGRAPHY, GlossaryKind.TRUNCATION, GlossaryKind.UNCHANGED)
 SPLIT_AT = 200  # changes shown in full beyond which a changelog is split by section
 
 

@@ -77,7 +77,7 @@ class CheckPages:
         """Link to the rule a citation's first number names, as it stood in the release (none
         when no rule held that number then: the number page would show later holders)."""
         first = cited.split("–")[0].split("-")[0]
-        target = self.pages.refs.target("rule" if "." in first else "chapter", first, index)
+        target = self.pages.refs.target(first, index)
         return paths.relative(page, target) if target else ""
 
     def by_line(self) -> dict[str, tuple[dict, ...]]:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from rulesarchive.differ.changes import align_examples
 from rulesarchive.differ.history import Version
+from rulesarchive.differ.kinds import Kind
 from rulesarchive.differ.words import Diff
 
 
@@ -31,6 +32,6 @@ def example_diffs(
         if reference is not None and version.examples != reference.examples:
             pairs = align_examples(reference.examples, version.examples)
             found[len(versions) - 1 - position] = [diff(old, new) for old, new in pairs]
-        if version.kind != "truncation":
+        if version.kind != Kind.TRUNCATION:
             reference = version
     return found

@@ -11,22 +11,19 @@ import re
 from collections.abc import Iterable
 
 from markupsafe import Markup, escape
-from rulesarchive.corpus import numbers
-from rulesarchive.corpus.numbers import CITATION
+from rulesarchive.corpus.numbers import parse_citations
 from rulesarchive.differ.language import Language
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.link_cache import LinkCache, Linked
 
-# 'rule 704', 'rules 613', 'section 7', '规则704'; not the start of '704.5'.
-CHAPTER = re.compile(
-    r"(?:\b(?:[Rr]ules?|[Ss]ections?|[Cc]hapters?)\s+|规则\s*)"
-    rf"({numbers.CHAPTER}|{numbers.SECTION})(?![\d.]?\d)"
-)
-# What a text must hold to hold a chapter reference: a substring test is far quicker than the
-# pattern's search, and most texts hold none.
-_CHAPTER_WORDS = ("ule", "ection", "hapter", "规则")
+# A text holds a citation only where it holds a digit: a test far quicker than parsing, and
+# most texts hold none.
+_DIGITS = re.compile(r"\d")
 # A term is linked only where it looks like a term (junk entries of a bad parse never are).
 _TERM_SHAPE = re.compile(r"[^\d.:;!?“”\"]{3,40}")
+
+
+Found = tuple[int, int, str]  # a number spelled out in a text: its start, end, and the number
 
 
 class References:
@@ -47,8 +44,8 @@ class References:
         self._linkable: list[tuple[str, list[tuple[int, int, str]]]] | None = None
         self._changes: dict[int, re.Pattern[str] | None] = {}  # release -> terms linked anew
         # A text is read in many places (a rule's page, changelogs, its chapter): found once.
-        self._found_in: dict[str, list[tuple[int, int, str, str]]] = {}
-        self._targets: dict[tuple[str, str, int, bool], str | None] = {}
+        self._found_in: dict[str, list[Found]] = {}
+        self._targets: dict[tuple[str, int, bool], str | None] = {}
 
     def rule_target(self, number: str, index: int, anchored: bool = False) -> str | None:
         """Return the page (with its version anchor) of the rule holding a number in a release;
@@ -76,7 +73,7 @@ class References:
         """Return the words a sweep renames in several rules, linked: a bare section number
         ('407' -> '606' in 2009) is a section reference, whose 'rule' the sweep leaves out."""
         if _SECTION_NUMBER.fullmatch(text):
-            return Markup(self._link(page, text, text, self.target("chapter", text, index)))
+            return Markup(self._link(page, text, text, self.target(text, index)))
         return self.html(page, text, index)
 
     def anchored_html(self, page: str, text: str, index: int) -> Markup:
@@ -86,7 +83,7 @@ class References:
         found = self._found(text)
         if not found:
             return escape(text)
-        targets = tuple(self.target(kind, value, index, True) for *_, kind, value in found)
+        targets = tuple(self.target(number, index, True) for *_, number in found)
         return Markup(self._html(page, text, index, None, found, targets))
 
     def html(self, page: str, text: str, index: int, terms: set[str] | None = None) -> Markup:
@@ -94,7 +91,7 @@ class References:
         found = self._found(text)
         if not found and terms is None:  # nothing to link: escaped, quicker than a lookup
             return escape(text)
-        targets = tuple(self.target(kind, value, index) for *_, kind, value in found)
+        targets = tuple(self.target(number, index) for *_, number in found)
         glossary = None if terms is None else (self.terms_digest(index), tuple(sorted(terms)))
         key = self.links.key(page, text, targets, glossary)
         kept = self.links.get(page, key)
@@ -143,12 +140,12 @@ class References:
         text: str,
         index: int,
         terms: set[str] | None,
-        found: list[tuple[int, int, str, str]],
+        found: list[Found],
         targets: tuple[str | None, ...],
     ) -> str:
         parts: list[str] = []
         position = 0
-        for (start, end, _kind, value), target in zip(found, targets, strict=True):
+        for (start, end, value), target in zip(found, targets, strict=True):
             if start < position:
                 continue
             parts.append(self._plain(page, text[position:start], index, terms))
@@ -180,7 +177,7 @@ class References:
             release = before if op < 0 else index
             if extra:
                 found = sorted(own + extra)
-                targets = tuple(self.target(kind, value, release) for *_, kind, value in found)
+                targets = tuple(self.target(number, release) for *_, number in found)
                 linked = Markup(self._html(page, text, release, None, found, targets))
             else:
                 linked = self.html(page, text, release)
@@ -191,26 +188,25 @@ class References:
             )
         return Markup("".join(parts))
 
-    def _found(self, text: str) -> list[tuple[int, int, str, str]]:
+    def _found(self, text: str) -> list[Found]:
+        """The numbers the text's citations spell out (corpus.numbers.parse_citations, as the
+        reference check reads them), in order."""
         found = self._found_in.get(text)
         if found is None:
-            found = [(m.start(1), m.end(1), "rule", m.group(1)) for m in CITATION.finditer(text)]
-            if any(word in text for word in _CHAPTER_WORDS):
-                found += [
-                    (m.start(1), m.end(1), "chapter", m.group(1)) for m in CHAPTER.finditer(text)
-                ]
-            found = self._found_in[text] = sorted(found)
+            citations = parse_citations(text) if _DIGITS.search(text) else ()
+            found = [span for citation in citations for span in citation.spans]
+            self._found_in[text] = found
         return found
 
-    def target(self, kind: str, value: str, index: int, anchored: bool = False) -> str | None:
-        """Return where a 'rule' or 'chapter' reference of a release leads (see rule_target
-        and chapter_target)."""
-        key = (kind, value, index, anchored)
+    def target(self, number: str, index: int, anchored: bool = False) -> str | None:
+        """Return where a cited number of a release leads: a rule (see rule_target), or a
+        chapter or section (see chapter_target)."""
+        key = (number, index, anchored)
         if key not in self._targets:  # one number is cited by many texts of a release
-            if kind == "rule":
-                self._targets[key] = self.rule_target(value, index, anchored)
+            if "." in number:
+                self._targets[key] = self.rule_target(number, index, anchored)
             else:
-                self._targets[key] = self.chapter_target(value, index, anchored)
+                self._targets[key] = self.chapter_target(number, index, anchored)
         return self._targets[key]
 
     def _link(self, page: str, shown: str, value: str, target: str | None) -> str:
@@ -325,20 +321,11 @@ def _branch(node: dict) -> str:
 _SECTION_NUMBER = re.compile(r"[1-9]\d\d")
 
 
-def _spanned(
-    found: list[tuple[int, int, str, str]],
-    start: int,
-    text: str,
-    own: list[tuple[int, int, str, str]],
-) -> list[tuple[int, int, str, str]]:
+def _spanned(found: list[Found], start: int, text: str, own: list[Found]) -> list[Found]:
     """The references of a whole text that lie in its piece at `start` (shifted to the piece)
     and that the piece alone does not show: a section number whose 'rule' is in a piece before."""
     end = start + len(text)
-    inside = [
-        (a - start, b - start, kind, value)
-        for a, b, kind, value in found
-        if start <= a and b <= end
-    ]
+    inside = [(a - start, b - start, number) for a, b, number in found if start <= a and b <= end]
     return [f for f in inside if not any(f[0] < b and a < f[1] for a, b, *_ in own)]
 
 

@@ -10,15 +10,23 @@ from markupsafe import Markup
 from rulesarchive.differ.align import compact_ranges
 from rulesarchive.differ.classify import Change, ReleaseDiff
 from rulesarchive.differ.glossary import GlossaryChange, term_key
+from rulesarchive.differ.kinds import Kind
 from rulesarchive.site_builder import paths
-from rulesarchive.site_builder.changelog import FOLDED, change_page, is_split, part_of, part_page
+from rulesarchive.site_builder.changelog import (
+    FOLDED,
+    GLOSSARY_FOLDED,
+    change_page,
+    is_split,
+    part_of,
+    part_page,
+)
 from rulesarchive.site_builder.condense import condense
 from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Memoised
 
 if TYPE_CHECKING:
     from rulesarchive.site_builder.pages import LanguagePages
 
-SHOWN_FIRST = ("substantive", "added", "removed", "reference", "example")
+SHOWN_FIRST = (Kind.SUBSTANTIVE, Kind.ADDED, Kind.REMOVED, Kind.REFERENCE, Kind.EXAMPLE)
 
 
 class ReleasePages:
@@ -70,9 +78,9 @@ class ReleasePages:
                 {
                     "release": release,
                     "href_from_root": paths.release_page(release),
-                    "substantive": counts["substantive"] + counts["sweep"],
-                    "added": counts["added"],
-                    "removed": counts["removed"],
+                    "substantive": counts[Kind.SUBSTANTIVE] + counts[Kind.SWEEP],
+                    "added": counts[Kind.ADDED],
+                    "removed": counts[Kind.REMOVED],
                 }
             )
         return list(reversed(rows))
@@ -98,7 +106,7 @@ class ReleasePages:
         parts = sorted({part_of(number) for number in numbers})
         if diff.renumbering:
             parts.append("renumbering")
-        if any(entry.kind not in FOLDED for entry in diff.glossary):
+        if any(entry.kind not in GLOSSARY_FOLDED for entry in diff.glossary):
             parts.append("glossary")
         return parts
 
@@ -109,7 +117,7 @@ class ReleasePages:
         split = is_split(diff)
         page = part_page(release, part) if part else paths.release_page(release)
         previous = self.site.data.releases[index - 1] if index else None
-        groups: dict[str, list[dict]] = {kind: [] for kind in (*SHOWN_FIRST, "sweep", *FOLDED)}
+        groups: dict[str, list[dict]] = {kind: [] for kind in (*SHOWN_FIRST, Kind.SWEEP, *FOLDED)}
         counts: dict[str, Counter[str]] = {}
         for change in diff.changes if diff else ():
             number = change.new_number or change.old_number or ""
@@ -128,7 +136,7 @@ class ReleasePages:
                     "href": paths.relative(page, part_page(release, name)),
                     "summary": ", ".join(
                         f"{counts[name][kind]} {self.site.t['kinds'][kind]}"  # type: ignore[index]
-                        for kind in (*SHOWN_FIRST, "sweep")
+                        for kind in (*SHOWN_FIRST, Kind.SWEEP)
                         if counts.get(name, Counter())[kind]
                     ),
                 }
@@ -140,7 +148,7 @@ class ReleasePages:
         glossary = [
             self._glossary_view(page, index, entry)
             for entry in (diff.glossary if diff else ())
-            if entry.kind not in FOLDED
+            if entry.kind not in GLOSSARY_FOLDED
         ]
         renumbering = (
             compact_ranges(diff.renumbering) if diff and (whole or part == "renumbering") else []
@@ -199,9 +207,9 @@ class ReleasePages:
             line = self.site.data.holder(change.old_number or "", index - 1)
         refs = self.site.refs
         whole = ""
-        if change.kind == "added":
+        if change.kind == Kind.ADDED:
             text = Markup("<ins>%s</ins>") % refs.html(page, change.new_text, index)
-        elif change.kind == "removed":
+        elif change.kind == Kind.REMOVED:
             text = Markup("<del>%s</del>") % refs.html(page, change.old_text, index - 1)
         elif change.diff:
             text = refs.diff_html(page, change.diff, index)
@@ -210,11 +218,11 @@ class ReleasePages:
                 text, whole = refs.diff_html(page, short, index), text
         else:
             text = refs.html(page, change.new_text, index)
-        if change.kind == "example":
+        if change.kind == Kind.EXAMPLE:
             examples = [refs.diff_html(page, pieces, index) for pieces in change.example_diffs]
-        elif change.kind == "added":
+        elif change.kind == Kind.ADDED:
             examples = [refs.diff_html(page, ((1, ex),), index) for ex in change.new_examples]
-        elif change.kind == "removed":
+        elif change.kind == Kind.REMOVED:
             examples = [refs.diff_html(page, ((-1, ex),), index) for ex in change.old_examples]
         else:
             examples = []
@@ -230,9 +238,9 @@ class ReleasePages:
         refs = self.site.refs
         if change.diff:
             text = refs.diff_html(page, change.diff, index)
-        elif change.kind == "added":
+        elif change.kind == Kind.ADDED:
             text = Markup("<ins>%s</ins>") % refs.html(page, change.new_text, index)
-        elif change.kind == "removed":
+        elif change.kind == Kind.REMOVED:
             text = Markup("<del>%s</del>") % refs.html(page, change.old_text, index - 1)
         else:
             text = Markup("")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rulesarchive.corpus.model import Release, Rule
+from rulesarchive.differ.kinds import TranslationStatus
 from rulesarchive.differ.language import Language
 from rulesarchive.differ.lineage import Line
 from rulesarchive.differ.translations import TranslationReport
@@ -21,7 +22,7 @@ class Counterpart:
     release: Release
     english: Rule  # as the base English release printed it
     base: Release
-    status: str  # current or stale
+    status: TranslationStatus  # current or stale
     stale_since: Release | None
     problems: tuple[str, ...]
     english_line_id: str
@@ -51,7 +52,7 @@ def pair_translations(
         base_index = english.releases.index(report.base)
         newest = len(other.releases) - 1
         for status in report.rules:
-            if status.status not in {"current", "stale"}:
+            if status.status not in {TranslationStatus.CURRENT, TranslationStatus.STALE}:
                 continue
             base_number = status.english_base_number or status.number
             english_line = english.holder(base_number, base_index)

@@ -23,7 +23,7 @@ from multiprocessing.sharedctypes import Synchronized
 from rulesarchive.site_builder.output import Output
 from rulesarchive.site_builder.pages import LanguagePages
 from rulesarchive.site_builder.render import Job, Memoised
-from rulesarchive.system.processes import usable_cores, watch_parent
+from rulesarchive.system.processes import Ended, usable_cores, watch_parent
 
 FORK_FROM = 1500  # rule pages below which forking costs more than it saves
 RUN = 32  # rule pages claimed at a time (a few tens of milliseconds of work)
@@ -58,10 +58,10 @@ def make_files(
         _make(pages, _claim(second, claimed), output, tell)
         outcome = receiving.recv()
     except EOFError:
-        outcome = ("failed", "the process making the rule pages ended without a word")
+        outcome = (Ended.FAILED, "the process making the rule pages ended without a word")
     finally:
         child.join()
-    if outcome[0] == "failed":
+    if outcome[0] == Ended.FAILED:
         raise RuntimeError(f"making the pages of {pages.language}: {outcome[1]}")
     produced, changed, written, lastmod = outcome[1]
     output.produced.update(produced)
@@ -134,9 +134,9 @@ def _child(
         made = {path: entry for path, entry in output.produced.items() if path not in before}
         lastmod: dict[str, dt.date] = {path: pages.lastmod[path] for path in made}
         changed = output.changed & made.keys()
-        sending.send(("made", (made, changed, output.written - written, lastmod)))
+        sending.send((Ended.DONE, (made, changed, output.written - written, lastmod)))
     except BaseException:
-        sending.send(("failed", traceback.format_exc(limit=-3)))
+        sending.send((Ended.FAILED, traceback.format_exc(limit=-3)))
     finally:
         sending.close()
         os._exit(0)

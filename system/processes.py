@@ -4,6 +4,7 @@ how many cores they may use."""
 from __future__ import annotations
 
 import ctypes
+import enum
 import os
 import signal
 import sys
@@ -11,6 +12,13 @@ import threading
 import time
 
 _PR_SET_PDEATHSIG = 1
+
+
+class Ended(enum.StrEnum):
+    """How a child's work ended, as it tells its parent."""
+
+    DONE = "done"
+    FAILED = "failed"
 
 
 def usable_cores() -> int:

@@ -9,7 +9,7 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
-from rulesarchive.corpus.model import Document, Provenance, Release, Rule
+from rulesarchive.corpus.model import Document, Flag, Provenance, Release, Rule
 from rulesarchive.corpus.store import render_rules_text
 from rulesarchive.site_builder.build import sample_archive
 
@@ -93,6 +93,6 @@ def save_release(archive: Library, document: Document, set_code: str, set_name: 
         len(document.glossary),
         digest,
         Provenance(f"fixture-{document.language}.txt", digest, "txt", "utf-8"),
-        ("sample",),
+        (Flag.SAMPLE,),
     )
     archive.archive.save(release, document, raw)

@@ -153,3 +153,34 @@ def test_the_command_line_is_click_alone():
         if isinstance(node, ast.Attribute) and ast.unparse(node) == "sys.argv"
     ]
     assert readers == []
+
+
+KIND_NAMES = {"kind", "status", "level", "place", "flags", "format"}
+
+
+def _names_a_kind(node: ast.AST) -> bool:
+    if isinstance(node, ast.Attribute):
+        return node.attr in KIND_NAMES
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        return node.slice.value in KIND_NAMES
+    return isinstance(node, ast.Name) and node.id in KIND_NAMES
+
+
+def _is_text(node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, (ast.Set, ast.Tuple, ast.List)):
+        return any(_is_text(item) for item in node.elts)
+    return False
+
+
+def test_kinds_and_statuses_are_compared_as_enum_members():
+    bare = []
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Compare):
+                continue
+            sides = [node.left, *node.comparators]
+            if any(map(_names_a_kind, sides)) and any(map(_is_text, sides)):
+                bare.append(f"{name}:{node.lineno} {ast.unparse(node)}")
+    assert bare == []

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from rulesarchive.corpus.lookup import find_release
 from rulesarchive.differ.classify import diff_documents
-from rulesarchive.differ.references import KINDS, mark_fixes
+from rulesarchive.differ.references import ProblemKind, mark_fixes
 from rulesarchive.differ.report import check_all_data, check_all_text
 
 from rulesarchive.library import Library
@@ -62,5 +62,5 @@ def test_the_whole_archive_counts_are_the_ones_in_the_readme(english):
         assert summary in README, summary
     # Every problem names a kind, a release it appeared in, and a fix no earlier than that.
     for problem in (*check.problems, *chinese.problems):
-        assert problem.kind in KINDS
+        assert problem.kind in ProblemKind.__members__.values()
         assert problem.fixed is None or problem.fixed.effective_date > problem.since.effective_date

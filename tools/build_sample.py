@@ -14,7 +14,15 @@ import sys
 from pathlib import Path
 
 from rulesarchive.corpus.catalogue import entry_for
-from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Provenance, Release, Rule
+from rulesarchive.corpus.model import (
+    Document,
+    Flag,
+    GlossaryEntry,
+    Heading,
+    Provenance,
+    Release,
+    Rule,
+)
 from rulesarchive.corpus.store import Archive, render_rules_text
 from rulesarchive.corpus.typography import normalise_text
 from rulesarchive.differ.history import read_scraped_history
@@ -108,7 +116,7 @@ def main() -> int:
             glossary_count=len(document.glossary),
             content_sha256=hashlib.sha256(raw).hexdigest(),
             source=Provenance("sample.txt", hashlib.sha256(raw).hexdigest(), "txt", "utf-8"),
-            flags=("sample",),
+            flags=(Flag.SAMPLE,),
         )
         archive.save(release, document, raw)
     print(f"{len(archive.releases())} sample releases -> {OUTPUT}")

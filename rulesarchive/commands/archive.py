@@ -10,14 +10,15 @@ from pathlib import Path
 import click
 
 from rulesarchive.api import Archive, json_text
-from rulesarchive.corpus.derived import DerivedData
+from rulesarchive.corpus.derived import DerivedData, Kind
 from rulesarchive.corpus.model import LANGUAGES
 from rulesarchive.differ.report import releases_text
 from rulesarchive.library import Library
 from rulesarchive.options import INTERRUPTED, format_option, language_option, languages_option
 from rulesarchive.progress import outcomes, planned, report
 from rulesarchive.scraper.http import Fetcher
-from rulesarchive.scraper.ingest import Outcome, Overrides, ingest_paths
+from rulesarchive.scraper.ingest import Overrides, ingest_paths
+from rulesarchive.scraper.outcome import STORED, Outcome, Status
 from rulesarchive.scraper.scrape import scrape as run_scrape
 from rulesarchive.scraper.settings import MAX_BYTES, HttpSettings
 
@@ -53,7 +54,7 @@ def ingest(
     with outcomes(len(paths), "Ingesting") as advance:
         done = ingest_paths(library.archive, paths, overrides, progress=advance)
     _prepare(library, done)
-    if any(outcome.status == "failed" for outcome in done):
+    if any(outcome.status == Status.FAILED for outcome in done):
         sys.exit(1)
 
 
@@ -104,13 +105,13 @@ def scrape(
     if not dry_run and not done:
         click.echo("nothing to fetch: the archive has every known release")
     _prepare(library, done)
-    if any(outcome.status == "failed" for outcome in done):
+    if any(outcome.status == Status.FAILED for outcome in done):
         sys.exit(1)
 
 
 def _prepare(library: Library, done: Sequence[Outcome]) -> None:
     """After storing releases: their diffs, check and lines of descent, where that is cheap."""
-    stored = [o.release for o in done if o.release and o.status in ("added", "replaced")]
+    stored = [o.release for o in done if o.release and o.status in STORED]
     library.prepare(stored)
 
 
@@ -163,8 +164,8 @@ def cache(ctx: click.Context) -> None:
 
 
 @cache.command()
-@click.argument("kinds", nargs=-1, metavar="[KIND]...")
+@click.argument("kinds", nargs=-1, metavar="[KIND]...", type=click.Choice(list(Kind)))
 def clear(kinds: tuple[str, ...]) -> None:
     """Delete what the cache holds (of these kinds; default everything)."""
-    deleted = DerivedData.default().clear(kinds)
+    deleted = DerivedData.default().clear(map(Kind, kinds))
     click.echo(f"deleted {deleted} entries")

@@ -1,0 +1,31 @@
+"""What happened to one file given to ingest or scrape: its status and one line to say so."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from rulesarchive.corpus.model import Release
+
+
+class Status(StrEnum):
+    """What happened to one file (or, `recovered`, to what an interrupted run left)."""
+
+    ADDED = "added"
+    REPLACED = "replaced"
+    UNCHANGED = "unchanged"
+    FAILED = "failed"
+    RECOVERED = "recovered"  # leftovers of an interrupted run, cleaned up first
+
+
+STORED = frozenset({Status.ADDED, Status.REPLACED})  # the outcomes that stored a release
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What happened to one file, said in one line (`message`)."""
+
+    name: str
+    status: Status
+    message: str
+    release: Release | None = None
