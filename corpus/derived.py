@@ -75,7 +75,9 @@ class Kind(enum.StrEnum):
     DIFF = "diff"  # the diff of two releases
     LINES = "lines"  # a language's lines of descent after its first n releases, by chapter
     CHECK = "check"  # the reference check of a language after its first n releases
+    REFERENCES = "references"  # every citation a release makes
     ALIGNMENT = "alignment"  # a translated release's rules paired with its English base's
+    TRANSLATION = "translation"  # a translated release against its English base, to the newest
     GATHERED = "gathered"  # what the site's build read of a language's documents
     LINKS = "links"  # the site's linked texts and word diffs, from its last build
     TEMPLATE = "template"  # the site's templates, compiled
@@ -100,11 +102,12 @@ def code_version() -> str:
         assert spec is not None and spec.submodule_search_locations is not None
         for top in spec.submodule_search_locations:
             for folder, folders, files in os.walk(top):
-                # each package's own files: its subpackages are listed on their own
+                # each package's own files: its subpackages are listed on their own; the demo
+                # archive (site_builder/sample) is data, read through the store by content
                 folders[:] = sorted(
                     f
                     for f in folders
-                    if f != "__pycache__"
+                    if f not in {"__pycache__", "sample"}
                     and not os.path.exists(os.path.join(folder, f, "__init__.py"))
                 )
                 for file in sorted(files):

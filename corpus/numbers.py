@@ -67,15 +67,18 @@ _SEPARATOR = (
 _LED_LIST = re.compile(
     rf"(?:\b(?:[Rr]ules?|[Cc]hapters?)\s+|规则\s*){_ITEM}(?:{_SEPARATOR}{_ITEM})*"
 )
-_PARTS = re.compile(
-    rf"(?<![\d.])(?P<first>{NUMBER}|{CHAPTER})(?:\s?[–-]\s?(?P<last>{_END}))?{_TAIL}"
-)
+# A rule or a chapter not after a digit or a point, said after its first digit: a pattern that
+# starts with a digit is searched digit to digit, three times as fast as one that starts with
+# the look-behind (the same matches as (?<![\d.])(?:NUMBER|CHAPTER)).
+_NUMBER_OR_CHAPTER = rf"\d(?<![\d.]\d)\d\d(?:\.\d+(?:{LETTERS})?)?"
+_PARTS = re.compile(rf"(?P<first>{_NUMBER_OR_CHAPTER})(?:\s?[–-]\s?(?P<last>{_END}))?{_TAIL}")
 # 'section 5', and a chapter after it ('section 101, "Starting the Game"', 2001-2009)
 _SECTION = re.compile(rf"(?:\b[Ss]ections?\s+|第)(?P<first>{CHAPTER}|{SECTION}){_TAIL}(?P<last>)")
 # The title a chapter or section citation gives: rule 704, “State-Based Actions.”
 _TITLE = re.compile(r"\s*,?\s*[“\"]([^”\"]+?)[,.;]?[”\"]")
 # A chapter with its title, with no word before it ('and 729, "Merging with Permanents."')
-_TITLED = re.compile(rf"(?<![\d.])(?P<first>{CHAPTER}){_TAIL}(?P<last>)(?={_TITLE.pattern})")
+_TITLED = re.compile(rf"(?P<first>\d(?<![\d.]\d)\d\d){_TAIL}(?P<last>)(?={_TITLE.pattern})")
+_DIGIT = re.compile(r"\d")
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,13 +111,18 @@ class Citation:
 @cache
 def parse_citations(text: str) -> tuple[Citation, ...]:
     """Return every citation in a text, in order of position (remembered: texts recur)."""
+    if not _DIGIT.search(text):  # most texts: nothing to cite with
+        return ()
     found: dict[int, Citation] = {}
-    for listed in _LED_LIST.finditer(text):
-        for match in _PARTS.finditer(text, listed.start(), listed.end()):
-            found[match.start()] = _citation(match)
-    for pattern in (_SECTION, _TITLED):
-        for match in pattern.finditer(text):
-            found.setdefault(match.start("first"), _citation(match))
+    # Each pattern is tried only where its words are in the text: `in` is far quicker.
+    if "ule" in text or "hapter" in text or "规则" in text:
+        for listed in _LED_LIST.finditer(text):
+            for match in _PARTS.finditer(text, listed.start(), listed.end()):
+                found[match.start()] = _citation(match)
+    for pattern, words in ((_SECTION, ("ection", "第")), (_TITLED, ('"', "“"))):
+        if any(word in text for word in words):
+            for match in pattern.finditer(text):
+                found.setdefault(match.start("first"), _citation(match))
     for match in _PARTS.finditer(text):
         if "." in match.group("first") and not _inside(match.start(), found):
             found[match.start()] = _citation(match)

@@ -38,9 +38,8 @@ from dataclasses import asdict
 from itertools import repeat
 from pathlib import Path
 from sys import intern
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from filelock import FileLock
 from rulesarchive.corpus.derived import DerivedData, Kind, entry_key
 from rulesarchive.corpus.model import (
     LANGUAGES,
@@ -54,6 +53,9 @@ from rulesarchive.corpus.model import (
 )
 from rulesarchive.corpus.numbers import CHAPTER, RULE_NUMBER, SECTION
 from rulesarchive.corpus.sets import MagicSet
+
+if TYPE_CHECKING:
+    from filelock import FileLock
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -110,6 +112,8 @@ class Archive:
         self._data = pinned or self.root  # where releases are read: a snapshot's copy, or root
         self._pinned = pinned is not None
         self._lock: FileLock | None = None
+        # each language's releases as last read in this process, with their files' stamps
+        self._listed: dict[str, tuple[tuple, tuple[Release, ...]]] = {}
 
     @property
     def data_folder(self) -> Path:
@@ -124,11 +128,23 @@ class Archive:
         return sorted(found, key=lambda release: (release.language, release.effective_date))
 
     def _language_releases(self, language: str) -> list[Release]:
-        """Read a language's release.json files, oldest first."""
-        return [
-            _read_release(folder, lang, date)
-            for lang, date, folder in sorted(self._folders(language))
-        ]
+        """Read a language's release.json files, oldest first.
+
+        Within this process, read again only when one of them is another file: a release is
+        written as new files in a new folder, so its release.json's inode tells (a command
+        asks for the releases several times; reading them is most of a quick command).
+        """
+        folders = sorted(self._folders(language))
+        try:
+            stamp = tuple(_stamp(folder) for _lang, _date, folder in folders)
+        except OSError as error:
+            raise ArchiveError(f"{error.filename}: unreadable release metadata ({error})") from None
+        listed = self._listed.get(language)
+        if listed is not None and listed[0] == stamp:
+            return list(listed[1])
+        found = [_read_release(folder, lang, date) for lang, date, folder in folders]
+        self._listed[language] = (stamp, tuple(found))
+        return found
 
     def get(self, language: str, effective_date: dt.date) -> Release | None:
         """Return the release of this language and date, or None."""
@@ -261,6 +277,8 @@ class Archive:
     def lock(self) -> Iterator[None]:
         """Hold the archive's writer lock, ARCHIVE/.lock (re-entrant within this object)."""
         if self._lock is None:
+            from filelock import FileLock  # only writers lock: readers never load it
+
             self._lock = FileLock(self.root / _LOCK, mode=0o666)
         try:
             if not self._lock.is_locked:
@@ -369,23 +387,31 @@ class Archive:
     def _folders(self, language: str | None) -> Iterator[tuple[str, dt.date, Path]]:
         """Yield (language, date, folder) of every complete release; nothing else is listed."""
         for lang in [check_language(language)] if language else LANGUAGES:
-            parent = self._data / lang
-            if not parent.is_dir():
+            parent = os.path.join(self._data, lang)  # strings: a Path a folder cost more
+            try:
+                names = os.listdir(parent)
+            except (FileNotFoundError, NotADirectoryError):
                 continue
-            chosen: dict[str, Path] = {}
-            for path in parent.iterdir():
-                match = _RELEASE_FOLDER.fullmatch(path.name)
-                if not match or not (path / "release.json").is_file():
+            chosen: dict[str, str] = {}
+            for name in names:
+                match = _RELEASE_FOLDER.fullmatch(name)
+                folder = os.path.join(parent, name)
+                if not match or not os.path.isfile(os.path.join(folder, "release.json")):
                     continue
                 if match["date"]:
-                    chosen[match["date"]] = path
+                    chosen[match["date"]] = folder
                 else:
-                    chosen.setdefault(match["retired"], path)
-            for name, path in chosen.items():
+                    chosen.setdefault(match["retired"], folder)
+            for name, folder in chosen.items():
                 try:
-                    yield lang, dt.date.fromisoformat(name), path
+                    yield lang, dt.date.fromisoformat(name), Path(folder)
                 except ValueError:
                     continue  # 2024-13-45: not a date, not a release
+
+
+def _stamp(folder: Path) -> tuple[str, int, int, int]:
+    status = os.stat(os.path.join(folder, "release.json"))
+    return str(folder), status.st_ino, status.st_size, status.st_mtime_ns
 
 
 def _nearest(
@@ -562,9 +588,10 @@ def release_to_json(release: Release) -> dict:
 
 def _read_release(folder: Path, language: str, effective_date: dt.date) -> Release:
     """Read a release's metadata; it must name the language and date of its folder."""
-    path = folder / "release.json"
+    path = os.path.join(folder, "release.json")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        with open(path, "rb") as handle:
+            data = json.loads(handle.read())
         release = Release(
             language=data["language"],
             effective_date=dt.date.fromisoformat(data["effective_date"]),

@@ -608,10 +608,9 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(word[:5] for word in _WORD.findall(text.lower()))  # "amass", "amassed"
 
 
-def release_check(release: Release, document: Document, check: LanguageCheck) -> ReleaseCheck:
-    """Return one release's references and problems, from its language's check."""
-    references = find_references(document.rules, document.glossary)
-    return ReleaseCheck(release, tuple(references), check.at(release))
+def release_references(document: Document) -> tuple[Reference, ...]:
+    """Return every citation a release's document makes, in order."""
+    return tuple(find_references(document.rules, document.glossary))
 
 
 def mark_fixes(diff: ReleaseDiff, fixes: dict[str, tuple[str, ...]]) -> ReleaseDiff:

@@ -9,18 +9,18 @@ from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.model import Release, Rule
 from rulesarchive.differ.align import compact_ranges
-from rulesarchive.differ.changes import Change
-from rulesarchive.differ.classify import ReleaseDiff
-from rulesarchive.differ.glossary import GlossaryChange
 from rulesarchive.differ.headings import heading_moves
-from rulesarchive.differ.history import History
 from rulesarchive.differ.kinds import Kind, Place, TranslationStatus
 from rulesarchive.differ.texts import wording_phrases
-from rulesarchive.differ.words import Phrase
 
-if TYPE_CHECKING:  # the reference check is imported only by the commands that run it
+if TYPE_CHECKING:  # the results' modules are loaded by the commands that make them
+    from rulesarchive.differ.changes import Change
+    from rulesarchive.differ.classify import ReleaseDiff
+    from rulesarchive.differ.glossary import GlossaryChange
+    from rulesarchive.differ.history import History
     from rulesarchive.differ.references import LanguageCheck, Problem, ReleaseCheck
     from rulesarchive.differ.translations import TranslationReport
+    from rulesarchive.differ.words import Phrase
 
 _ORDER = {kind: index for index, kind in enumerate(Kind)}
 _GROUPED = {Kind.TYPOGRAPHY, Kind.TRUNCATION}  # one line each, with their rule lists

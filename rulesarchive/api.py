@@ -12,19 +12,23 @@ import datetime as dt
 import json
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.derived import DerivedData
 from rulesarchive.corpus.model import Release as StoredRelease
 from rulesarchive.corpus.model import Rule
 from rulesarchive.corpus.store import ArchiveError
-from rulesarchive.differ import history as histories
 from rulesarchive.differ import report
-from rulesarchive.differ.changes import Change
-from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.kinds import Kind
-from rulesarchive.differ.references import LanguageCheck, ReleaseCheck
-from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.library import Library, read_scraped_history
+
+if TYPE_CHECKING:
+    from rulesarchive.differ.changes import Change
+    from rulesarchive.differ.classify import ReleaseDiff
+    from rulesarchive.differ.history import History as Told
+    from rulesarchive.differ.history import Version
+    from rulesarchive.differ.references import LanguageCheck, ReleaseCheck
+    from rulesarchive.differ.translations import TranslationReport
 
 __all__ = [
     "Archive",
@@ -124,17 +128,34 @@ class Comparison:
 
 
 @dataclass(frozen=True, slots=True)
-class History(histories.History):
-    """Every version of one rule, oldest first (differ.history.History), printable as JSON.
+class History:
+    """Every version of one rule, oldest first, and every number it had (`told`: the differ's
+    differ.history.History), printable as JSON.
 
     `releases` are the language's releases, for `to_text(every_release=True)`.
     """
 
+    told: Told
     releases: tuple[StoredRelease, ...] = ()
+
+    @property
+    def rule(self) -> str:
+        """The rule's number as asked for."""
+        return self.told.rule
+
+    @property
+    def numbers(self) -> tuple[str, ...]:
+        """Every number the rule had, oldest first."""
+        return self.told.numbers
+
+    @property
+    def versions(self) -> tuple[Version, ...]:
+        """Every version, oldest first, each with its kind of change."""
+        return self.told.versions
 
     def to_json(self) -> dict:
         """Return what `rulesarchive history NUMBER --format json` prints."""
-        return report.history_data(self)
+        return report.history_data(self.told)
 
     def to_text(self, every_release: bool = False) -> str:
         """Return what `history NUMBER` prints (`every_release`: as with `--all`)."""
@@ -238,8 +259,7 @@ class Archive:
         then a number no longer in use names the rule that held it last)."""
         found = self.library.find(release, lang) if release is not None else None
         told = self.library.history(number, lang, found)
-        releases = tuple(self.library.releases(lang))
-        return History(told.rule, told.numbers, told.versions, releases)
+        return History(told, tuple(self.library.releases(lang)))
 
     def check(self, release: ReleaseRef = None, lang: str = "en") -> Check:
         """Return every citation of a release (default the newest) and its problems."""
@@ -265,5 +285,4 @@ class Archive:
 
 def scraped_history(path: Path | str, number: str = "") -> History:
     """Read a scraped per-rule history (as `history --from-file FILE [RULE]`)."""
-    told = read_scraped_history(Path(path), number)
-    return History(told.rule, told.numbers, told.versions)
+    return History(read_scraped_history(Path(path), number))

@@ -27,7 +27,7 @@ COMMANDS = {
         "Render the archive as a static site (histories, changelogs, search, feed, data).",
     ),
     "cache": (
-        "rulesarchive.commands.archive",
+        "rulesarchive.commands.cache",
         "Show what the cache of derived data holds; `cache clear` empties it.",
     ),
     "changelog": (
@@ -55,7 +55,7 @@ COMMANDS = {
         "Store documents (.txt .docx .pdf .rtf, Italian wiki pages) as releases in the archive.",
     ),
     "releases": (
-        "rulesarchive.commands.archive",
+        "rulesarchive.commands.rules",
         "List the releases in the archive, oldest first.",
     ),
     "rule": ("rulesarchive.commands.rules", "Print one rule with its examples."),

@@ -10,17 +10,24 @@ finds them.
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 import signal
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.derived import DerivedData, Kind, entry_key
 from rulesarchive.corpus.model import Document, Release
 from rulesarchive.corpus.store import Archive
-from rulesarchive.differ.classify import ReleaseDiff, diff_documents
-from rulesarchive.system.processes import usable_cores, watch_parent
+from rulesarchive.lazy import lazy_module
+
+if TYPE_CHECKING:
+    from rulesarchive.differ.classify import ReleaseDiff
+
+# Loaded when a diff is worked out (a kept one is read without them; see rulesarchive.lazy).
+classify = lazy_module("rulesarchive.differ.classify")
+multiprocessing = lazy_module("multiprocessing")
+processes = lazy_module("rulesarchive.system.processes")
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +51,7 @@ class Diffs:
         def make() -> ReleaseDiff:
             before = at_hand.get(old.key) or self.archive.load(old)
             after = at_hand.get(new.key) or self.archive.load(new)
-            return diff_documents(before, after)
+            return classify.diff_documents(before, after)
 
         return self.derived.cached(_key(old, new), make, f"diff {old.key} -> {new.key}")
 
@@ -63,7 +70,7 @@ class Diffs:
         missing (the walk that needs them makes those).
         """
         missing = self.missing(releases) if self.derived.folder is not None else []
-        cores = usable_cores()
+        cores = processes.usable_cores()
         if len(missing) < 2 or cores < 2:
             return 0
         runs = [missing[start : start + RUN] for start in range(0, len(missing), RUN)]
@@ -106,7 +113,7 @@ def _start_worker(root: str, data: str, folder: str, parent: int) -> None:
     """Open the archive in a worker; keep it from logging what its parent says for it, or
     taking Ctrl-C: the parent alone stops the pool (a worker interrupted while it holds the
     task queue's lock leaves the others, and the parent ending the pool, waiting for ever)."""
-    watch_parent(parent)
+    processes.watch_parent(parent)
     logging.disable(logging.INFO)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     pinned = Path(data) if data != root else None

@@ -10,33 +10,39 @@ histories, reference checks and translation reports are answered here, and only 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import logging
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rulesarchive.checks import check_english, check_translation, kept_translation_count
 from rulesarchive.corpus.derived import DerivedData, Kind, collection_paused, entry_key
 from rulesarchive.corpus.lookup import find_release, previous_release
 from rulesarchive.corpus.model import Document, Flag, GlossaryEntry, Heading, Release, Rule
 from rulesarchive.corpus.store import Archive, ArchiveError
-from rulesarchive.differ.classify import ReleaseDiff
-from rulesarchive.differ.glossary import checked_glossary
-from rulesarchive.differ.history import History, parse_scraped_history
-from rulesarchive.differ.language import DocumentSummary, Language
-from rulesarchive.differ.lineage import Trace, extend_trace, line_history, release_digests
-from rulesarchive.differ.references import (
-    LanguageCheck,
-    ReleaseCheck,
-    Snapshot,
-    mark_fixes,
-    release_check,
-    snapshots,
-)
-from rulesarchive.differ.translation_align import TranslationAlignment, align_translation
-from rulesarchive.differ.translations import TranslationReport, base_release, compare_translation
 from rulesarchive.diffs import Diffs
-from rulesarchive.lines import chapter_lines, keep_trace, kept_trace
+from rulesarchive.lazy import lazy_module
+
+if TYPE_CHECKING:
+    from rulesarchive.differ.classify import ReleaseDiff
+    from rulesarchive.differ.history import History
+    from rulesarchive.differ.language import Language
+    from rulesarchive.differ.lineage import Trace
+    from rulesarchive.differ.references import LanguageCheck, ReleaseCheck, Snapshot
+    from rulesarchive.differ.translation_align import TranslationAlignment
+    from rulesarchive.differ.translations import TranslationReport
+
+# The differ's heavier parts, loaded by the first method that uses them (see rulesarchive.lazy).
+checks = lazy_module("rulesarchive.checks")
+glossary_terms = lazy_module("rulesarchive.differ.glossary")
+histories = lazy_module("rulesarchive.differ.history")
+language_history = lazy_module("rulesarchive.differ.language")
+lineage = lazy_module("rulesarchive.differ.lineage")
+references = lazy_module("rulesarchive.differ.references")
+translation_align = lazy_module("rulesarchive.differ.translation_align")
+translations = lazy_module("rulesarchive.differ.translations")
+kept_lines = lazy_module("rulesarchive.lines")
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +134,9 @@ class Library:
                 f"{release.key} is the oldest {release.language} release: nothing to compare"
             )
         fixes = self.check(release.language).until(release).fixes[-1]
-        return Changelog(before, release, mark_fixes(self.diff(before, release), fixes), fixes)
+        return Changelog(
+            before, release, references.mark_fixes(self.diff(before, release), fixes), fixes
+        )
 
     # Lines of descent and histories
 
@@ -159,7 +167,7 @@ class Library:
         following every release again. None when more than `most_new` are left to follow.
         """
         releases = self.releases(language)
-        trace = kept_trace(self.derived, releases)
+        trace = kept_lines.kept_trace(self.derived, releases)
         count = trace.count
         if count == len(releases):
             return trace
@@ -169,8 +177,8 @@ class Library:
         if len(releases) - count > AHEAD_FROM:
             self.diffs.make_missing(releases[max(count - 1, 0) :])
         with collection_paused():
-            trace = extend_trace(trace, releases, self.walk(releases, start=count))
-        keep_trace(self.derived, releases, trace, count)
+            trace = lineage.extend_trace(trace, releases, self.walk(releases, start=count))
+        kept_lines.keep_trace(self.derived, releases, trace, count)
         return trace
 
     def walk_and_trace(
@@ -188,7 +196,7 @@ class Library:
         cover, when it is shorter), not necessarily from the first; each diff walked is noted
         in `diffs` (by release index), when given.
         """
-        kept = kept_trace(self.derived, releases)
+        kept = kept_lines.kept_trace(self.derived, releases)
         first = min(start, kept.count)
 
         def steps() -> Iterator[tuple[Document, ReleaseDiff | None]]:
@@ -200,8 +208,8 @@ class Library:
                 if index >= kept.count:
                     yield document, diff
 
-        trace = extend_trace(kept, releases, steps())
-        keep_trace(self.derived, releases, trace, kept.count)
+        trace = lineage.extend_trace(kept, releases, steps())
+        kept_lines.keep_trace(self.derived, releases, trace, kept.count)
         return trace
 
     def history(self, number: str, language: str = "en", release: Release | None = None) -> History:
@@ -213,14 +221,14 @@ class Library:
             raise LookupError(f"no {language} releases in the archive")
         at = releases.index(release) if release else len(releases) - 1
         chapter = number.partition(".")[0]
-        lines = chapter_lines(self.derived, releases, chapter)
+        lines = kept_lines.chapter_lines(self.derived, releases, chapter)
         if lines is None:
             trace = self.trace(language)
             assert trace is not None  # no limit given: always traced
-            lines = chapter_lines(self.derived, releases, chapter)
+            lines = kept_lines.chapter_lines(self.derived, releases, chapter)
             if lines is None:  # nothing can be kept: from the trace in memory
                 lines = list(trace.lines)
-        return line_history(lines, releases, number, at, release is None)
+        return lineage.line_history(lines, releases, number, at, release is None)
 
     def gather(
         self,
@@ -243,10 +251,10 @@ class Library:
         self.diffs.make_missing(releases)
         if diffs_made is not None:
             diffs_made()
-        keys = [entry_key(Kind.GATHERED, digest) for digest in release_digests(releases)]
+        keys = [entry_key(Kind.GATHERED, digest) for digest in lineage.release_digests(releases)]
         summary = (
-            self.derived.latest(keys, DocumentSummary) if kept else None
-        ) or DocumentSummary()
+            self.derived.latest(keys, language_history.DocumentSummary) if kept else None
+        ) or language_history.DocumentSummary()
         start = summary.count
         diffs: list[ReleaseDiff | None] = [None] * len(releases)
         for index in range(1, start):
@@ -289,7 +297,12 @@ class Library:
     def check_release(self, release: Release) -> ReleaseCheck:
         """Return one release's references and their problems."""
         checked = self.check(release.language).until(release)
-        return release_check(release, self.load(release), checked)
+        found = self.derived.cached(  # what a release cites, named by its content
+            entry_key(Kind.REFERENCES, release.content_sha256),
+            lambda: references.release_references(self.load(release)),
+            f"references of {release.key}",
+        )
+        return references.ReleaseCheck(release, found, checked.at(release))
 
     def _check_english(
         self, releases: list[Release], gathered: Language | None = None, fewest: int = 0
@@ -297,10 +310,10 @@ class Library:
         """Trace the English releases' lines of descent and check every citation along them."""
         if gathered is not None:
             glossaries = _glossaries(gathered)
-            return check_english(
+            return checks.check_english(
                 self.derived,
                 releases,
-                lambda start: snapshots(
+                lambda start: references.snapshots(
                     gathered.lines, glossaries, gathered.release_headings, start
                 ),
                 fewest,
@@ -313,15 +326,15 @@ class Library:
 
             def see(index: int, _release: Release, document: Document) -> None:
                 if index >= start:
-                    glossary = checked_glossary(document.glossary)
+                    glossary = glossary_terms.checked_glossary(document.glossary)
                     glossaries.append(tuple(shared.setdefault(e, e) for e in glossary))
                     headings.append(document.headings)
 
             # the kept trace, extended: the releases before `start` are not read again
             trace = self.walk_and_trace(releases, see, start)
-            return snapshots(list(trace.lines), glossaries, headings, start)
+            return references.snapshots(list(trace.lines), glossaries, headings, start)
 
-        return check_english(self.derived, releases, shots_from, fewest)
+        return checks.check_english(self.derived, releases, shots_from, fewest)
 
     def _check_translation(
         self,
@@ -338,7 +351,7 @@ class Library:
                 if english is not None:  # from the gathered lines, from this release on
                     since = english_releases.index(release)
                     blank = [()] * len(english_releases)
-                    shots = snapshots(english.lines, blank, start=since)
+                    shots = references.snapshots(english.lines, blank, start=since)
                     for other, shot in zip(english_releases[since:], shots, strict=True):
                         rules.setdefault(other.key, [rule for _, rule in shot.rules])
                 else:
@@ -350,7 +363,9 @@ class Library:
                 yield from (self.load(release) for release in releases[start:])
                 return
             glossaries = _glossaries(gathered)
-            shots = snapshots(gathered.lines, glossaries, gathered.release_headings, start)
+            shots = references.snapshots(
+                gathered.lines, glossaries, gathered.release_headings, start
+            )
             for release, shot in zip(releases[start:], shots, strict=True):
                 yield Document(
                     language,
@@ -360,7 +375,7 @@ class Library:
                     excerpt=Flag.EXCERPT in release.flags,
                 )
 
-        return check_translation(
+        return checks.check_translation(
             self.derived, language, releases, documents_from, english_releases, english_rules
         )
 
@@ -375,14 +390,23 @@ class Library:
         base, following the English rules to the newest English release.
 
         Worked out from the archive as it is now: when a missing English release is ingested
-        later, the base and the staleness follow with no other step.
+        later, the base and the staleness follow with no other step. Kept by the translated
+        release and every English release.
         """
         releases = self.releases(language)
         if not releases:
             raise LookupError(f"no {language} releases in the archive")
-        release = release or releases[-1]
-        document = self.load(release)
+        chosen = release or releases[-1]
         english = self.releases("en")
+        inputs = hashlib.sha256(repr((chosen, english)).encode()).hexdigest()
+        return self.derived.cached(
+            entry_key(Kind.TRANSLATION, inputs),
+            lambda: self._translation(chosen, english),
+            f"translation of {chosen.key}",
+        )
+
+    def _translation(self, release: Release, english: list[Release]) -> TranslationReport:
+        document = self.load(release)
         numbers: dict[str, set[str]] = {}
 
         def numbers_of(candidate: Release) -> set[str]:
@@ -390,14 +414,16 @@ class Library:
                 numbers[candidate.key] = {rule.number for rule in self.load(candidate).rules}
             return numbers[candidate.key]
 
-        base = base_release(release, document, english, numbers_of)
+        base = translations.base_release(release, document, english, numbers_of)
         if base is None:
-            return compare_translation(release, document, None, None, [])
+            return translations.compare_translation(release, document, None, None, [])
         base_document = self.load(base)
         # Kept: a new English release changes what is stale, not how the translation pairs up.
         alignment: TranslationAlignment = self.derived.cached(
             entry_key(Kind.ALIGNMENT, release.content_sha256, base.content_sha256),
-            lambda: align_translation(document.rules, base_document.rules, document.excerpt),
+            lambda: translation_align.align_translation(
+                document.rules, base_document.rules, document.excerpt
+            ),
             f"alignment of {release.key} with {base.key}",
         )
         later = []
@@ -405,7 +431,9 @@ class Library:
         for newer in english[english.index(base) + 1 :]:  # documents read only to diff them
             later.append((newer, self.diffs.get(previous, newer, {base.key: base_document})))
             previous = newer
-        return compare_translation(release, document, base, base_document, later, alignment)
+        return translations.compare_translation(
+            release, document, base, base_document, later, alignment
+        )
 
     # After an ingest
 
@@ -440,7 +468,7 @@ class Library:
         if language == "en":
             return self._check_english(releases, fewest=fewest) is not None
         english = self.releases("en")
-        if kept_translation_count(self.derived, language, releases, english) < fewest:
+        if checks.kept_translation_count(self.derived, language, releases, english) < fewest:
             return False
         self._check_translation(language, releases)
         return True
@@ -456,14 +484,14 @@ def read_scraped_history(path: Path, number: str = "") -> History:
         text = raw.decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
         raise ValueError(f"{path}: cannot read ({error})") from None
-    return parse_scraped_history(text, number, str(path))
+    return histories.parse_scraped_history(text, number, str(path))
 
 
 def _glossaries(data: Language) -> list[tuple[GlossaryEntry, ...]]:
     """Each release's glossary entries, from the glossary's lines, as the check reads them."""
-    glossaries: list[list[GlossaryEntry]] = [[] for _ in data.releases]
+    entries: list[list[GlossaryEntry]] = [[] for _ in data.releases]
     for term in data.glossary:
         for first, last, entry in term.stretches:
             for index in range(first, last + 1):
-                glossaries[index].append(entry)
-    return [checked_glossary(entries) for entries in glossaries]
+                entries[index].append(entry)
+    return [glossary_terms.checked_glossary(release) for release in entries]

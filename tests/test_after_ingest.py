@@ -34,7 +34,9 @@ def test_a_release_added_at_the_end_has_its_diff_and_check_ready(tmp_path, monke
     releases = archive.releases("en")
     expected = diff_documents(archive.load(releases[1]), archive.load(releases[2]))
     monkeypatch.setattr(CheckState, "extend", lambda *args: pytest.fail("checked again"))
-    monkeypatch.setattr("rulesarchive.diffs.diff_documents", lambda *a: pytest.fail("diffed again"))
+    monkeypatch.setattr(
+        "rulesarchive.differ.classify.diff_documents", lambda *a: pytest.fail("diffed again")
+    )
     assert archive.diff(releases[1], releases[2]) == expected
     assert archive.check("en").releases == tuple(releases)
 

@@ -1,8 +1,9 @@
 """The shape of the code: stages that import one way, no import circles, a pure differ.
 
 Read from the source with the standard library's ast module: every `import` statement counts,
-at the top of a module or inside a function, but for those under `if TYPE_CHECKING:` (names for
-the type checker, never run).
+at the top of a module or inside a function, and every module loaded when first used
+(`lazy_module("...")`), but for those under `if TYPE_CHECKING:` (names for the type checker,
+never run).
 """
 
 from __future__ import annotations
@@ -80,6 +81,12 @@ def _imports(path: Path) -> set[str]:
             names.add(node.module)
             # `from rulesarchive import corpus`: the submodule is what is imported
             names.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif (  # a module loaded when first used (rulesarchive.lazy) is imported all the same
+            isinstance(node, ast.Call)
+            and ast.unparse(node.func) == "lazy_module"
+            and isinstance(node.args[0], ast.Constant)
+        ):
+            names.add(node.args[0].value)
     return names
 
 

@@ -1,4 +1,4 @@
-"""The commands that fill the archive and list it: `ingest`, `scrape`, `releases`, `cache`."""
+"""The commands that fill the archive: `ingest` and `scrape`."""
 
 from __future__ import annotations
 
@@ -9,12 +9,9 @@ from pathlib import Path
 
 import click
 
-from rulesarchive.api import Archive, json_text
-from rulesarchive.corpus.derived import DerivedData, Kind
 from rulesarchive.corpus.model import LANGUAGES
-from rulesarchive.differ.report import releases_text
 from rulesarchive.library import Library
-from rulesarchive.options import INTERRUPTED, format_option, language_option, languages_option
+from rulesarchive.options import INTERRUPTED, language_option, languages_option
 from rulesarchive.progress import outcomes, planned, report
 from rulesarchive.scraper.http import Fetcher
 from rulesarchive.scraper.ingest import Overrides, ingest_paths
@@ -113,59 +110,3 @@ def _prepare(library: Library, done: Sequence[Outcome]) -> None:
     """After storing releases: their diffs, check and lines of descent, where that is cheap."""
     stored = [o.release for o in done if o.release and o.status in STORED]
     library.prepare(stored)
-
-
-@click.command()
-@language_option("Only this language.", default=None)
-@format_option()
-@click.pass_obj
-def releases(root: Path, lang: str | None, output: str) -> None:
-    """List the releases in the archive, oldest first."""
-    if not root.is_dir():
-        raise click.ClickException(
-            f"no archive at {root} (fill one with 'rulesarchive ingest FILES' or "
-            "'rulesarchive scrape', or point --archive at it)"
-        )
-    archive = Archive(root)
-    found = archive.releases(lang)
-    note_leftovers(archive.library)
-    if not found:
-        click.echo(f"no {lang + ' ' if lang else ''}releases in {root}", err=True)
-    if output == "json":
-        click.echo(json_text([release.to_json() for release in found]), nl=False)
-    else:
-        click.echo(releases_text(found), nl=False)
-
-
-def note_leftovers(library: Library) -> None:
-    """Say on stderr that an interrupted run left folders behind (they are never read)."""
-    leftovers = library.archive.leftovers()
-    if leftovers:
-        click.echo(
-            f"note: {len(leftovers)} unfinished folder(s) of an interrupted run in "
-            f"{library.root} (ignored; the next ingest removes them)",
-            err=True,
-        )
-
-
-@click.group(invoke_without_command=True)
-@click.pass_context
-def cache(ctx: click.Context) -> None:
-    """Show what the cache of derived data holds; `cache clear` empties it."""
-    if ctx.invoked_subcommand is not None:
-        return
-    derived = DerivedData.default()
-    rows = derived.summary()
-    click.echo(f"cache: {derived.path} (at most {derived.limit // 2**20} MB)")
-    for row in rows:
-        click.echo(f"{row.kind:12} {row.entries:7} entries {row.size / 2**20:10.1f} MB")
-    total = sum(row.size for row in rows)
-    click.echo(f"{'total':12} {sum(r.entries for r in rows):7} entries {total / 2**20:10.1f} MB")
-
-
-@cache.command()
-@click.argument("kinds", nargs=-1, metavar="[KIND]...", type=click.Choice(list(Kind)))
-def clear(kinds: tuple[str, ...]) -> None:
-    """Delete what the cache holds (of these kinds; default everything)."""
-    deleted = DerivedData.default().clear(map(Kind, kinds))
-    click.echo(f"deleted {deleted} entries")

@@ -1,5 +1,5 @@
-"""The commands that read the rules: `rule`, `diff`, `changelog`, `history`, `check`,
-`translations`. Each asks the Python API one question and prints the answer: its JSON
+"""The commands that read the archive: `releases`, `rule`, `diff`, `changelog`, `history`,
+`check`, `translations`. Each asks the Python API one question and prints the answer: its JSON
 (`to_json()`) or its text (`to_text()`)."""
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ import click
 
 from rulesarchive.api import Archive, Translation, json_text, scraped_history
 from rulesarchive.corpus.model import LANGUAGES
+from rulesarchive.differ.report import releases_text
+from rulesarchive.library import Library
 from rulesarchive.options import DIFF_FORMATS, format_option, language_option, release_option
 
 
@@ -121,3 +123,36 @@ def translations(root: Path, language, reference, only_stale: bool, output: str)
         click.echo(json_text(data), nl=False)
     else:
         click.echo("\n".join(report.to_text() for report in found), nl=False)
+
+
+@click.command()
+@language_option("Only this language.", default=None)
+@format_option()
+@click.pass_obj
+def releases(root: Path, lang: str | None, output: str) -> None:
+    """List the releases in the archive, oldest first."""
+    if not root.is_dir():
+        raise click.ClickException(
+            f"no archive at {root} (fill one with 'rulesarchive ingest FILES' or "
+            "'rulesarchive scrape', or point --archive at it)"
+        )
+    archive = Archive(root)
+    found = archive.releases(lang)
+    note_leftovers(archive.library)
+    if not found:
+        click.echo(f"no {lang + ' ' if lang else ''}releases in {root}", err=True)
+    if output == "json":
+        click.echo(json_text([release.to_json() for release in found]), nl=False)
+    else:
+        click.echo(releases_text(found), nl=False)
+
+
+def note_leftovers(library: Library) -> None:
+    """Say on stderr that an interrupted run left folders behind (they are never read)."""
+    leftovers = library.archive.leftovers()
+    if leftovers:
+        click.echo(
+            f"note: {len(leftovers)} unfinished folder(s) of an interrupted run in "
+            f"{library.root} (ignored; the next ingest removes them)",
+            err=True,
+        )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from rulesarchive.commands.archive import note_leftovers
+from rulesarchive.commands.rules import note_leftovers
 from rulesarchive.library import Library
 from rulesarchive.progress import stages
 from rulesarchive.site_builder.build import build_site, sample_archive
