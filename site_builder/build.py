@@ -22,8 +22,8 @@ from rulesarchive.differ.references import LanguageCheck
 from rulesarchive.differ.report import release_label
 from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.site_builder import feeds, paths, search
-from rulesarchive.site_builder.aside import Aside, Beside
 from rulesarchive.site_builder.checks import CheckPages
+from rulesarchive.site_builder.forked import Aside, Beside
 from rulesarchive.site_builder.link_cache import LinkCache
 from rulesarchive.site_builder.output import Output, building, built_from
 from rulesarchive.site_builder.pages import LanguagePages

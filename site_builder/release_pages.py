@@ -20,7 +20,7 @@ from rulesarchive.site_builder.changelog import (
     part_of,
     part_page,
 )
-from rulesarchive.site_builder.condense import condense
+from rulesarchive.site_builder.diff_excerpts import condense
 from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Memoised
 
 if TYPE_CHECKING:

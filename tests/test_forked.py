@@ -7,7 +7,7 @@ import signal
 import time
 
 import pytest
-from rulesarchive.site_builder.aside import Beside, aside
+from rulesarchive.site_builder.forked import Beside, aside
 from rulesarchive.site_builder.workers import _until
 from rulesarchive.system.processes import usable_cores
 
