@@ -242,12 +242,16 @@ class DerivedData:
         if self._open() is not None and self._writable:
             fresh = {entry for entry in keys if not self.has(entry)}
             self._insert([(e, data) for e, data in zip(keys, encoded, strict=True) if e in fresh])
-            now, kept = int(time.time()), [(entry,) for entry in set(keys) - fresh]
-            # in use again: not the least recently used, whenever it was first kept
-            self._write(
-                lambda c: c.executemany(f"UPDATE entries SET used = {now} WHERE key = ?", kept)
-            )
+            self.touch(set(keys) - fresh)
         return keys
+
+    def touch(self, keys: Iterable[str]) -> None:
+        """Mark entries in use again (not the least recently used, whenever first kept)."""
+        now, chosen = int(time.time()), [(entry,) for entry in keys]
+        if chosen and self._open() is not None and self._writable:
+            self._write(
+                lambda c: c.executemany(f"UPDATE entries SET used = {now} WHERE key = ?", chosen)
+            )
 
     def _insert(self, items: list[tuple[str, bytes]]) -> None:
         if not items:

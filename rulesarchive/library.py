@@ -457,7 +457,8 @@ class Library:
                     self.diff(before, release)
             if self._extend_check(language, releases) and len(releases) > 1:
                 ready.append(language)
-            self.trace(language, MOST_AT_INGEST)
+            if not self.derived.has(kept_lines.trace_keys(releases)[-1]):  # the check made it
+                self.trace(language, MOST_AT_INGEST)
         return ready
 
     def _extend_check(self, language: str, releases: list[Release]) -> bool:

@@ -21,6 +21,10 @@ OPEN = -1  # the `last` of a stretch that lasts to the trace's last release
 
 Part = tuple[tuple[int, Line], ...]  # (place in the trace, line), lasting stretches open-ended
 
+# The parts this process read, by key: a trace extended from them and kept again rewrites only
+# the chapters whose part is no longer equal (comparing is cheap: the rules are shared).
+_READ: dict[str, Part] = {}
+
 
 @dataclass(frozen=True, slots=True)
 class _State:
@@ -59,10 +63,20 @@ def keep_trace(derived: DerivedData, releases: list[Release], trace: Trace, sinc
         opened = _opened(line, last)
         for chapter in dict.fromkeys(number.partition(".")[0] for number in line.numbers):
             parts.setdefault(chapter, []).append((place, opened))
-    chapters = sorted(parts)
-    keys = derived.put_contents(Kind.LINES, (tuple(parts[chapter]) for chapter in chapters))
-    state = _State(trace.count, tuple(zip(chapters, keys, strict=True)), trace.holder)
-    derived.keep_latest(trace_keys(releases), state, trace.count, since)
+    keys = trace_keys(releases)
+    before = derived.get(keys[since]) if since else None
+    kept = dict(before.parts) if isinstance(before, _State) else {}
+    chosen: dict[str, str] = {}
+    for chapter, part in parts.items():
+        key = kept.get(chapter)
+        if key in _READ and _READ[key] == tuple(part) and derived.has(key):
+            chosen[chapter] = key  # the chapter the new releases left alone
+    changed = sorted(parts.keys() - chosen.keys())
+    made = derived.put_contents(Kind.LINES, (tuple(parts[chapter]) for chapter in changed))
+    chosen.update(zip(changed, made, strict=True))
+    derived.touch(chosen[chapter] for chapter in parts.keys() - set(changed))
+    state = _State(trace.count, tuple(sorted(chosen.items())), trace.holder)
+    derived.keep_latest(keys, state, trace.count, since)
 
 
 def chapter_lines(derived: DerivedData, releases: list[Release], chapter: str) -> list[Line] | None:
@@ -83,9 +97,10 @@ def _lines(derived: DerivedData, state: _State, keys: Iterable[str]) -> list[Lin
     last = state.count - 1
     with collection_paused():
         for key in keys:
-            part = derived.get(key)
+            part = _READ.get(key) or derived.get(key)
             if not isinstance(part, tuple):
                 return None
+            _READ[key] = part
             for place, line in part:
                 if place not in found:
                     found[place] = _closed(line, last)

@@ -142,6 +142,7 @@ def test_parts_gone_from_the_store_are_worked_out_again(archive_copy, derived_da
     with sqlite3.connect(derived_data / "derived.sqlite") as connection:
         kept = connection.execute("SELECT key FROM entries WHERE kind = 'lines'").fetchall()
         connection.executemany("DELETE FROM entries WHERE key = ?", kept[::2])  # as if pruned
+    kept_lines._READ.clear()  # as a new process: nothing read yet
     assert {number: _history(archive_copy, number) for number in expected} == expected
     Library(archive_copy).trace("en")  # as a site build reads them
     assert _kept(archive_copy) == _from_nothing(archive_copy)
@@ -167,6 +168,7 @@ def test_history_reads_no_release_and_one_chapter_of_the_kept_lines(archive_copy
 
     monkeypatch.setattr(Archive, "load", refuse)
     monkeypatch.setattr(DerivedData, "get", counted)
+    kept_lines._READ.clear()  # as a new process: nothing read yet
     assert _history(archive_copy, "400.6", "--format", "json") == expected
     assert read == [Kind.LINES, Kind.LINES]  # the state of the trace, and chapter 400's part
 
