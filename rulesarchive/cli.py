@@ -10,10 +10,10 @@ from __future__ import annotations
 import importlib
 import io
 import sys
+import textwrap
 from pathlib import Path
 
 import click
-from click.utils import make_default_short_help
 
 from rulesarchive.errors import reported_errors
 from rulesarchive.logs import configure_logging
@@ -91,7 +91,7 @@ class Commands(click.Group):
         """List the commands with their short help, importing none of them."""
         limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
         rows = [
-            (name, make_default_short_help(line, limit))
+            (name, textwrap.shorten(line, limit, placeholder="...", break_on_hyphens=False))
             for name, (_module, line) in sorted(COMMANDS.items())
         ]
         with formatter.section("Commands"):
