@@ -56,6 +56,18 @@ def building(out: Path) -> Iterator[None]:
         lock.release()
 
 
+def inside_site(path: str) -> bool:
+    """Tell whether a site path ('en/r/100.1/index.html') names a file inside the site: relative,
+    with no empty, '.' or '..' part, no drive, no backslash and no control character."""
+    parts = path.split("/")
+    return (
+        all(part not in ("", ".", "..") for part in parts)
+        and parts[0][1:2] != ":"
+        and "\\" not in path
+        and all(ord(character) >= 32 and character != "\x7f" for character in path)
+    )
+
+
 def wait_for_pruning() -> None:
     """Wait till the old folders this process let go of are deleted."""
     while _PRUNERS:
@@ -86,7 +98,7 @@ class Output:
             self.previous = {
                 path: entry
                 for path, entry in _read_manifest(self.live / MANIFEST).items()
-                if os.path.isfile(os.path.join(live, path))
+                if inside_site(path) and os.path.isfile(os.path.join(live, path))
             }
         self.produced: dict[str, list[str]] = {}
         self.written = 0
@@ -129,6 +141,10 @@ class Output:
 
     def write(self, path: str, content: str | bytes, fingerprint: str = "", memo: str = "") -> None:
         """Put a file in the site (written only if its bytes changed)."""
+        if not inside_site(path):
+            # A path is made of rule numbers and dates read from the archive: nothing read
+            # there may steer a write outside the site.
+            raise ValueError(f"{self.out}: refusing to write {path!r}: not a path inside the site")
         data = content.encode() if isinstance(content, str) else content
         digest = hashlib.sha256(data).hexdigest()
         self.produced[path] = [digest, fingerprint, memo]
