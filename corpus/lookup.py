@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import re
 
 from rulesarchive.corpus.catalogue import entry_for
 from rulesarchive.corpus.model import Release
 from rulesarchive.corpus.store import Archive, ArchiveError
 
+log = logging.getLogger(__name__)
+
 
 def find_release(archive: Archive, reference: str | None, language: str = "en") -> Release:
-    """Return the release named by effective date, file date or set code; newest if None."""
+    """Return the release named by effective date, file date or set code; newest if None.
+
+    A date between two releases names the release in force that day (with a warning).
+    """
     releases = archive.releases(language)
     if not releases:
         raise ArchiveError(
@@ -36,7 +42,21 @@ def find_release(archive: Archive, reference: str | None, language: str = "en") 
         for release in releases:
             if release.effective_date == entry.effective_date:
                 return release
-    raise ArchiveError(f"no {language} release effective {reference}")
+    in_force = [release for release in releases if release.effective_date <= date]
+    if not in_force:
+        raise ArchiveError(
+            f"no {language} release effective {reference}: the first is "
+            f"{releases[0].effective_date} ({releases[0].set_name or releases[0].set_code})"
+        )
+    release = in_force[-1]
+    log.warning(
+        "no %s release effective %s: taking the one in force that day, %s (%s)",
+        language,
+        reference,
+        release.effective_date,
+        release.set_name or release.set_code,
+    )
+    return release
 
 
 def previous_release(archive: Archive, release: Release) -> Release | None:

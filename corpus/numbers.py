@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
@@ -25,6 +27,28 @@ def rule_sort_key(number: str) -> tuple[int, int, int, str]:
         return (10_000, 0, 0, number)
     chapter, rule, letters = match.groups()
     return (int(chapter), int(rule) if rule else -1, len(letters or ""), letters or "")
+
+
+# What people put around a number they type ("CR 702.19B", "rule 400.6.", " 704 "); the site
+# reads typed numbers the same way (templates/static/rulenumber.js).
+_TYPED_PREFIX = re.compile(r"^(?:cr|rules?)(?=[\s.\d])\.?", re.IGNORECASE)
+_TYPED = re.compile(r"[0-9](?:[0-9]{2}(?:\.[0-9]+[a-z]{0,2})?)?")
+
+
+def typed_number(text: str) -> str | None:
+    """Return the section, chapter or rule number a person typed ('CR 702.19B' -> '702.19b'),
+    or None: a "CR" or "rule" before it, spaces, a closing period and letter case are forgiven."""
+    number = re.sub(r"\s+", "", _TYPED_PREFIX.sub("", text.strip())).lower()
+    number = number[:-1] if number.endswith(".") else number
+    return number if _TYPED.fullmatch(number) else None
+
+
+def nearest_numbers(number: str, numbers: Iterable[str], count: int = 2) -> list[str]:
+    """Return the numbers in use just before and after one not in use, in rule order."""
+    ordered = sorted(set(numbers), key=rule_sort_key)
+    keys = [rule_sort_key(known) for known in ordered]
+    at = bisect.bisect_left(keys, rule_sort_key(number))
+    return ordered[max(at - count // 2, 0) : at + (count + 1) // 2]
 
 
 def parent_of(number: str) -> str | None:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from rulesarchive.corpus.derived import DerivedData, Kind, collection_paused, entry_key
 from rulesarchive.corpus.lookup import find_release, previous_release
 from rulesarchive.corpus.model import Document, Flag, GlossaryEntry, Heading, Release, Rule
+from rulesarchive.corpus.numbers import nearest_numbers, typed_number
 from rulesarchive.corpus.store import Archive, ArchiveError
 from rulesarchive.diffs import Diffs
 from rulesarchive.lazy import lazy_module
@@ -104,11 +105,25 @@ class Library:
         return self.archive.load(release)
 
     def rule(self, number: str, release: Release) -> Rule:
-        """Return a rule as a release prints it (raise ArchiveError if it has none)."""
-        found = self.load(release).rule(number.rstrip("."))
+        """Return a rule as a release prints it, the number as typed ('CR 702.19B'); raise
+        ArchiveError, naming the nearest numbers, if it has none."""
+        document = self.load(release)
+        found = document.rule(_typed(number))
         if found is None:
-            raise ArchiveError(f"no rule {number} in {release.key} ({release.set_name})")
+            raise self._unknown(number, release, document)
         return found
+
+    def _unknown(
+        self, number: str, release: Release, document: Document | None = None
+    ) -> ArchiveError:
+        """The error for a number a release does not print, naming the nearest it prints."""
+        typed = typed_number(number)
+        if typed is None:
+            return ArchiveError(f"{number!r} is not a rule number (give one like 702.19b)")
+        document = document or self.load(release)
+        near = nearest_numbers(typed, [rule.number for rule in document.rules])
+        hint = f"; nearest: {', '.join(near)}" if near else ""
+        return ArchiveError(f"no rule {number} in {release.key} ({release.set_name}){hint}")
 
     # Diffs and changelogs
 
@@ -214,13 +229,15 @@ class Library:
 
     def history(self, number: str, language: str = "en", release: Release | None = None) -> History:
         """Return every version of the rule numbered `number` in `release` (default: the
-        newest; then a number no longer in use names the rule that held it last)."""
-        number = number.rstrip(".")
+        newest; then a number no longer in use names the rule that held it last). The number
+        is read as typed ('CR 702.19B'); raise ArchiveError, naming the nearest numbers, if no
+        rule ever held it."""
+        typed = _typed(number)
         releases = self.releases(language)
         if not releases:
-            raise LookupError(f"no {language} releases in the archive")
+            raise ArchiveError(f"no {language} releases in {self.root}")
         at = releases.index(release) if release else len(releases) - 1
-        chapter = number.partition(".")[0]
+        chapter = typed.partition(".")[0]
         lines = kept_lines.chapter_lines(self.derived, releases, chapter)
         if lines is None:
             trace = self.trace(language)
@@ -228,7 +245,10 @@ class Library:
             lines = kept_lines.chapter_lines(self.derived, releases, chapter)
             if lines is None:  # nothing can be kept: from the trace in memory
                 lines = list(trace.lines)
-        return lineage.line_history(lines, releases, number, at, release is None)
+        try:
+            return lineage.line_history(lines, releases, typed, at, release is None)
+        except LookupError:
+            raise self._unknown(number, releases[at]) from None
 
     def gather(
         self,
@@ -496,3 +516,8 @@ def _glossaries(data: Language) -> list[tuple[GlossaryEntry, ...]]:
             for index in range(first, last + 1):
                 entries[index].append(entry)
     return [glossary_terms.checked_glossary(release) for release in entries]
+
+
+def _typed(number: str) -> str:
+    """A number as typed ('CR 702.19B', 'rule 400.6.'), as the rules print it."""
+    return typed_number(number) or number.strip()

@@ -427,3 +427,36 @@ def test_ctrl_c_in_a_command_ends_with_aborted_and_130(tmp_path, monkeypatch):
     monkeypatch.setattr(Archive, "changelog", interrupted)
     result = CliRunner().invoke(main, ["--archive", str(tmp_path), "changelog"])
     assert result.exit_code == 130 and result.stderr == "\nAborted!\n"
+
+
+def test_a_rule_number_is_read_as_people_type_it(tmp_path):
+    archive = _archive_with_two_releases(tmp_path)
+    for typed in ["CR 400.6", "rule 400.6.", "400.6"]:
+        for command in (["rule", typed], ["history", typed]):
+            result = CliRunner().invoke(main, ["--archive", str(archive), *command])
+            assert result.exit_code == 0, (command, result.output)
+            assert "all players look at it" in result.output
+
+
+def test_an_unknown_number_names_the_nearest_ones(tmp_path):
+    archive = _archive_with_two_releases(tmp_path)
+    for command in ("rule", "history"):
+        result = CliRunner().invoke(main, ["--archive", str(archive), command, "400.66"])
+        assert result.exit_code == 1
+        assert result.output.startswith("Error: no rule 400.66 in en/2011-05-01")
+        assert result.output.rstrip().endswith("; nearest: 400.7a")
+    garbage = CliRunner().invoke(main, ["--archive", str(archive), "rule", "abc"])
+    assert garbage.exit_code == 1
+    assert "'abc' is not a rule number" in garbage.output
+
+
+def test_a_date_between_releases_names_the_release_in_force(tmp_path):
+    archive = _archive_with_two_releases(tmp_path)
+    run = CliRunner().invoke
+    between = run(main, ["--archive", str(archive), "rule", "400.6", "--release", "2011-04-20"])
+    assert between.exit_code == 0
+    assert "its owner looks at it" in between.stdout
+    assert "taking the one in force that day, 2011-04-01" in between.stderr
+    before = run(main, ["--archive", str(archive), "rule", "400.6", "--release", "2000-01-01"])
+    assert before.exit_code == 1
+    assert "no en release effective 2000-01-01: the first is 2011-04-01" in before.output

@@ -2,6 +2,7 @@
 
 import re
 
+import pytest
 from rulesarchive.corpus.numbers import (
     CHAPTER,
     NUMBER,
@@ -9,9 +10,11 @@ from rulesarchive.corpus.numbers import (
     RULE_NUMBER,
     SECTION,
     cited_numbers,
+    nearest_numbers,
     parent_of,
     parse_citations,
     rule_sort_key,
+    typed_number,
 )
 from rulesarchive.differ.align import compact_ranges
 from rulesarchive.differ.texts import only_references
@@ -99,3 +102,29 @@ def test_a_citation_spells_out_its_first_number_and_a_range_end_written_in_full(
         [("119.7", "119.7")],
     ]
     assert cited_numbers(text) == ["702.19b", "903.6", "903.11", "119.7"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "number"),
+    [
+        ("CR 702.19B", "702.19b"),
+        ("rule 400.6.", "400.6"),
+        ("Rules 100.1a", "100.1a"),
+        ("  702. 19 ", "702.19"),
+        ("CR702.19", "702.19"),
+        (" 704 ", "704"),
+        ("7", "7"),
+        ("crap", None),
+        ("702.19.3", None),
+        ("", None),
+    ],
+)
+def test_a_typed_number_is_read_as_the_site_reads_it(typed, number):
+    assert typed_number(typed) == number
+
+
+def test_the_nearest_numbers_are_the_ones_in_use_on_either_side():
+    numbers = ["399.9", "400.1", "400.11", "401.1"]
+    assert nearest_numbers("400.66", numbers) == ["400.11", "401.1"]
+    assert nearest_numbers("100.1", numbers) == ["399.9"]
+    assert nearest_numbers("999.1", numbers) == ["401.1"]
