@@ -11,13 +11,15 @@ import importlib
 import io
 import sys
 import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
 from rulesarchive.errors import reported_errors
 from rulesarchive.logs import configure_logging
-from rulesarchive.options import ARCHIVE_VARIABLE, DEFAULT_ARCHIVE, INTERRUPTED
+from rulesarchive.options import ARCHIVE_VARIABLE, DEFAULT_ARCHIVE, INTERRUPTED, USAGE
 
 # Each command: the module that defines it, and its line in `--help` (the same as the
 # command's own short help; a test holds them equal).
@@ -97,13 +99,33 @@ class Commands(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        with one_line_usage():
+            return super().parse_args(ctx, args)
+
     def invoke(self, ctx: click.Context):
         try:
-            with reported_errors():
+            with reported_errors(), one_line_usage():
                 return super().invoke(ctx)
         except KeyboardInterrupt:  # as a shell reports a command stopped by Ctrl-C (128 + 2)
             click.echo("\nAborted!", err=True)
             sys.exit(INTERRUPTED)
+
+
+class UsageError(click.ClickException):
+    """A command line click cannot take, as one line: `Error: <what> (see '<command> --help')`."""
+
+    exit_code = USAGE
+
+
+@contextmanager
+def one_line_usage() -> Iterator[None]:
+    """Turn click's usage error (usage, hint and error: three lines) into one line."""
+    try:
+        yield
+    except click.UsageError as error:
+        command = error.ctx.command_path if error.ctx is not None else "rulesarchive"
+        raise UsageError(f"{error.format_message()} (see '{command} --help')") from None
 
 
 @click.group(cls=Commands)

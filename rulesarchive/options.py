@@ -14,6 +14,7 @@ DEFAULT_FORMAT = "text"
 DIFF_FORMATS = ("text", "markdown", "json")  # what `diff` and `changelog` print
 TEXT_FORMATS = ("text", "json")  # what the other reading commands print
 INTERRUPTED = 130  # exit status after Ctrl-C, as a shell gives a command stopped by SIGINT
+USAGE = 2  # exit status of a command line that cannot be taken, as click and getopt give
 
 
 def language_option(help: str | None = None, default: str | None = DEFAULT_LANGUAGE):

@@ -460,3 +460,18 @@ def test_a_date_between_releases_names_the_release_in_force(tmp_path):
     before = run(main, ["--archive", str(archive), "rule", "400.6", "--release", "2000-01-01"])
     assert before.exit_code == 1
     assert "no en release effective 2000-01-01: the first is 2011-04-01" in before.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["rule"], "Error: Missing argument 'NUMBER'. (see 'rulesarchive rule --help')"),
+        (["--bogus", "releases"], "Error: No such option '--bogus'."),
+        (["nosuch"], "Error: No such command 'nosuch'. (see 'rulesarchive --help')"),
+    ],
+)
+def test_a_command_line_that_cannot_be_taken_is_one_line_with_status_2(args, message):
+    result = CliRunner().invoke(main, args, prog_name="rulesarchive")
+    assert result.exit_code == 2
+    assert result.output.startswith(message)
+    assert result.output.count("\n") == 1

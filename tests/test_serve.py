@@ -1,9 +1,13 @@
-"""`serve`: pages and the 404 page, no listings or hidden files, clean 400s, a busy port."""
+"""`serve`: pages and the 404 page, no listings or hidden files, clean 400s, a busy port, no
+site, Ctrl-C."""
 
 from __future__ import annotations
 
 import http.client
+import signal
 import socket
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -70,7 +74,33 @@ def test_a_busy_port_is_one_clear_error(tmp_path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
+        (tmp_path / "index.html").write_text("<h1>home</h1>")
         result = CliRunner().invoke(main, ["serve", "--out", str(tmp_path), "--port", str(port)])
     assert result.exit_code == 1
     assert f"Error: port {port} on 127.0.0.1 is in use" in result.output
     assert "Traceback" not in result.output
+
+
+def test_serving_a_folder_with_no_built_site_says_how_to_build_one(tmp_path):
+    result = CliRunner().invoke(main, ["serve", "--out", str(tmp_path / "site")])
+    assert result.exit_code == 1
+    assert result.output == (
+        f"Error: {tmp_path / 'site'}: no built site here "
+        f"(make one with 'rulesarchive build --out {tmp_path / 'site'}')\n"
+    )
+
+
+def test_ctrl_c_stops_serving_as_it_stops_every_command(tmp_path):
+    (tmp_path / "index.html").write_text("<h1>home</h1>")
+    serving = subprocess.Popen(
+        [sys.executable, "-m", "rulesarchive", "serve", "--out", str(tmp_path), "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert serving.stdout is not None
+    assert serving.stdout.readline().startswith("serving ")
+    serving.send_signal(signal.SIGINT)
+    _out, err = serving.communicate(timeout=30)
+    assert serving.returncode == 130
+    assert err.strip() == "Aborted!"

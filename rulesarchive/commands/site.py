@@ -48,7 +48,7 @@ def build(root: Path, out: Path, base_url: str, sample: bool) -> None:
 @click.option(
     "--out",
     "site",
-    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    type=click.Path(file_okay=False, path_type=Path),
     default="site",
     show_default=True,
     help="Folder of the built site.",
@@ -57,6 +57,10 @@ def build(root: Path, out: Path, base_url: str, sample: bool) -> None:
 @click.option("--host", default="127.0.0.1", show_default=True)
 def serve(site: Path, port: int, host: str) -> None:
     """Preview the built site at http://HOST:PORT/ (Ctrl-C stops)."""
+    if not (site / "index.html").is_file():
+        raise click.ClickException(
+            f"{site}: no built site here (make one with 'rulesarchive build --out {site}')"
+        )
     try:
         server = make_server(site, port, host)
     except OSError as error:
@@ -68,5 +72,5 @@ def serve(site: Path, port: int, host: str) -> None:
     click.echo(f"serving {site} at http://{host}:{port}/ (Ctrl-C stops)")
     try:
         server.serve_forever()
-    except KeyboardInterrupt:
+    finally:  # Ctrl-C goes on to the command group: "Aborted!", exit status 130
         server.server_close()
