@@ -8,8 +8,10 @@ named by content, not by place: the key of an entry is its kind, the version of 
 the content hashes it was made from (`entry_key`), so a stale entry is never found, only left
 behind, and two archives holding the same releases share their entries.
 
-Every entry is written in one transaction (readers see it whole or not at all); the least
-recently used entries go when the file holds more than the limit (`RULESARCHIVE_CACHE_LIMIT`
+Every entry is written in one transaction (readers see it whole or not at all), with a digest
+of its key and value: a value damaged, or moved under another key, is never read. Whoever reads
+names the type it expects; a value of another type is worked out again. The least recently
+used entries go when the file holds more than the limit (`RULESARCHIVE_CACHE_LIMIT`
 megabytes, 2048 by default). A file that cannot be read is made anew; a cache that cannot be
 written (read-only media) is only slower. Nothing here is a source of truth: `rulesarchive
 cache clear` (or deleting the file) only makes the next commands slower.
@@ -25,14 +27,16 @@ import gc
 import hashlib
 import importlib.util
 import logging
+import operator
 import os
 import pickle
 import sqlite3
 import time
+import typing
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -41,7 +45,7 @@ FOLDER_VARIABLE = "RULESARCHIVE_CACHE"
 LIMIT_VARIABLE = "RULESARCHIVE_CACHE_LIMIT"
 DEFAULT_LIMIT = 2048 * 2**20
 FILE_NAME = "derived.sqlite"
-_FORMAT = "derived-1"  # of the file: a file of another format is made anew
+_FORMAT = "derived-2"  # of the file: a file of another format is made anew
 _TOUCH_AFTER = 3600  # seconds: an entry read is marked used at most this often
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -50,6 +54,7 @@ CREATE TABLE IF NOT EXISTS entries (
     kind TEXT NOT NULL,
     size INTEGER NOT NULL,
     used INTEGER NOT NULL,
+    digest BLOB NOT NULL,
     value BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS entries_by_use ON entries (used);
@@ -180,28 +185,30 @@ class DerivedData:
         """The file the entries are kept in (None: nothing is kept)."""
         return self.folder / FILE_NAME if self.folder is not None else None
 
-    def get(self, entry: str) -> object | None:
-        """Return the value kept under a key, or None (absent, or unreadable: then it goes)."""
+    def get(self, entry: str, expect: type[T]) -> T | None:
+        """Return the value kept under a key, or None: absent, or damaged or not an `expect`
+        (then it goes).
+
+        `expect` is a class, or a tuple type (`tuple[Rule, ...]`) whose items are checked too.
+        """
         connection = self._open()
         if connection is None:
             return None
         try:
             row = connection.execute(
-                "SELECT value, used FROM entries WHERE key = ?", (entry,)
+                "SELECT CAST(value AS BLOB), digest, used FROM entries WHERE key = ?", (entry,)
             ).fetchone()
         except sqlite3.Error as error:
             self._failed(error)
             return None
         if row is None:
             return None
-        try:
-            with collection_paused():
-                value = pickle.loads(row[0])
-        except Exception:  # made by other code, or damaged: worked out again
+        value = _decoded(entry, row[0], row[1], expect)
+        if value is None:
             self._delete(entry)
             return None
         now = int(time.time())
-        if now - row[1] > _TOUCH_AFTER:
+        if now - (row[2] if type(row[2]) is int else 0) > _TOUCH_AFTER:
             self._write(
                 lambda c: c.execute("UPDATE entries SET used = ? WHERE key = ?", (now, entry))
             )
@@ -257,46 +264,49 @@ class DerivedData:
         if not items:
             return
         now = int(time.time())
-        rows = [(entry, entry.partition(":")[0], len(data), now, data) for entry, data in items]
+        rows = [
+            (entry, entry.partition(":")[0], len(data), now, _digest(entry, data), data)
+            for entry, data in items
+        ]
 
         def insert(connection: sqlite3.Connection) -> None:
             connection.executemany(
-                "INSERT OR REPLACE INTO entries (key, kind, size, used, value) "
-                "VALUES (?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO entries (key, kind, size, used, digest, value) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
                 rows,
             )
 
         if self._write(insert):
             self._prune()
 
-    def cached(self, entry: str, compute: Callable[[], T], label: str = "") -> T:
-        """Return the value kept under a key, or compute, keep and return it.
+    def cached(self, entry: str, compute: Callable[[], T], expect: type[T], label: str = "") -> T:
+        """Return the `expect` kept under a key, or compute, keep and return it.
 
         `label` names the value in the log ('diff en/2024-11-08 -> en/2025-02-07').
         """
-        found = self.get(entry)
+        found = self.get(entry, expect)
         if found is not None:
             log.info("%s: from the cache", label or entry)
-            return found  # type: ignore[return-value]
+            return found
         if self._usable:
             log.info("%s: not in the cache, computing", label or entry)
         value = compute()
         self.put(entry, value)
         return value
 
-    def latest(self, keys: list[str], kind: type[T]) -> T | None:
+    def latest(self, keys: list[str], expect: type[T]) -> T | None:
         """Return the work kept for the most steps, or None.
 
         For work that goes a step (a release) at a time: `keys[n]` names it after the first n
-        steps, and what is kept under it is a `kind` whose `count` is n.
+        steps, and what is kept under it is an `expect` whose `count` is n.
         """
         if self._open() is None:
             return None
         for count in range(len(keys) - 1, 0, -1):
             if not self.has(keys[count]):
                 continue
-            found = self.get(keys[count])
-            if isinstance(found, kind) and getattr(found, "count", None) == count:
+            found = self.get(keys[count], expect)
+            if getattr(found, "count", None) == count:
                 return found
         return None
 
@@ -423,6 +433,46 @@ class DerivedData:
             _remove_database(self.path)
 
 
+def _decoded(entry: str, data: object, digest: object, expect: Any) -> Any:
+    """Return the value stored as `data` under `entry`, or None: damaged, or not an `expect`."""
+    if not isinstance(data, bytes) or digest != _digest(entry, data):
+        return None
+    try:
+        with collection_paused():
+            value = pickle.loads(data)
+    except Exception:  # made by other code, or damaged: worked out again
+        return None
+    return value if _checker(expect)(value) else None
+
+
+def _digest(entry: str, data: bytes) -> bytes:
+    """Return the digest of an entry's key and value (a key has no NUL: the pair is one)."""
+    digest = hashlib.sha256(entry.encode())
+    digest.update(b"\0")
+    digest.update(data)
+    return digest.digest()
+
+
+@functools.cache
+def _checker(expect: Any) -> Callable[[object], bool]:
+    """Return a test of whether a value is an `expect` (see `DerivedData.get`)."""
+    origin = typing.get_origin(expect)
+    if origin is None:
+        return lambda value: isinstance(value, expect)
+    items = typing.get_args(expect)
+    if origin is not tuple or not items:  # other generics: their class alone
+        return lambda value: isinstance(value, origin)
+    if len(items) == 2 and items[1] is Ellipsis:
+        each = _checker(items[0])
+        return lambda value: isinstance(value, tuple) and all(map(each, value))
+    checks = tuple(map(_checker, items))
+    return lambda value: (
+        isinstance(value, tuple)
+        and len(value) == len(checks)
+        and all(map(operator.call, checks, value))
+    )
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     fresh = not path.exists()
     connection = sqlite3.connect(path, timeout=60, isolation_level=None)
@@ -435,10 +485,11 @@ def _connect(path: Path) -> sqlite3.Connection:
         connection.execute("PRAGMA synchronous = NORMAL")
         connection.executescript(_SCHEMA)
         row = connection.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
-        if row is None or row[0] != _FORMAT:
-            with connection:
-                connection.execute("DELETE FROM entries")
-                connection.execute("INSERT OR REPLACE INTO meta VALUES ('format', ?)", (_FORMAT,))
+        if row is None or row[0] != _FORMAT:  # its entries may have other columns
+            connection.executescript(
+                f"BEGIN; DROP TABLE entries; {_SCHEMA}"
+                f"INSERT OR REPLACE INTO meta VALUES ('format', '{_FORMAT}'); COMMIT;"
+            )
         connection.isolation_level = "DEFERRED"  # `with connection` commits a transaction
     except BaseException:
         connection.close()

@@ -208,9 +208,9 @@ class Archive:
         try:
             data = path.read_bytes()
             entry = entry_key(Kind.DOCUMENT, _PYTHON, hashlib.sha256(data).hexdigest())
-            packed = self.derived.get(entry)
-            if isinstance(packed, bytes):
-                with contextlib.suppress(ValueError, EOFError, TypeError, OverflowError):
+            packed = self.derived.get(entry, bytes)
+            if packed is not None:
+                with contextlib.suppress(Exception):  # packed by other code: read afresh
                     document = unpack_document(packed)
                     log.info("document %s: from the cache", release.key)
                     return document
@@ -268,10 +268,7 @@ class Archive:
 
     def sets(self) -> tuple[MagicSet, ...] | None:
         """Return the kept set list, or None when scrape never fetched one."""
-        found = self.derived.get(entry_key(Kind.SETS))
-        if isinstance(found, tuple) and all(isinstance(item, MagicSet) for item in found):
-            return found
-        return None
+        return self.derived.get(entry_key(Kind.SETS), tuple[MagicSet, ...])
 
     @contextmanager
     def lock(self) -> Iterator[None]:

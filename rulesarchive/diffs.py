@@ -53,7 +53,9 @@ class Diffs:
             after = at_hand.get(new.key) or self.archive.load(new)
             return classify.diff_documents(before, after)
 
-        return self.derived.cached(_key(old, new), make, f"diff {old.key} -> {new.key}")
+        return self.derived.cached(
+            _key(old, new), make, classify.ReleaseDiff, f"diff {old.key} -> {new.key}"
+        )
 
     def has(self, old: Release, new: Release) -> bool:
         """Tell whether the diff of two releases is kept."""

@@ -316,10 +316,13 @@ class Library:
 
     def check_release(self, release: Release) -> ReleaseCheck:
         """Return one release's references and their problems."""
+        from rulesarchive.differ.references import Reference  # loaded by the check
+
         checked = self.check(release.language).until(release)
         found = self.derived.cached(  # what a release cites, named by its content
             entry_key(Kind.REFERENCES, release.content_sha256),
             lambda: references.release_references(self.load(release)),
+            tuple[Reference, ...],
             f"references of {release.key}",
         )
         return references.ReleaseCheck(release, found, checked.at(release))
@@ -422,6 +425,7 @@ class Library:
         return self.derived.cached(
             entry_key(Kind.TRANSLATION, inputs),
             lambda: self._translation(chosen, english),
+            translations.TranslationReport,
             f"translation of {chosen.key}",
         )
 
@@ -444,6 +448,7 @@ class Library:
             lambda: translation_align.align_translation(
                 document.rules, base_document.rules, document.excerpt
             ),
+            translation_align.TranslationAlignment,
             f"alignment of {release.key} with {base.key}",
         )
         later = []

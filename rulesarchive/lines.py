@@ -64,8 +64,8 @@ def keep_trace(derived: DerivedData, releases: list[Release], trace: Trace, sinc
         for chapter in dict.fromkeys(number.partition(".")[0] for number in line.numbers):
             parts.setdefault(chapter, []).append((place, opened))
     keys = trace_keys(releases)
-    before = derived.get(keys[since]) if since else None
-    kept = dict(before.parts) if isinstance(before, _State) else {}
+    before = derived.get(keys[since], _State) if since else None
+    kept = dict(before.parts) if before is not None else {}
     chosen: dict[str, str] = {}
     for chapter, part in parts.items():
         key = kept.get(chapter)
@@ -83,8 +83,8 @@ def chapter_lines(derived: DerivedData, releases: list[Release], chapter: str) -
     """Return the lines that held a number of a chapter, from the kept trace of exactly
     `releases`, in trace order; None when that trace is not kept."""
     keys = trace_keys(releases)
-    state = derived.get(keys[-1])
-    if not isinstance(state, _State) or state.count != len(releases):
+    state = derived.get(keys[-1], _State)
+    if state is None or state.count != len(releases):
         return None
     wanted = [key for name, key in state.parts if name == chapter]
     return _lines(derived, state, wanted)
@@ -97,8 +97,8 @@ def _lines(derived: DerivedData, state: _State, keys: Iterable[str]) -> list[Lin
     last = state.count - 1
     with collection_paused():
         for key in keys:
-            part = _READ.get(key) or derived.get(key)
-            if not isinstance(part, tuple):
+            part = _READ.get(key) or derived.get(key, Part)
+            if part is None:
                 return None
             _READ[key] = part
             for place, line in part:

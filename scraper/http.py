@@ -247,8 +247,8 @@ class Fetcher:
         return min(self.settings.max_wait, max(backoff, asked or 0.0))
 
     def _cached(self, url: str) -> Fetched | None:
-        found = self.cache.get(entry_key(Kind.HTTP, url))
-        return found if isinstance(found, Fetched) and found.url == url else None
+        found = self.cache.get(entry_key(Kind.HTTP, url), Fetched)
+        return found if found is not None and found.url == url else None
 
     def _remember(self, fetched: Fetched) -> None:
         self.cache.put(entry_key(Kind.HTTP, fetched.url), replace(fetched, changed=True))

@@ -46,8 +46,8 @@ class LinkCache:
         self.texts_found: dict[str, dict[bytes, str]] = {}  # other texts, by page, the same way
         self.texts_used: dict[str, dict[bytes, str]] = {}
         for part in PARTS:
-            kept = self.derived.get(self._key(part))
-            if isinstance(kept, tuple) and len(kept) == 3:
+            kept = self.derived.get(self._key(part), tuple[dict, dict, dict])
+            if kept is not None:
                 self.found.update(kept[0])
                 self.diffs_found.update(kept[1])
                 self.texts_found.update(kept[2])

@@ -88,8 +88,8 @@ class _CompiledTemplates(BytecodeCache):
         self.derived = derived
 
     def load_bytecode(self, bucket: Bucket) -> None:
-        kept = self.derived.get(entry_key(Kind.TEMPLATE, bucket.key))
-        if isinstance(kept, bytes):
+        kept = self.derived.get(entry_key(Kind.TEMPLATE, bucket.key), bytes)
+        if kept is not None:
             bucket.bytecode_from_string(kept)
 
     def dump_bytecode(self, bucket: Bucket) -> None:

@@ -3,18 +3,30 @@ made from, in the user's own folder, within a size limit."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import gc
+import marshal
 import os
 import sqlite3
+from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from rulesarchive.corpus import derived
-from rulesarchive.corpus.derived import DerivedData, Kind, collection_paused, entry_key
+from rulesarchive.corpus.derived import (
+    DerivedData,
+    Kind,
+    collection_paused,
+    entry_key,
+)
 from rulesarchive.corpus.model import Provenance, Release, Rule
+from rulesarchive.site_builder.build import sample_archive
 
+from rulesarchive import lines as kept_lines
 from rulesarchive.cli import main
+
+SAMPLE = sample_archive()  # read only: what the tests keep goes to their own cache folders
 
 
 def _release() -> Release:
@@ -31,16 +43,16 @@ def test_dataclasses_come_back_equal_and_are_computed_once(tmp_path):
         return value
 
     key = entry_key(Kind.DIFF, "a", "b")
-    assert DerivedData(tmp_path).cached(key, compute) == value
-    assert DerivedData(tmp_path).cached(key, compute) == value  # another process, as it were
+    assert DerivedData(tmp_path).cached(key, compute, dict) == value
+    assert DerivedData(tmp_path).cached(key, compute, dict) == value  # another process, as it were
     assert len(calls) == 1
 
 
 def test_a_shared_object_stays_one_object(tmp_path):
     rule = Rule("400.6", "text")
     key = entry_key(Kind.DIFF, "shared")
-    DerivedData(tmp_path).cached(key, lambda: (rule, rule))
-    first, second = DerivedData(tmp_path).cached(key, lambda: (None, None))  # read back
+    DerivedData(tmp_path).cached(key, lambda: (rule, rule), tuple)
+    first, second = DerivedData(tmp_path).cached(key, lambda: (None, None), tuple)  # read back
     assert first == rule and first is second
 
 
@@ -60,7 +72,7 @@ def test_content_named_values_are_written_once(tmp_path):
     first = store.put_contents(Kind.LINES, [("part", 1), ("part", 2)])
     again = store.put_contents(Kind.LINES, [("part", 2)])
     assert again == first[1:]
-    assert store.get(first[0]) == ("part", 1)
+    assert store.get(first[0], tuple) == ("part", 1)
     assert [(row.kind, row.entries) for row in store.summary()] == [("lines", 2)]
 
 
@@ -87,8 +99,8 @@ def test_clear_empties_one_kind_or_all(tmp_path):
 def test_nothing_is_kept_without_a_folder():
     store = DerivedData(None)
     store.put(entry_key(Kind.DIFF, "a"), 1)
-    assert store.get(entry_key(Kind.DIFF, "a")) is None
-    assert store.cached(entry_key(Kind.DIFF, "a"), lambda: 2) == 2
+    assert store.get(entry_key(Kind.DIFF, "a"), int) is None
+    assert store.cached(entry_key(Kind.DIFF, "a"), lambda: 2, int) == 2
 
 
 @pytest.mark.skipif(os.name != "posix", reason="folder modes")
@@ -96,18 +108,18 @@ def test_a_folder_other_users_can_write_to_is_not_read(tmp_path, caplog):
     DerivedData(tmp_path).put(entry_key(Kind.DIFF, "a"), 1)
     tmp_path.chmod(0o777)
     try:
-        assert DerivedData(tmp_path).get(entry_key(Kind.DIFF, "a")) is None
+        assert DerivedData(tmp_path).get(entry_key(Kind.DIFF, "a"), int) is None
     finally:
         tmp_path.chmod(0o700)
     assert "other users can write to it" in caplog.text
-    assert DerivedData(tmp_path).get(entry_key(Kind.DIFF, "a")) == 1
+    assert DerivedData(tmp_path).get(entry_key(Kind.DIFF, "a"), int) == 1
 
 
 def test_a_damaged_file_is_made_anew(tmp_path, caplog):
     (tmp_path / derived.FILE_NAME).write_bytes(b"not a database at all" * 100)
     store = DerivedData(tmp_path)
     store.put(entry_key(Kind.DIFF, "a"), 1)
-    assert store.get(entry_key(Kind.DIFF, "a")) == 1
+    assert store.get(entry_key(Kind.DIFF, "a"), int) == 1
     assert "damaged" in caplog.text
 
 
@@ -117,8 +129,8 @@ def test_an_unreadable_value_is_worked_out_again(tmp_path):
     store.put(key, 1)
     with sqlite3.connect(tmp_path / derived.FILE_NAME) as connection:
         connection.execute("UPDATE entries SET value = x'8004deadbeef'")
-    assert DerivedData(tmp_path).cached(key, lambda: 2) == 2
-    assert DerivedData(tmp_path).get(key) == 2
+    assert DerivedData(tmp_path).cached(key, lambda: 2, int) == 2
+    assert DerivedData(tmp_path).get(key, int) == 2
 
 
 def test_a_read_only_cache_is_read_and_only_slower(tmp_path, monkeypatch):
@@ -132,8 +144,8 @@ def test_a_read_only_cache_is_read_and_only_slower(tmp_path, monkeypatch):
         lambda path, **kw: connect(f"file:{path}?mode=ro", uri=True, **kw),
     )
     read_only = DerivedData(tmp_path)
-    assert read_only.get(entry_key(Kind.DIFF, "a")) == 1
-    assert read_only.cached(entry_key(Kind.DIFF, "b"), lambda: 2) == 2
+    assert read_only.get(entry_key(Kind.DIFF, "a"), int) == 1
+    assert read_only.cached(entry_key(Kind.DIFF, "b"), lambda: 2, int) == 2
     assert not read_only.has(entry_key(Kind.DIFF, "b"))
 
 
@@ -154,3 +166,132 @@ def test_pausing_collection_restores_it():
     with collection_paused():
         assert not gc.isenabled()
     assert gc.isenabled()
+
+
+def _sql(folder: Path, script: str, *params: object) -> list[tuple]:
+    """Run SQL on a cache's file as another program would; return the rows of a query."""
+    with contextlib.closing(sqlite3.connect(folder / derived.FILE_NAME)) as connection, connection:
+        if params or script.lstrip().upper().startswith("SELECT"):
+            return connection.execute(script, params).fetchall()
+        connection.executescript(script)
+        return []
+
+
+def _run(*args: str, archive: Path = SAMPLE) -> Result:
+    return CliRunner().invoke(main, ["--archive", str(archive), *args])
+
+
+# What the sample archive's readers answer: each reads several kinds of entries.
+READERS = (
+    ("rule", "100.1"),
+    ("diff", "2011-05-01", "2011-06-17"),
+    ("history", "400.6"),
+    ("check", "2011-06-17"),
+)
+
+
+def _answers() -> list[str]:
+    kept_lines._READ.clear()  # as a new process: nothing read yet
+    results = [_run(*command) for command in READERS]
+    assert all(result.exit_code == 0 for result in results), [r.output for r in results]
+    assert not any("Traceback" in result.output for result in results)
+    return [result.stdout for result in results]
+
+
+# 1. What the caller expects: a value of another type is worked out again.
+
+
+def test_a_value_of_another_type_is_worked_out_again(tmp_path):
+    key = entry_key(Kind.DIFF, "a")
+    DerivedData(tmp_path).put(key, 5)  # as other code (or a bug) would have kept it
+    assert DerivedData(tmp_path).cached(key, _release, Release) == _release()
+    assert DerivedData(tmp_path).get(key, Release) == _release()  # kept again, as it should be
+
+
+@pytest.mark.parametrize(
+    ("expect", "good", "bad"),
+    [
+        (
+            tuple[Rule, ...],
+            (Rule("1", "a"), Rule("2", "b")),
+            [(1, 2, 3), "text", (Rule("1", "a"), 2)],
+        ),
+        (tuple[str, int], ("a", 1), [("a", "b"), ("a", 1, 2), ["a", 1]]),
+        (tuple[dict, dict], ({}, {1: 2}), [({}, []), {}]),
+        (bytes, b"packed", ["packed", 5]),
+    ],
+)
+def test_a_tuple_type_checks_its_items(tmp_path, expect, good, bad):
+    store = DerivedData(tmp_path)
+    store.put(entry_key(Kind.DIFF, "good"), good)
+    assert store.get(entry_key(Kind.DIFF, "good"), expect) == good
+    for value in bad:
+        store.put(entry_key(Kind.DIFF, "bad"), value)
+        assert store.get(entry_key(Kind.DIFF, "bad"), expect) is None
+        assert not store.has(entry_key(Kind.DIFF, "bad"))  # dropped
+
+
+@pytest.mark.parametrize(
+    ("kind", "value"),
+    [
+        ("diff", 5),
+        ("references", (1, 2, 3)),
+        ("lines", ((1, 2),)),  # a part's shape, its items not lines
+        ("check", "text"),
+        ("document", b"not marshal data"),
+        ("document", marshal.dumps((1,) * 20)),  # a packed document of the wrong structure
+    ],
+)
+def test_readers_answer_alike_when_values_are_of_another_type(derived_data, kind, value):
+    before = _answers()
+    keys = [key for (key,) in _sql(derived_data, "SELECT key FROM entries WHERE kind = ?", kind)]
+    assert keys
+    DerivedData(derived_data).put_many([(key, value) for key in keys])  # their digests good
+    assert _answers() == before
+
+
+# 2. A digest of each key and value: damage, or a value under another key, is never read.
+
+
+def test_a_flipped_bit_is_never_read(tmp_path):
+    key = entry_key(Kind.DIFF, "a")
+    DerivedData(tmp_path).put(key, "players")
+    ((data,),) = _sql(tmp_path, "SELECT value FROM entries WHERE key = ?", key)
+    _sql(tmp_path, "UPDATE entries SET value = ?", data.replace(b"players", b"playert"))
+    assert DerivedData(tmp_path).cached(key, lambda: "players", str) == "players"
+
+
+def test_values_moved_between_keys_are_never_read(tmp_path):
+    first, second = entry_key(Kind.DIFF, "first"), entry_key(Kind.DIFF, "second")
+    DerivedData(tmp_path).put_many([(first, "first"), (second, "second")])
+    rows = {
+        key: (value, digest)
+        for key, value, digest in _sql(tmp_path, "SELECT key, value, digest FROM entries")
+    }
+    for key, other in ((first, second), (second, first)):  # value and digest, swapped
+        _sql(tmp_path, "UPDATE entries SET value = ?, digest = ? WHERE key = ?", *rows[other], key)
+    store = DerivedData(tmp_path)
+    assert store.get(first, str) is None and store.get(second, str) is None
+
+
+def test_a_flipped_bit_in_a_document_is_not_printed(derived_data):
+    before = _answers()
+    documents = _sql(derived_data, "SELECT key, value FROM entries WHERE kind = 'document'")
+    assert all(b"players" in value for _key, value in documents)
+    for key, value in documents:
+        flipped = value.replace(b"players", b"playerr")
+        _sql(derived_data, "UPDATE entries SET value = ? WHERE key = ?", flipped, key)
+    assert _answers() == before
+
+
+# 3. An entry that cannot be read is a miss; a `used` not a number is as old as can be.
+
+
+@pytest.mark.parametrize("used", ["'soon'", "x'00'", "1.5"])
+def test_a_use_that_is_not_a_number_is_the_oldest(tmp_path, used):
+    key = entry_key(Kind.DIFF, "a")
+    DerivedData(tmp_path).put(key, 1)
+    _sql(tmp_path, f"UPDATE entries SET used = {used}")
+    assert DerivedData(tmp_path).get(key, int) == 1
+    ((marked,),) = _sql(tmp_path, "SELECT used FROM entries")
+    assert isinstance(marked, int) and marked > 10**9  # marked used now

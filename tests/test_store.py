@@ -188,7 +188,7 @@ def test_a_packed_form_cut_short_or_of_other_code_is_read_afresh_and_replaced(tm
     assert store.path is not None
     with sqlite3.connect(store.path) as connection:
         ((key,),) = connection.execute("SELECT key FROM entries WHERE kind = 'document'")
-    good = store.get(key)
+    good = store.get(key, bytes)
     assert isinstance(good, bytes)
     spoilt = (good[: len(good) // 2], b"", pickle.dumps(good), marshal.dumps((1, 2)))
     for damaged in [*(pickle.dumps(value) for value in spoilt), b"not a pickle"]:
@@ -196,5 +196,5 @@ def test_a_packed_form_cut_short_or_of_other_code_is_read_afresh_and_replaced(tm
             connection.execute("UPDATE entries SET value = ?", (damaged,))
         loaded = archive.load(release)
         assert loaded == document and type(loaded.rules[0]) is Rule
-        assert unpack_document(store.get(key)) == document  # replaced
+        assert unpack_document(store.get(key, bytes)) == document  # replaced
     assert archive.load(release) == document
