@@ -3,17 +3,18 @@
 One SQLite file, `derived.sqlite`, in the user's own cache folder (`RULESARCHIVE_CACHE`, else
 the platform's: `~/.cache/rulesarchive` on Linux), never in the archive: an archive folder is
 shared (a zip, a network share, a repository of releases), and values are kept as pickles,
-which run code when read. A folder that another user can write to is not used. Entries are
-named by content, not by place: the key of an entry is its kind, the version of the code and
-the content hashes it was made from (`entry_key`), so a stale entry is never found, only left
-behind, and two archives holding the same releases share their entries.
+which run code when read. A folder or file that another user owns or can write to is not
+used. Entries are named by content, not by place: the key of an entry is its kind, the version
+of the code and the content hashes it was made from (`entry_key`), so a stale entry is never
+found, only left behind, and two archives holding the same releases share their entries.
 
 Every entry is written in one transaction (readers see it whole or not at all), with a digest
 of its key and value: a value damaged, or moved under another key, is never read. Whoever reads
 names the type it expects; a value of another type is worked out again. The least recently
 used entries go when the file holds more than the limit (`RULESARCHIVE_CACHE_LIMIT`
-megabytes, 2048 by default). A file that cannot be read is made anew; a cache that cannot be
-written (read-only media) is only slower. Nothing here is a source of truth: `rulesarchive
+megabytes, 2048 by default), and the pages they held go back to the file system. A file that
+cannot be read, or made by another version, is made anew; a cache that cannot be written
+(read-only media) is read and only slower. Nothing here is a source of truth: `rulesarchive
 cache clear` (or deleting the file) only makes the next commands slower.
 """
 
@@ -31,6 +32,7 @@ import operator
 import os
 import pickle
 import sqlite3
+import stat
 import time
 import typing
 from collections.abc import Callable, Iterable, Iterator
@@ -45,20 +47,18 @@ FOLDER_VARIABLE = "RULESARCHIVE_CACHE"
 LIMIT_VARIABLE = "RULESARCHIVE_CACHE_LIMIT"
 DEFAULT_LIMIT = 2048 * 2**20
 FILE_NAME = "derived.sqlite"
-_FORMAT = "derived-2"  # of the file: a file of another format is made anew
+_FORMAT = "derived-2"  # of the values: a file of another format is made anew
 _TOUCH_AFTER = 3600  # seconds: an entry read is marked used at most this often
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS entries (
-    key TEXT PRIMARY KEY,
-    kind TEXT NOT NULL,
-    size INTEGER NOT NULL,
-    used INTEGER NOT NULL,
-    digest BLOB NOT NULL,
-    value BLOB NOT NULL
-);
-CREATE INDEX IF NOT EXISTS entries_by_use ON entries (used);
-"""
+# The file's tables, as SQLite keeps their statements: a file holding anything else (a column
+# missing, a view, a trigger) was made by other code and is made anew.
+_SCHEMA = {
+    "meta": "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "entries": "CREATE TABLE entries (key TEXT PRIMARY KEY, kind TEXT NOT NULL,"
+    " size INTEGER NOT NULL, used INTEGER NOT NULL, digest BLOB NOT NULL, value BLOB NOT NULL)",
+    "entries_by_use": "CREATE INDEX entries_by_use ON entries (used)",
+}
+_EMPTY = "no tables"
+_INCREMENTAL = 2  # PRAGMA auto_vacuum's value for INCREMENTAL
 # The installed package's stages: their files are the code whose version names entries.
 _PACKAGES = (
     "rulesarchive",
@@ -342,8 +342,7 @@ class DerivedData:
             self._write(lambda c: c.execute(f"DELETE FROM entries WHERE kind IN ({marks})", chosen))
         else:
             self._write(lambda c: c.execute("DELETE FROM entries"))
-        with contextlib.suppress(sqlite3.Error):
-            connection.execute("VACUUM")
+        self._give_back_pages()
         return before - sum(row.entries for row in self.summary())
 
     def close(self) -> None:
@@ -361,25 +360,38 @@ class DerivedData:
         # A connection opened before a fork is never used in the child: SQLite forbids it.
         self._connection = None
         assert self.folder is not None
-        if not _private_folder(self.folder):
+        path = self.folder / FILE_NAME
+        try:
+            _check_place(self.folder, path)
+        except _Refused as refused:
+            advice = f" ({refused.advice})" if refused.advice else ""
+            log.log(refused.level, "cache %s not used: %s%s", refused.path, refused.reason, advice)
             self._usable = False
             return None
         for attempt in (1, 2):
             try:
-                self._connection = _connect(self.folder / FILE_NAME)
-                self._pid = os.getpid()
-                return self._connection
-            except sqlite3.OperationalError as error:  # cannot be opened or written
-                log.info("cache %s not used: %s", self.folder, error)
-                self._usable = False
+                self._connection, unwritable = _connect(path)
+            except sqlite3.OperationalError as error:  # cannot be opened, nor read
+                self._not_used(path, str(error), logging.INFO)
                 return None
-            except sqlite3.DatabaseError:  # not a database, or damaged
+            except sqlite3.DatabaseError as error:  # not a database, damaged, another version's
                 if attempt == 2:
-                    self._usable = False
+                    self._not_used(path, str(error), logging.WARNING)
                     return None
-                log.warning("cache %s is damaged: making it anew", self.folder / FILE_NAME)
-                _remove_database(self.folder / FILE_NAME)
+                if isinstance(error, _OtherLayout):
+                    log.info("cache %s: %s: making it anew", path, error)
+                else:
+                    log.warning("cache %s is damaged (%s): making it anew", path, error)
+                _remove_database(path)
+                continue
+            self._pid = os.getpid()
+            self._writable = not unwritable
+            return self._connection
         return None
+
+    def _not_used(self, path: Path, reason: str, level: int) -> None:
+        log.log(level, "cache %s not used: %s", path, reason)
+        self._usable = False
 
     def _write(self, change: Callable[[sqlite3.Connection], object]) -> bool:
         """Run a change in one transaction; False when it could not be written."""
@@ -420,9 +432,16 @@ class DerivedData:
                 break
             doomed.append((entry,))
             total -= size
-        self._write(lambda c: c.executemany("DELETE FROM entries WHERE key = ?", doomed))
-        with contextlib.suppress(sqlite3.Error):
-            connection.execute("PRAGMA incremental_vacuum")
+        if self._write(lambda c: c.executemany("DELETE FROM entries WHERE key = ?", doomed)):
+            self._give_back_pages()
+
+    def _give_back_pages(self) -> None:
+        """Give the file system back the pages deleted entries held."""
+        connection = self._open()
+        if connection is not None and self._writable:
+            # execute() would step the pragma once, freeing one page; a script runs it through
+            with contextlib.suppress(sqlite3.Error):
+                connection.executescript("PRAGMA incremental_vacuum")
 
     def _failed(self, error: sqlite3.Error) -> None:
         """A file found damaged while in use: it is made anew by the next command."""
@@ -473,28 +492,85 @@ def _checker(expect: Any) -> Callable[[object], bool]:
     )
 
 
-def _connect(path: Path) -> sqlite3.Connection:
+class _OtherLayout(sqlite3.DatabaseError):
+    """The file's tables are not this version's."""
+
+
+def _connect(path: Path) -> tuple[sqlite3.Connection, str]:
+    """Open the file to read and write it, else (read-only media) to read it; return the
+    connection and why it cannot be written ('' when it can)."""
+    try:
+        return _connect_writable(path), ""
+    except sqlite3.OperationalError as error:
+        unwritable = str(error)
+    address = path.absolute().as_uri()
+    # A file in WAL mode is read only beside its -shm, made if need be: on read-only media
+    # without one, it is read as immutable (nothing can change it there).
+    for query in ("mode=ro", "mode=ro&immutable=1"):
+        try:
+            connection = sqlite3.connect(f"{address}?{query}", uri=True, timeout=60)
+        except sqlite3.OperationalError:
+            continue
+        try:
+            problem = _layout_problem(connection)
+        except sqlite3.OperationalError:
+            connection.close()
+            continue
+        except BaseException:
+            connection.close()
+            raise
+        if problem:
+            connection.close()
+            raise sqlite3.OperationalError(f"{problem}, and {unwritable}")
+        return connection, unwritable
+    raise sqlite3.OperationalError(unwritable)
+
+
+def _connect_writable(path: Path) -> sqlite3.Connection:
     fresh = not path.exists()
     connection = sqlite3.connect(path, timeout=60, isolation_level=None)
     try:
         if fresh:
             with contextlib.suppress(OSError):
                 os.chmod(path, 0o600)
-            connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
+        # Taken only before the first table is made, and never inside a transaction (SQLite
+        # ignores it there): every connection asks first, so whichever makes the tables has it.
+        connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
+        problem = _layout_problem(connection)
+        if problem == _EMPTY:
+            with connection:
+                connection.execute("BEGIN IMMEDIATE")
+                if _layout_problem(connection) == _EMPTY:  # not made meanwhile by another process
+                    for statement in _SCHEMA.values():
+                        connection.execute(statement)
+                    connection.execute("INSERT INTO meta VALUES ('format', ?)", (_FORMAT,))
+            problem = _layout_problem(connection)
+        if problem:
+            raise _OtherLayout(problem)
         connection.execute("PRAGMA journal_mode = WAL")
         connection.execute("PRAGMA synchronous = NORMAL")
-        connection.executescript(_SCHEMA)
-        row = connection.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
-        if row is None or row[0] != _FORMAT:  # its entries may have other columns
-            connection.executescript(
-                f"BEGIN; DROP TABLE entries; {_SCHEMA}"
-                f"INSERT OR REPLACE INTO meta VALUES ('format', '{_FORMAT}'); COMMIT;"
-            )
         connection.isolation_level = "DEFERRED"  # `with connection` commits a transaction
     except BaseException:
         connection.close()
         raise
     return connection
+
+
+def _layout_problem(connection: sqlite3.Connection) -> str:
+    """Return how the file differs from what this version makes ('' if it does not; _EMPTY)."""
+    found = dict(
+        connection.execute("SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL").fetchall()
+    )
+    if not found:
+        return _EMPTY
+    if found != _SCHEMA:
+        return "tables of another version"
+    if connection.execute("PRAGMA auto_vacuum").fetchone()[0] != _INCREMENTAL:
+        return "pages never given back (auto_vacuum off)"
+    row = connection.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+    if row is None or row[0] != _FORMAT:
+        return f"values of another format ({row[0] if row else 'none'})"
+    return ""
 
 
 def _remove_database(path: Path) -> None:
@@ -503,27 +579,52 @@ def _remove_database(path: Path) -> None:
             path.with_name(path.name + suffix).unlink()
 
 
-def _private_folder(folder: Path) -> bool:
-    """Make the folder (0700) and tell whether only this user can write to it.
+class _Refused(Exception):
+    """A cache that is not to be used: where, why, what to do, and how loudly to say it."""
 
-    Pickles run code when read: a folder someone else can write to is not read from.
-    """
+    def __init__(
+        self, path: Path, reason: str, advice: str = "", level: int = logging.WARNING
+    ) -> None:
+        super().__init__(reason)
+        self.path, self.reason, self.advice, self.level = path, reason, advice, level
+
+
+def _check_place(folder: Path, path: Path) -> None:
+    """Make the folder (0700); raise _Refused unless only this user can change it and the
+    file (with its -wal and -shm) that pickles, which run code when read, are read from."""
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         status = folder.stat()
-    except OSError as error:
-        log.info("cache %s not used: %s", folder, error)
-        return False
-    if os.name != "posix":
-        return True
-    if status.st_uid != os.geteuid() or status.st_mode & 0o022:
-        log.warning(
-            "cache %s not used: other users can write to it (make it yours and 0700, or set %s)",
-            folder,
-            FOLDER_VARIABLE,
-        )
-        return False
-    return True
+    except (FileExistsError, NotADirectoryError):
+        raise _Refused(folder, "not a folder") from None
+    except OSError as error:  # cannot be made (read-only media, no permission)
+        raise _Refused(folder, str(error), level=logging.INFO) from None
+    if not stat.S_ISDIR(status.st_mode):
+        raise _Refused(folder, "not a folder")
+    if others := _other_writers(status):
+        raise _Refused(folder, others, f"make it yours and 0700, or set {FOLDER_VARIABLE}")
+    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        try:
+            status = file.stat()
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            raise _Refused(file, str(error)) from None
+        if not stat.S_ISREG(status.st_mode):
+            raise _Refused(file, "not a file", "remove it")
+        if others := _other_writers(status):
+            raise _Refused(file, others, "make it yours and 0600, or remove it")
+
+
+def _other_writers(status: os.stat_result) -> str:
+    """Return who else can change a file or folder ('' when only this user can)."""
+    if not hasattr(os, "geteuid"):  # Windows: modes do not say who can write
+        return ""
+    if status.st_uid != os.geteuid():
+        return "owned by another user"
+    if status.st_mode & 0o022:
+        return "other users can write to it"
+    return ""
 
 
 def _dumps(value: object) -> bytes:

@@ -133,22 +133,6 @@ def test_an_unreadable_value_is_worked_out_again(tmp_path):
     assert DerivedData(tmp_path).get(key, int) == 2
 
 
-def test_a_read_only_cache_is_read_and_only_slower(tmp_path, monkeypatch):
-    store = DerivedData(tmp_path)
-    store.put(entry_key(Kind.DIFF, "a"), 1)
-    store.close()
-    connect = sqlite3.connect  # as on read-only media (root may write any file)
-    monkeypatch.setattr(
-        derived.sqlite3,
-        "connect",
-        lambda path, **kw: connect(f"file:{path}?mode=ro", uri=True, **kw),
-    )
-    read_only = DerivedData(tmp_path)
-    assert read_only.get(entry_key(Kind.DIFF, "a"), int) == 1
-    assert read_only.cached(entry_key(Kind.DIFF, "b"), lambda: 2, int) == 2
-    assert not read_only.has(entry_key(Kind.DIFF, "b"))
-
-
 def test_the_cache_command_shows_and_clears_what_is_kept(tmp_path, monkeypatch):
     monkeypatch.setenv("RULESARCHIVE_CACHE", str(tmp_path))
     DerivedData(tmp_path).put(entry_key(Kind.DIFF, "a"), b"x" * 2**20)
@@ -295,3 +279,118 @@ def test_a_use_that_is_not_a_number_is_the_oldest(tmp_path, used):
     assert DerivedData(tmp_path).get(key, int) == 1
     ((marked,),) = _sql(tmp_path, "SELECT used FROM entries")
     assert isinstance(marked, int) and marked > 10**9  # marked used now
+
+
+# 4. The file (and its -wal, -shm) as private as the folder: pickles run code when read.
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid"), reason="file modes")
+@pytest.mark.parametrize("suffix", ["", "-wal", "-shm"])
+def test_a_file_other_users_can_write_to_is_not_read(tmp_path, caplog, suffix):
+    key = entry_key(Kind.DIFF, "a")
+    store = DerivedData(tmp_path)
+    store.put(key, 1)  # held open: its -wal and -shm are there
+    path = tmp_path / (derived.FILE_NAME + suffix)
+    path.chmod(0o666)
+    other = DerivedData(tmp_path)
+    assert other.get(key, int) is None and other.get(key, int) is None
+    warned = f"cache {path} not used: other users can write to it"
+    assert caplog.text.count(warned) == 1  # once
+    path.chmod(0o600)
+    assert DerivedData(tmp_path).get(key, int) == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs chown")
+def test_a_file_owned_by_another_user_is_not_read(tmp_path, caplog):
+    key = entry_key(Kind.DIFF, "a")
+    DerivedData(tmp_path).put(key, 1)
+    os.chown(tmp_path / derived.FILE_NAME, 4242, -1)
+    assert DerivedData(tmp_path).get(key, int) is None
+    assert f"{tmp_path / derived.FILE_NAME} not used: owned by another user" in caplog.text
+
+
+# 5. Something else in the file's place: said once; tables of another layout: made anew.
+
+
+@pytest.mark.parametrize("suffix", ["", "-wal", "-shm"])
+def test_a_folder_in_the_files_place_is_said_once(tmp_path, caplog, suffix):
+    path = tmp_path / (derived.FILE_NAME + suffix)
+    path.mkdir()
+    store = DerivedData(tmp_path)
+    store.put(entry_key(Kind.DIFF, "a"), 1)
+    assert store.get(entry_key(Kind.DIFF, "a"), int) is None
+    assert caplog.text.count(f"cache {path} not used: not a file") == 1
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "ALTER TABLE entries DROP COLUMN digest",
+        "DROP TABLE meta",
+        "DROP TABLE entries; CREATE VIEW entries AS SELECT 1 AS key, 2 AS value",
+        "CREATE TRIGGER kept AFTER INSERT ON entries BEGIN DELETE FROM meta; END",
+        "UPDATE meta SET value = 'derived-1'",
+    ],
+)
+def test_tables_of_another_layout_are_made_anew(tmp_path, change):
+    key = entry_key(Kind.DIFF, "a")
+    DerivedData(tmp_path).put(key, 1)
+    _sql(tmp_path, change)
+    store = DerivedData(tmp_path)
+    assert store.get(key, int) is None
+    store.put(key, 2)
+    assert DerivedData(tmp_path).get(key, int) == 2
+
+
+# 6. A file that cannot be written is read.
+
+
+@pytest.fixture
+def read_only_media(tmp_path, monkeypatch) -> Path:
+    """A cache holding one entry (diff "a": 1), as copied onto read-only media: no -wal or
+    -shm beside it, and none can be made (root may write any file: SQLite is told so)."""
+    store = DerivedData(tmp_path)
+    store.put(entry_key(Kind.DIFF, "a"), 1)
+    store.close()
+    assert sorted(path.name for path in tmp_path.iterdir()) == [derived.FILE_NAME]
+    connect = sqlite3.connect
+
+    def read_only(database, **options):
+        if "immutable=1" not in str(database):  # what a WAL file needs to be read without -shm
+            raise sqlite3.OperationalError("unable to open database file")
+        return connect(database, **options)
+
+    monkeypatch.setattr(derived.sqlite3, "connect", read_only)
+    return tmp_path
+
+
+def test_a_cache_that_cannot_be_written_is_read_and_only_slower(read_only_media):
+    store = DerivedData(read_only_media)
+    assert store.get(entry_key(Kind.DIFF, "a"), int) == 1
+    assert store.cached(entry_key(Kind.DIFF, "b"), lambda: 2, int) == 2
+    assert not store.has(entry_key(Kind.DIFF, "b"))
+
+
+# 9. Pruning gives the pages back; a file is never made without giving them back.
+
+
+def test_pruning_gives_the_pages_back(tmp_path):
+    store = DerivedData(tmp_path, limit=2**20)
+    for name in range(16):
+        store.put(entry_key(Kind.DIFF, str(name)), os.urandom(2**19))  # 8 MB put, 1 MB kept
+    ((free,),) = _sql(tmp_path, "SELECT * FROM pragma_freelist_count")
+    ((pages,),) = _sql(tmp_path, "SELECT * FROM pragma_page_count")
+    ((size,),) = _sql(tmp_path, "SELECT * FROM pragma_page_size")
+    assert free == 0 and pages * size < 2 * 2**20
+
+
+def test_a_file_made_without_giving_pages_back_is_made_anew(tmp_path):
+    with contextlib.closing(sqlite3.connect(tmp_path / derived.FILE_NAME)) as connection:
+        connection.execute("PRAGMA journal_mode = WAL")  # as a first open racing another did
+        for statement in derived._SCHEMA.values():
+            connection.execute(statement)
+        connection.execute("INSERT INTO meta VALUES ('format', ?)", (derived._FORMAT,))
+        connection.commit()
+    DerivedData(tmp_path).put(entry_key(Kind.DIFF, "a"), 1)
+    assert _sql(tmp_path, "SELECT * FROM pragma_auto_vacuum") == [(2,)]
+    assert DerivedData(tmp_path).get(entry_key(Kind.DIFF, "a"), int) == 1
