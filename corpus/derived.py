@@ -95,6 +95,18 @@ class Kind(enum.StrEnum):
 _FORMAT_ONLY = {Kind.HTTP: "http-1", Kind.SETS: "sets-1"}
 
 
+class Access(enum.Enum):
+    """What this process can do with the store's file."""
+
+    NONE = "not in use"
+    READ = "read only"
+    WRITE = "read and written"
+
+
+class UnwritableCache(Exception):
+    """The store's file cannot be written."""
+
+
 @functools.cache
 def code_version() -> str:
     """Return a hash of the installed package's files (code, templates, data).
@@ -159,7 +171,7 @@ def default_limit() -> int:
 class KindSummary:
     """What the cache holds of one kind."""
 
-    kind: Kind
+    kind: str  # a Kind, or the name of a kind this version does not know (a newer one's)
     entries: int
     size: int  # bytes of values
 
@@ -174,6 +186,7 @@ class DerivedData:
         self._pid = 0  # the process the connection was opened in
         self._usable = self.folder is not None
         self._writable = True
+        self._reason = "" if self._usable else "no folder given"  # why not used, or not written
 
     @classmethod
     def default(cls) -> DerivedData:
@@ -184,6 +197,17 @@ class DerivedData:
     def path(self) -> Path | None:
         """The file the entries are kept in (None: nothing is kept)."""
         return self.folder / FILE_NAME if self.folder is not None else None
+
+    @property
+    def reason(self) -> str:
+        """Why the file is not used, or not written ('' when it is)."""
+        return self._reason
+
+    def access(self) -> Access:
+        """Open the file if need be; tell whether it is read and written, read only, or not used."""
+        if self._open() is None:
+            return Access.NONE
+        return Access.WRITE if self._writable else Access.READ
 
     def get(self, entry: str, expect: type[T]) -> T | None:
         """Return the value kept under a key, or None: absent, or damaged or not an `expect`
@@ -328,22 +352,28 @@ class DerivedData:
         except sqlite3.Error as error:
             self._failed(error)
             return []
-        return [KindSummary(Kind(kind), count, size) for kind, count, size in rows]
+        return [KindSummary(str(kind), count, int(size or 0)) for kind, count, size in rows]
 
     def clear(self, kinds: Iterable[Kind] = ()) -> int:
-        """Delete what is kept (of these kinds; none named: everything); return how many."""
+        """Delete what is kept (of these kinds; none named: everything, of any kind); return
+        how many. Raise UnwritableCache when the file cannot be written."""
         chosen = list(kinds)
-        connection = self._open()
-        if connection is None:
+        if self.folder is None:
             return 0
-        before = sum(row.entries for row in self.summary())
-        if chosen:
-            marks = ", ".join("?" * len(chosen))
-            self._write(lambda c: c.execute(f"DELETE FROM entries WHERE kind IN ({marks})", chosen))
-        else:
-            self._write(lambda c: c.execute("DELETE FROM entries"))
+        deleted: list[int] = []
+
+        def delete(connection: sqlite3.Connection) -> None:
+            if chosen:
+                marks = ", ".join("?" * len(chosen))
+                query = f"DELETE FROM entries WHERE kind IN ({marks})"
+                deleted.append(connection.execute(query, chosen).rowcount)
+            else:
+                deleted.append(connection.execute("DELETE FROM entries").rowcount)
+
+        if self._open() is None or not self._write(delete):
+            raise UnwritableCache(f"{self.path}: cannot be written ({self._reason})")
         self._give_back_pages()
-        return before - sum(row.entries for row in self.summary())
+        return deleted[0]
 
     def close(self) -> None:
         """Close the file (this process's connection)."""
@@ -366,7 +396,7 @@ class DerivedData:
         except _Refused as refused:
             advice = f" ({refused.advice})" if refused.advice else ""
             log.log(refused.level, "cache %s not used: %s%s", refused.path, refused.reason, advice)
-            self._usable = False
+            self._usable, self._reason = False, refused.reason
             return None
         for attempt in (1, 2):
             try:
@@ -385,13 +415,13 @@ class DerivedData:
                 _remove_database(path)
                 continue
             self._pid = os.getpid()
-            self._writable = not unwritable
+            self._writable, self._reason = not unwritable, unwritable
             return self._connection
         return None
 
     def _not_used(self, path: Path, reason: str, level: int) -> None:
         log.log(level, "cache %s not used: %s", path, reason)
-        self._usable = False
+        self._usable, self._reason = False, reason
 
     def _write(self, change: Callable[[sqlite3.Connection], object]) -> bool:
         """Run a change in one transaction; False when it could not be written."""
@@ -404,6 +434,7 @@ class DerivedData:
             return True
         except sqlite3.OperationalError as error:  # read-only, full disk, locked too long
             log.info("cache not written (%s)", error)
+            self._reason = str(error)
             if "readonly" in str(error) or "read-only" in str(error):
                 self._writable = False
             return False
@@ -447,7 +478,7 @@ class DerivedData:
         """A file found damaged while in use: it is made anew by the next command."""
         log.warning("cache %s is damaged (%s): making it anew", self.path, error)
         self.close()
-        self._usable = False
+        self._usable, self._reason = False, f"damaged ({error})"
         if self.path is not None:
             _remove_database(self.path)
 

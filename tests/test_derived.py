@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 from rulesarchive.corpus import derived
 from rulesarchive.corpus.derived import (
+    Access,
     DerivedData,
     Kind,
     collection_paused,
@@ -294,6 +295,7 @@ def test_a_file_other_users_can_write_to_is_not_read(tmp_path, caplog, suffix):
     path.chmod(0o666)
     other = DerivedData(tmp_path)
     assert other.get(key, int) is None and other.get(key, int) is None
+    assert other.access() is Access.NONE
     warned = f"cache {path} not used: other users can write to it"
     assert caplog.text.count(warned) == 1  # once
     path.chmod(0o600)
@@ -320,6 +322,7 @@ def test_a_folder_in_the_files_place_is_said_once(tmp_path, caplog, suffix):
     store.put(entry_key(Kind.DIFF, "a"), 1)
     assert store.get(entry_key(Kind.DIFF, "a"), int) is None
     assert caplog.text.count(f"cache {path} not used: not a file") == 1
+    assert store.access() is Access.NONE and store.reason.startswith("not a file")
 
 
 @pytest.mark.parametrize(
@@ -367,8 +370,53 @@ def read_only_media(tmp_path, monkeypatch) -> Path:
 def test_a_cache_that_cannot_be_written_is_read_and_only_slower(read_only_media):
     store = DerivedData(read_only_media)
     assert store.get(entry_key(Kind.DIFF, "a"), int) == 1
+    assert store.access() is Access.READ
     assert store.cached(entry_key(Kind.DIFF, "b"), lambda: 2, int) == 2
     assert not store.has(entry_key(Kind.DIFF, "b"))
+
+
+# 7. The cache command: a cache not written or not used says so; kinds of a newer version.
+
+
+def test_clearing_a_cache_that_cannot_be_written_is_an_error(read_only_media, monkeypatch):
+    monkeypatch.setenv("RULESARCHIVE_CACHE", str(read_only_media))
+    shown = CliRunner().invoke(main, ["cache"])
+    assert shown.exit_code == 0
+    assert "read only (unable to open database file)" in shown.stdout
+    assert "diff" in shown.stdout and "1 entries" in shown.stdout
+    cleared = CliRunner().invoke(main, ["cache", "clear"])
+    path = read_only_media / derived.FILE_NAME
+    assert cleared.exit_code == 1
+    assert cleared.output == f"Error: {path}: cannot be written (unable to open database file)\n"
+
+
+def test_kinds_of_a_newer_version_are_listed_and_cleared(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULESARCHIVE_CACHE", str(tmp_path))
+    DerivedData(tmp_path).put(entry_key(Kind.DIFF, "a"), 1)
+    _sql(tmp_path, "INSERT INTO entries VALUES ('future:1', 'future', 3, 0, x'00', x'00')")
+    shown = CliRunner().invoke(main, ["cache"])
+    assert shown.exit_code == 0, shown.output
+    assert [line.split()[0] for line in shown.stdout.splitlines()[1:]] == [
+        "diff",
+        "future",
+        "total",
+    ]
+    cleared = CliRunner().invoke(main, ["cache", "clear"])
+    assert cleared.exit_code == 0 and cleared.stdout == "deleted 2 entries\n"
+
+
+def test_the_cache_command_says_why_no_cache_is_used(tmp_path, monkeypatch):
+    blocked = tmp_path / "a file"
+    blocked.write_text("")
+    monkeypatch.setenv("RULESARCHIVE_CACHE", str(blocked))
+    shown = CliRunner().invoke(main, ["cache"])
+    assert shown.exit_code == 0
+    assert shown.stdout == f"cache: {blocked / derived.FILE_NAME} not in use (not a folder)\n"
+    cleared = CliRunner().invoke(main, ["cache", "clear"])
+    assert cleared.exit_code == 1
+    assert cleared.stderr.splitlines()[-1] == (
+        f"Error: {blocked / derived.FILE_NAME}: cannot be written (not a folder)"
+    )
 
 
 # 9. Pruning gives the pages back; a file is never made without giving them back.
