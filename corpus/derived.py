@@ -209,6 +209,19 @@ class DerivedData:
             return Access.NONE
         return Access.WRITE if self._writable else Access.READ
 
+    def outside(self, folder: Path) -> DerivedData:
+        """Return this store, or one keeping nothing (with a warning) when its folder is
+        `folder` or inside it: an archive's folder holds nothing but releases."""
+        if self.folder is None or not _inside(self.folder, folder):
+            return self
+        log.warning(
+            "cache %s not used: it is inside the archive %s, which holds only releases (set %s)",
+            self.folder,
+            folder,
+            FOLDER_VARIABLE,
+        )
+        return DerivedData(None, self.limit)
+
     def get(self, entry: str, expect: type[T]) -> T | None:
         """Return the value kept under a key, or None: absent, or damaged or not an `expect`
         (then it goes).
@@ -656,6 +669,21 @@ def _other_writers(status: os.stat_result) -> str:
     if status.st_mode & 0o022:
         return "other users can write to it"
     return ""
+
+
+def _inside(inner: Path, outer: Path) -> bool:
+    """Tell whether a folder is `outer` or inside it (the folders compared as the file system
+    knows them where they exist: another spelling or a link is the same folder)."""
+    inner, outer = inner.resolve(), outer.resolve()
+    try:
+        target = outer.stat()
+    except OSError:
+        return inner.is_relative_to(outer)
+    for folder in (inner, *inner.parents):
+        with contextlib.suppress(OSError):
+            if os.path.samestat(folder.stat(), target):
+                return True
+    return False
 
 
 def _dumps(value: object) -> bytes:

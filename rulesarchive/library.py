@@ -69,11 +69,13 @@ class Library:
     """An archive and what is worked out from it (see the module's doc).
 
     `derived` keeps the worked-out data (by default the user's store; `DerivedData(None)`
-    keeps nothing: every answer is worked out afresh).
+    keeps nothing: every answer is worked out afresh). A store inside the archive's folder
+    keeps nothing either: that folder holds nothing but releases.
     """
 
     def __init__(self, root: Path | str, derived: DerivedData | None = None) -> None:
-        self.derived = derived if derived is not None else DerivedData.default()
+        chosen = derived if derived is not None else DerivedData.default()
+        self.derived = chosen.outside(Path(root))
         self.archive = Archive(root, derived=self.derived)
         self.diffs = Diffs(self.archive)
 

@@ -8,6 +8,7 @@ import datetime as dt
 import gc
 import marshal
 import os
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from rulesarchive.site_builder.build import sample_archive
 
 from rulesarchive import lines as kept_lines
 from rulesarchive.cli import main
+from rulesarchive.library import Library
 
 SAMPLE = sample_archive()  # read only: what the tests keep goes to their own cache folders
 
@@ -417,6 +419,31 @@ def test_the_cache_command_says_why_no_cache_is_used(tmp_path, monkeypatch):
     assert cleared.stderr.splitlines()[-1] == (
         f"Error: {blocked / derived.FILE_NAME}: cannot be written (not a folder)"
     )
+
+
+# 8. Never a cache inside the archive: it holds nothing but releases.
+
+
+def test_a_cache_inside_the_archive_keeps_nothing(tmp_path, caplog):
+    archive = tmp_path / "archive"
+    shutil.copytree(SAMPLE, archive)
+    (tmp_path / "link").symlink_to(archive)
+    for folder in (archive, archive / "en" / "cache", tmp_path / "link" / "cache"):
+        assert Library(archive, DerivedData(folder)).derived.folder is None
+    assert caplog.text.count("inside the archive") == 3
+    beside = tmp_path / "cache"
+    assert Library(archive, DerivedData(beside)).derived.folder == beside
+    assert Library(archive, DerivedData(tmp_path)).derived.folder == tmp_path  # its parent
+
+
+def test_commands_with_the_cache_inside_the_archive_write_nothing_there(tmp_path, monkeypatch):
+    archive = tmp_path / "archive"
+    shutil.copytree(SAMPLE, archive)
+    monkeypatch.setenv("RULESARCHIVE_CACHE", str(archive))
+    result = _run("rule", "100.1", archive=archive)
+    assert result.exit_code == 0 and result.stdout.startswith("100.1 ")
+    assert "inside the archive" in result.stderr
+    assert not list(archive.glob(f"{derived.FILE_NAME}*"))
 
 
 # 9. Pruning gives the pages back; a file is never made without giving them back.
