@@ -160,10 +160,21 @@ def default_folder() -> Path:
 
 def default_limit() -> int:
     """Return the most bytes the cache keeps (`RULESARCHIVE_CACHE_LIMIT`, in megabytes)."""
-    given = os.environ.get(LIMIT_VARIABLE, "")
+    given = os.environ.get(LIMIT_VARIABLE)
+    return DEFAULT_LIMIT if given is None else _limit(given)
+
+
+@functools.cache  # warned once per value
+def _limit(given: str) -> int:
     try:
         return max(int(given), 1) * 2**20
     except ValueError:
+        log.warning(
+            "%s=%r is not a whole number of megabytes: the cache keeps at most %d MB",
+            LIMIT_VARIABLE,
+            given,
+            DEFAULT_LIMIT // 2**20,
+        )
         return DEFAULT_LIMIT
 
 

@@ -276,7 +276,7 @@ class Archive:
         if self._lock is None:
             from filelock import FileLock  # only writers lock: readers never load it
 
-            self._lock = FileLock(self.root / _LOCK, mode=0o666)
+            self._lock = FileLock(self.root / _LOCK, mode=0o644)
         try:
             if not self._lock.is_locked:
                 _make_folder(self.root)

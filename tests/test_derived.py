@@ -23,6 +23,7 @@ from rulesarchive.corpus.derived import (
     entry_key,
 )
 from rulesarchive.corpus.model import Provenance, Release, Rule
+from rulesarchive.corpus.store import Archive
 from rulesarchive.site_builder.build import sample_archive
 
 from rulesarchive import lines as kept_lines
@@ -469,3 +470,26 @@ def test_a_file_made_without_giving_pages_back_is_made_anew(tmp_path):
     DerivedData(tmp_path).put(entry_key(Kind.DIFF, "a"), 1)
     assert _sql(tmp_path, "SELECT * FROM pragma_auto_vacuum") == [(2,)]
     assert DerivedData(tmp_path).get(entry_key(Kind.DIFF, "a"), int) == 1
+
+
+# 10. A limit that is not a number is said; the archive's lock is its owner's to write.
+
+
+@pytest.mark.parametrize("given", ["abc", "1.5", ""])
+def test_a_limit_that_is_not_a_number_is_said_once(monkeypatch, caplog, given):
+    monkeypatch.setenv(derived.LIMIT_VARIABLE, given)
+    derived._limit.cache_clear()
+    assert DerivedData(None).limit == DerivedData(None).limit == derived.DEFAULT_LIMIT
+    warned = f"{derived.LIMIT_VARIABLE}={given!r} is not a whole number of megabytes"
+    assert caplog.text.count(warned) == 1
+
+
+@pytest.mark.skipif(os.name != "posix", reason="file modes")
+def test_the_archive_lock_only_its_owner_writes(tmp_path):
+    old = os.umask(0)
+    try:
+        with Archive(tmp_path, derived=DerivedData(None)).lock():
+            pass
+    finally:
+        os.umask(old)
+    assert (tmp_path / ".lock").stat().st_mode & 0o777 == 0o644
