@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import gc
+import logging
 import marshal
 import os
 import shutil
@@ -31,6 +32,12 @@ from rulesarchive.cli import main
 from rulesarchive.library import Library
 
 SAMPLE = sample_archive()  # read only: what the tests keep goes to their own cache folders
+
+
+@pytest.fixture(autouse=True)
+def _warnings_caught(caplog):
+    """Catch the store's warnings at whatever level an earlier command left its logger (-q)."""
+    caplog.set_level(logging.WARNING, logger="rulesarchive")
 
 
 def _release() -> Release:
