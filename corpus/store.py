@@ -529,7 +529,7 @@ def _swap_into_place(staging: Path, target: Path) -> None:
     """
     if not target.exists():
         staging.rename(target)
-    elif not _exchange(staging, target):
+    elif not exchange_paths(staging, target):
         retired = target.with_name(f".retired-{target.name}-{os.getpid()}")
         target.rename(retired)
         try:
@@ -542,7 +542,7 @@ def _swap_into_place(staging: Path, target: Path) -> None:
     _fsync_folder(target.parent)
 
 
-def _exchange(first: Path, second: Path) -> bool:
+def exchange_paths(first: Path, second: Path) -> bool:
     """Swap two paths atomically (Linux renameat2 RENAME_EXCHANGE); False where unsupported."""
     if _renameat2 is None:
         return False

@@ -272,7 +272,7 @@ def test_an_ingest_into_an_archive_it_cannot_write_fails_in_one_line(tmp_path, m
 
 def test_a_replace_without_an_atomic_exchange_sets_the_old_copy_aside(tmp_path, monkeypatch):
     archive = _stored(tmp_path)
-    monkeypatch.setattr("rulesarchive.corpus.store._exchange", lambda first, second: False)
+    monkeypatch.setattr("rulesarchive.corpus.store.exchange_paths", lambda first, second: False)
     changed = modern_text(who="its owner").encode()
     assert ingest_bytes(archive, changed, "b.txt", Overrides(force=True)).status == "replaced"
     (release,) = archive.releases()

@@ -243,3 +243,23 @@ def test_real_archive_sqlite_follows_400_6_and_matches_the_cli(ingested, tmp_pat
         "WHERE language = 'en' AND effective_date = '2009-07-11'"
     ).fetchone()[0]
     assert renumbered == len(cli_json(archive.root, "changelog", "2009-07-11")["renumbering"])
+
+
+@pytest.mark.parametrize("fmt", ["sqlite", "json", "git"])
+def test_an_unwritable_destination_is_one_line(sample, fmt):
+    result = CliRunner().invoke(main, ["--archive", str(sample), "export", fmt, "/proc/x"])
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: /proc/x: cannot be written (")
+    assert result.output.count("\n") == 1
+
+
+def test_an_export_killed_while_replacing_its_folder_is_mended_by_the_next(sample, tmp_path):
+    dest = tmp_path / "json"
+    export(sample, "json", dest)
+    kept = sorted(path.name for path in dest.iterdir())
+    dest.rename(tmp_path / ".json.retired")  # killed after setting the old one aside
+    export(sample, "json", dest)
+    assert sorted(path.name for path in dest.iterdir()) == kept
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["json"]
+    export(sample, "json", dest)  # replaced in one step: nothing is left beside it
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["json"]
