@@ -1,5 +1,6 @@
-"""The JSON and text forms of what the commands print: releases, rules, release diffs, rule
-histories, reference checks and translation reports (JSON-ready data, text and Markdown)."""
+"""The JSON and text forms of what the commands print: release diffs, rule histories,
+reference checks and translation reports (JSON-ready data, text and Markdown); releases and
+rules are in `release_report`."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from rulesarchive.corpus.model import Release, Rule
+from rulesarchive.corpus.model import Release
 from rulesarchive.differ.align import compact_ranges
 from rulesarchive.differ.headings import heading_moves
 from rulesarchive.differ.kinds import Kind, Place, TranslationStatus
+from rulesarchive.differ.release_report import release_label
 from rulesarchive.differ.texts import wording_phrases
 
 if TYPE_CHECKING:  # the results' modules are loaded by the commands that make them
@@ -24,68 +26,6 @@ if TYPE_CHECKING:  # the results' modules are loaded by the commands that make t
 
 _ORDER = {kind: index for index, kind in enumerate(Kind)}
 _GROUPED = {Kind.TYPOGRAPHY, Kind.TRUNCATION}  # one line each, with their rule lists
-
-
-def release_label(release: Release) -> dict:
-    """Return the fields that name a release: language, date and set."""
-    return {
-        "language": release.language,
-        "effective_date": release.effective_date.isoformat(),
-        "set_code": release.set_code,
-        "set_name": release.set_name,
-    }
-
-
-def release_summary(release: Release) -> dict:
-    """Return the JSON object `rulesarchive releases` prints for one release."""
-    return {
-        **release_label(release),
-        "rule_count": release.rule_count,
-        "glossary_count": release.glossary_count,
-        "flags": list(release.flags),
-        "source": release.source.name,
-        "sha256": release.source.sha256,
-        "encoding": release.source.encoding,
-    }
-
-
-def rule_view(rule: Rule, release: Release) -> dict:
-    """Return the JSON object `rulesarchive rule` prints."""
-    return {
-        "number": rule.number,
-        "text": rule.printed_text,
-        "examples": list(rule.printed_examples),
-        "normalised_text": rule.text,
-        "normalised_examples": list(rule.examples),
-        "language": release.language,
-        "effective_date": release.effective_date.isoformat(),
-        "set_code": release.set_code,
-        "set_name": release.set_name,
-    }
-
-
-def releases_text(releases: Iterable[Release]) -> str:
-    """Render releases one a line: language, date, set, counts and flags."""
-    lines = []
-    for release in releases:
-        flags = f"  [{', '.join(release.flags)}]" if release.flags else ""
-        lines.append(
-            f"{release.language:8} {release.effective_date}  {release.set_code:5} "
-            f"{release.set_name:45} "
-            f"{release.rule_count:5} rules {release.glossary_count:4} glossary{flags}\n"
-        )
-    return "".join(lines)
-
-
-def rule_text(rule: Rule, release: Release) -> str:
-    """Render a rule as printed, with its examples and the release it is from."""
-    view = rule_view(rule, release)
-    lines = [f"{view['number']} {view['text']}"]
-    lines += [f"  Example: {example}" for example in view["examples"]]
-    lines.append(
-        f"  -- {release.set_name} ({release.set_code}), effective {release.effective_date}"
-    )
-    return "\n".join(lines) + "\n"
 
 
 def diff_data(

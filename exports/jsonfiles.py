@@ -9,7 +9,7 @@ from importlib import resources
 from pathlib import Path
 
 from rulesarchive.corpus.model import Rule
-from rulesarchive.differ.report import release_summary
+from rulesarchive.differ.release_report import release_summary
 from rulesarchive.exports.collect import Collected, ReleaseText
 from rulesarchive.exports.place import staged
 

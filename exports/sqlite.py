@@ -17,7 +17,8 @@ from multiprocessing.pool import AsyncResult
 from pathlib import Path
 
 from rulesarchive.corpus.model import Rule
-from rulesarchive.differ.report import diff_data, release_summary
+from rulesarchive.differ.release_report import release_summary
+from rulesarchive.differ.report import diff_data
 from rulesarchive.differ.translations import base_release, compare_translation
 from rulesarchive.exports import ExportError
 from rulesarchive.exports.collect import Collected, ReleaseText

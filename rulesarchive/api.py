@@ -18,8 +18,9 @@ from rulesarchive.corpus.derived import DerivedData
 from rulesarchive.corpus.model import Release as StoredRelease
 from rulesarchive.corpus.model import Rule
 from rulesarchive.corpus.store import ArchiveError
-from rulesarchive.differ import report
+from rulesarchive.differ import release_report
 from rulesarchive.differ.kinds import Kind
+from rulesarchive.lazy import lazy_module
 from rulesarchive.library import Library, read_scraped_history
 
 if TYPE_CHECKING:
@@ -29,6 +30,10 @@ if TYPE_CHECKING:
     from rulesarchive.differ.history import Version
     from rulesarchive.differ.references import LanguageCheck, ReleaseCheck
     from rulesarchive.differ.translations import TranslationReport
+
+# The reports of diffs, histories, checks and translations, loaded when first printed: a rule
+# or the list of releases prints without the differ's word diffing.
+report = lazy_module("rulesarchive.differ.report")
 
 __all__ = [
     "Archive",
@@ -62,7 +67,7 @@ class Release(StoredRelease):
 
     def to_json(self) -> dict:
         """Return the object `rulesarchive releases --format json` prints for this release."""
-        return report.release_summary(self)
+        return release_report.release_summary(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,11 +94,11 @@ class RuleText:
 
     def to_json(self) -> dict:
         """Return what `rulesarchive rule NUMBER --format json` prints."""
-        return report.rule_view(self.rule, self.release)
+        return release_report.rule_view(self.rule, self.release)
 
     def to_text(self) -> str:
         """Return what `rulesarchive rule NUMBER` prints."""
-        return report.rule_text(self.rule, self.release)
+        return release_report.rule_text(self.rule, self.release)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +164,7 @@ class History:
 
     def to_text(self, every_release: bool = False) -> str:
         """Return what `history NUMBER` prints (`every_release`: as with `--all`)."""
-        labels = [report.release_label(r) for r in self.releases] if every_release else None
+        labels = [release_report.release_label(r) for r in self.releases] if every_release else None
         return report.history_text(self.to_json(), labels)
 
 

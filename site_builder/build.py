@@ -19,7 +19,7 @@ from rulesarchive.corpus.derived import code_version
 from rulesarchive.corpus.model import Document, Release
 from rulesarchive.differ.language import Language
 from rulesarchive.differ.references import LanguageCheck
-from rulesarchive.differ.report import release_label
+from rulesarchive.differ.release_report import release_label
 from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.site_builder import feeds, paths, search
 from rulesarchive.site_builder.checks import CheckPages

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 from rulesarchive.corpus.model import Document, Release, Rule
-from rulesarchive.differ.report import release_label
+from rulesarchive.differ.release_report import release_label
 
 PREFIX = "window.RULESARCHIVE_RELEASES=window.RULESARCHIVE_RELEASES||{};"
 

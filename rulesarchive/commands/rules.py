@@ -11,7 +11,7 @@ import click
 
 from rulesarchive.api import Archive, Translation, json_text, scraped_history
 from rulesarchive.corpus.model import LANGUAGES
-from rulesarchive.differ.report import releases_text
+from rulesarchive.differ.release_report import releases_text
 from rulesarchive.library import Library
 from rulesarchive.options import DIFF_FORMATS, format_option, language_option, release_option
 

@@ -1,0 +1,71 @@
+"""The JSON and text forms of what `releases` and `rule` print, and the fields that name a
+release in every other report. Apart from the reports of diffs: printing a rule needs none of
+the differ's word diffing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rulesarchive.corpus.model import Release, Rule
+
+
+def release_label(release: Release) -> dict:
+    """Return the fields that name a release: language, date and set."""
+    return {
+        "language": release.language,
+        "effective_date": release.effective_date.isoformat(),
+        "set_code": release.set_code,
+        "set_name": release.set_name,
+    }
+
+
+def release_summary(release: Release) -> dict:
+    """Return the JSON object `rulesarchive releases` prints for one release."""
+    return {
+        **release_label(release),
+        "rule_count": release.rule_count,
+        "glossary_count": release.glossary_count,
+        "flags": list(release.flags),
+        "source": release.source.name,
+        "sha256": release.source.sha256,
+        "encoding": release.source.encoding,
+    }
+
+
+def rule_view(rule: Rule, release: Release) -> dict:
+    """Return the JSON object `rulesarchive rule` prints."""
+    return {
+        "number": rule.number,
+        "text": rule.printed_text,
+        "examples": list(rule.printed_examples),
+        "normalised_text": rule.text,
+        "normalised_examples": list(rule.examples),
+        "language": release.language,
+        "effective_date": release.effective_date.isoformat(),
+        "set_code": release.set_code,
+        "set_name": release.set_name,
+    }
+
+
+def releases_text(releases: Iterable[Release]) -> str:
+    """Render releases one a line: language, date, set, counts and flags."""
+    lines = []
+    for release in releases:
+        flags = f"  [{', '.join(release.flags)}]" if release.flags else ""
+        lines.append(
+            f"{release.language:8} {release.effective_date}  {release.set_code:5} "
+            f"{release.set_name:45} "
+            f"{release.rule_count:5} rules {release.glossary_count:4} glossary{flags}\n"
+        )
+    return "".join(lines)
+
+
+def rule_text(rule: Rule, release: Release) -> str:
+    """Render a rule as printed, with its examples and the release it is from."""
+    view = rule_view(rule, release)
+    lines = [f"{view['number']} {view['text']}"]
+    lines += [f"  Example: {example}" for example in view["examples"]]
+    lines.append(
+        f"  -- {release.set_name} ({release.set_code}), effective {release.effective_date}"
+    )
+    return "\n".join(lines) + "\n"
