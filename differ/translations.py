@@ -94,7 +94,7 @@ def check_structure(
     problems = []
     if len(translated.examples) != len(english.examples):
         problems.append(f"{len(translated.examples)} examples, English has {len(english.examples)}")
-    mine = sorted({renumber(number) for number in _citations(translated)})
+    mine = sorted({renumber(number) for number in _citations(translated)}, key=rule_sort_key)
     theirs = _citations(english)
     if mine != theirs:
         problems.append(f"cites {_listed(mine)}, English cites {_listed(theirs)}")

@@ -152,6 +152,27 @@ def test_structure_mismatches_are_flagged_not_silently_paired():
     )
 
 
+def test_the_same_citations_in_another_order_are_no_mismatch():
+    # sorted as strings, 603.10 comes before 603.6; the English side is in rule order
+    english = Rule("603.2", "See rules 603.6 and 603.10.")
+    translated = Rule("603.2", "参见规则603.10和603.6。")
+    assert check_structure(translated, english) == ()
+    other = Rule("603.2", "参见规则603.10和603.7。")
+    assert check_structure(other, english) == ("cites 603.7, 603.10, English cites 603.6, 603.10",)
+
+
+def test_no_real_translation_reports_equal_citations_as_a_mismatch(ingested):
+    archive, _ = ingested
+    for language in _library(archive).translated_languages():
+        for release in archive.releases(language):
+            for rule in _report(archive, language, release).rules:
+                for problem in rule.problems:
+                    cited = re.fullmatch(r"cites (.*), English cites (.*)", problem)
+                    if cited:
+                        mine, theirs = (set(side.split(", ")) for side in cited.groups())
+                        assert mine != theirs, (release.key, rule.number, problem)
+
+
 def test_an_excerpt_misses_only_rules_of_its_own_chapters():
     base = Document(
         "en", D(2024, 11, 8), rules=(Rule("616.1", "a"), Rule("616.2", "b"), Rule("100.1", "c"))
