@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from rulesarchive.corpus.model import Release
+from rulesarchive.differ.lineage import Line
+from rulesarchive.differ.translations import RuleStatus
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.changelog import change_page
 from rulesarchive.site_builder.release_pages import ReleasePages
@@ -42,9 +43,7 @@ class StatusPages:
                     "english_href": paths.relative(
                         page, paths.number_page("en", status.english_number or status.number)
                     ),
-                    "since_href": self._english_change(
-                        page, status.stale_since, status.english_number or status.number
-                    ),
+                    "since_href": self._english_change(page, status, line),
                 }
             )
         return self.site.page(
@@ -58,11 +57,19 @@ class StatusPages:
             rows=rows,
         )
 
-    def _english_change(self, page: str, release: Release | None, number: str) -> str:
-        """Link to where an English release's changelog lists a rule's change."""
+    def _english_change(self, page: str, status: RuleStatus, line: Line | None) -> str:
+        """Link to where the English changelog lists the change a stale rule has not followed:
+        under the number the English rule had then, which may not be its number now (ko
+        2021-11-19's 205.3p: its English rule changed in 2022-06-10 as 205.3q, and is 205.3r
+        today)."""
+        release = status.stale_since
         if release is None or self.site.english is None:
             return ""
+        paired = self.site.pairing.by_translation.get((self.site.language, line.id if line else ""))
+        if paired is not None and paired.change:
+            return paths.relative(page, paired.change)
         diff = self.site.english.diffs[self.site.english.releases.index(release)]
+        number = status.english_number or status.number
         return paths.relative(page, change_page(release, diff, number))
 
     def compare(self) -> Job:
