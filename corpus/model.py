@@ -8,7 +8,7 @@ from enum import StrEnum
 
 # The closed set of languages the archive holds; a code is also a folder name, so only these
 # are ever used as one.  Add a language here (and to the scraper's sources) to support it.
-LANGUAGES = ("en", "zh-Hans", "it")
+LANGUAGES = ("en", "zh-Hans", "it", "ko")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +71,7 @@ class Document:
     normalisation: tuple[tuple[str, int], ...] = ()
     set_name: str = ""  # as the document states it, where it does (the Italian wiki does)
     excerpt: bool = False  # quotes some chapters only (a wiki page), not the whole rules
+    glossary_omitted: bool = False  # the translator printed "omitted" for the glossary (ko)
 
     def rule(self, number: str) -> Rule | None:
         """Return the rule with this number, or None."""

@@ -678,6 +678,8 @@ def _document_fields(
         "normalisation": dict(document.normalisation),
         "set_name": document.set_name,
         "excerpt": document.excerpt,
+        # only when true: the documents of every language but Korean keep their bytes
+        **({"glossary_omitted": True} if document.glossary_omitted else {}),
     }
 
 
@@ -769,6 +771,7 @@ def document_from_json(data: dict) -> Document:
         normalisation=tuple(data["normalisation"].items()),
         set_name=data.get("set_name", ""),
         excerpt=data.get("excerpt", False),
+        glossary_omitted=data.get("glossary_omitted", False),
     )
 
 
@@ -808,6 +811,7 @@ def pack_document(document: Document, interned: bool = True) -> bytes:
             document.normalisation,
             document.set_name,
             document.excerpt,
+            document.glossary_omitted,
         )
     )
 
@@ -840,7 +844,8 @@ def unpack_document(packed: bytes) -> Document:
         columns := marshal.loads(packed)
     )[:7]
     numbers, texts, examples, originals, original_examples = columns[7:12]
-    terms, definitions, printed, credits, notes, normalisation, set_name, excerpt = columns[12:]
+    terms, definitions, printed, credits, notes, normalisation, set_name = columns[12:19]
+    excerpt, glossary_omitted = columns[19:]
     check_numbers(numbers, heading_numbers)
     return Document(
         language=language,
@@ -856,4 +861,5 @@ def unpack_document(packed: bytes) -> Document:
         normalisation=normalisation,
         set_name=set_name,
         excerpt=excerpt,
+        glossary_omitted=glossary_omitted,
     )

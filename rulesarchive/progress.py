@@ -23,7 +23,7 @@ def report(outcome: Outcome) -> None:
     """Print one file's outcome: stored ones on stdout, errors and notes on stderr."""
     if outcome.status == Status.FAILED:
         click.echo(f"error: {outcome.message}", err=True)
-    elif outcome.status == Status.RECOVERED:
+    elif outcome.status in (Status.RECOVERED, Status.SKIPPED):
         click.echo(f"note: {outcome.message}", err=True)
     else:
         click.echo(outcome.message)

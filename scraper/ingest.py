@@ -159,7 +159,7 @@ def _check_language_code(language: str) -> None:
         raise InputError(str(error)) from None
 
 
-_SCRIPTS = {"zh-Hans": "Chinese characters"}
+_SCRIPTS = {"zh-Hans": "Chinese characters", "ko": "Hangul"}
 
 
 def _check_script(text: str, language: str) -> None:

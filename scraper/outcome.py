@@ -16,6 +16,7 @@ class Status(StrEnum):
     UNCHANGED = "unchanged"
     FAILED = "failed"
     RECOVERED = "recovered"  # leftovers of an interrupted run, cleaned up first
+    SKIPPED = "skipped"  # a language asked for that has no online source
 
 
 STORED = frozenset({Status.ADDED, Status.REPLACED})  # the outcomes that stored a release

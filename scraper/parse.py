@@ -13,9 +13,11 @@ from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Rule
 from rulesarchive.corpus.numbers import CHAPTER, LETTERS, RULE, SECTION, rule_sort_key
 from rulesarchive.scraper.errors import InputError
 
+# After the number: a space, the end, a capital after a period, or (the Korean text's
+# '302.4b생물의 방어력은') a Hangul syllable glued to it.
 _RULE = re.compile(
     rf"(?P<chapter>{CHAPTER})\.(?P<rule>\d+)(?P<letters>(?:{LETTERS})?)(?P<dot>\.)?"
-    r"(?P<space>\s+|$|(?<=\.)(?=[A-Z]))(?P<text>.*)"
+    r"(?P<space>\s+|$|(?<=\.)(?=[A-Z])|(?=[\uac00-\ud7a3]))(?P<text>.*)"
 )
 # '702. 37a Text' in 2011-2012 originals: a space slipped in after the chapter's period.
 _SPLIT_RULE = re.compile(
@@ -30,6 +32,7 @@ _DECORATION = re.compile(r"[-=_*]{4,}")
 _BRACKETED = re.compile(r"\[[^\[\]]+\]\s*")
 _DECORATION_CHARS = "-=_*"  # what a decoration starts with: the pattern is tried only then
 _CJK = re.compile("[\u4e00-\u9fff]")
+_HANGUL = re.compile("[\uac00-\ud7a3]")  # the precomposed syllables
 _SENTENCE_END = re.compile(r"""[.:;!?)"”’'。）」]\s*$""")
 
 _MONTH_NAMES = (
@@ -41,6 +44,10 @@ _DATE_EN = re.compile(
 )
 _DATE_ZH = re.compile(
     r"此规则于\s*(?P<year>\d{4})\s*年\s*(?P<month>\d{1,2})\s*月\s*(?P<day>\d{1,2})\s*日"
+)
+# '이 규칙은 2021년 11월 19일부터 시행됩니다.' (these rules take effect from 2021-11-19)
+_DATE_KO = re.compile(
+    r"이 규칙은\s*(?P<year>\d{4})\s*년\s*(?P<month>\d{1,2})\s*월\s*(?P<day>\d{1,2})\s*일"
 )
 
 
@@ -55,13 +62,16 @@ class Part(StrEnum):
 
 
 _HEADINGS = {
-    Part.INTRODUCTION: ("Introduction", "引言", "介绍", "序言"),
-    Part.CONTENTS: ("Contents", "Table of Contents", "目录"),
-    Part.GLOSSARY: ("Glossary", "词汇表", "术语表", "Glossario"),
+    Part.INTRODUCTION: ("Introduction", "引言", "介绍", "序言", "소개"),
+    Part.CONTENTS: ("Contents", "Table of Contents", "目录", "목차"),
+    Part.GLOSSARY: ("Glossary", "词汇表", "术语表", "Glossario", "용어사전"),
     Part.CREDITS: ("Credits", "版权信息", "制作人员", "Crediti"),
     # The 2022-06-10 Chinese text ends its glossary with a list of provisional translations.
     Part.APPENDIX: ("暂译名称列表",),
 }
+# What the Korean translation prints under its glossary heading instead of the glossary:
+# '<생략>', "omitted".
+_OMITTED = ("<생략>", "(생략)")
 
 
 @dataclass(slots=True)
@@ -96,7 +106,11 @@ def parse_document(text: str, language: str | None = None) -> Document:
     notes: list[str] = []
     headings, rules = _parse_rules(lines[body_start:body_end], wrapped, notes)
     glossary: tuple[GlossaryEntry, ...] = ()
-    if glossary_at is not None:
+    omitted_at = _glossary_omitted(lines, glossary_at)
+    if omitted_at is not None:
+        notes.append(f"glossary omitted by the translator ({lines[omitted_at].strip()!r})")
+        credits_at = credits_at if credits_at is not None else omitted_at
+    elif glossary_at is not None:
         glossary_end = credits_at if credits_at is not None else len(lines)
         glossary = tuple(_parse_glossary(lines[glossary_at + 1 : glossary_end], wrapped, notes))
     credits = ""
@@ -132,30 +146,40 @@ def parse_document(text: str, language: str | None = None) -> Document:
         glossary=glossary,
         credits=credits,
         notes=tuple(notes),
+        glossary_omitted=omitted_at is not None,
     )
 
 
+def _glossary_omitted(lines: list[str], glossary_at: int | None) -> int | None:
+    """Return the line under the glossary heading that says the glossary is omitted, if any."""
+    if glossary_at is None:
+        return None
+    first = next((i for i in range(glossary_at + 1, len(lines)) if lines[i].strip()), None)
+    return first if first is not None and lines[first].strip() in _OMITTED else None
+
+
 def detect_language(text: str) -> str:
-    """Guess the language of a rules document: 'zh-Hans', 'it' or 'en'."""
+    """Guess the language of a rules document: 'zh-Hans', 'ko', 'it' or 'en'."""
     sample = text[:200_000]
-    cjk = 0 if _without_cjk(sample) else len(_CJK.findall(sample))
-    if cjk > len(sample) * 0.05:
-        return "zh-Hans"
+    # Counted only when a lead byte shows there is something to count: the pattern's pass
+    # over a long English text is slow.
+    encoded = b"" if sample.isascii() else sample.encode("utf-8", "surrogatepass")
+    for language, pattern, leads in (
+        ("zh-Hans", _CJK, _CJK_LEAD_BYTES),
+        ("ko", _HANGUL, _HANGUL_LEAD_BYTES),
+    ):
+        found = any(lead in encoded for lead in leads) and len(pattern.findall(sample))
+        if found > len(sample) * 0.05:
+            return language
     if "Regolamento" in sample or "Esempio:" in sample:
         return "it"
     return "en"
 
 
-# The first byte of a character's UTF-8 between U+4000 and U+9FFF, and so of every _CJK one.
+# The first byte of a character's UTF-8 between U+4000 and U+9FFF, and so of every _CJK one;
+# between U+A000 and U+DFFF, and so of every _HANGUL one.
 _CJK_LEAD_BYTES = tuple(bytes([lead]) for lead in range(0xE4, 0xEA))
-
-
-def _without_cjk(sample: str) -> bool:
-    """Tell a text holding no _CJK character, without the pattern's slower pass over it."""
-    if sample.isascii():
-        return True
-    encoded = sample.encode("utf-8", "surrogatepass")
-    return not any(lead in encoded for lead in _CJK_LEAD_BYTES)
+_HANGUL_LEAD_BYTES = tuple(bytes([lead]) for lead in range(0xEA, 0xEE))
 
 
 def find_effective_date(text: str) -> dt.date | None:
@@ -164,9 +188,11 @@ def find_effective_date(text: str) -> dt.date | None:
     if match and match.group("month") in _MONTHS:
         month = _MONTHS[match.group("month")]
         return dt.date(int(match.group("year")), month, int(match.group("day")))
-    match = _DATE_ZH.search(text)
-    if match:
-        return dt.date(int(match.group("year")), int(match.group("month")), int(match.group("day")))
+    for pattern in (_DATE_ZH, _DATE_KO):
+        match = pattern.search(text)
+        if match:
+            year, month, day = (int(match.group(part)) for part in ("year", "month", "day"))
+            return dt.date(year, month, day)
     return None
 
 
@@ -313,15 +339,22 @@ def _repair_order(rules: list[Rule], notes: list[str]) -> list[Rule]:
     """Renumber a rule whose printed number is out of sequence when one reading fits.
 
     Real slips: '502.35b' printed after 502.36a (2004-06-01), a second '702.30d' (2009-09-04),
-    '505.54.' for 505.5 (2010-06-18), '432.2b' for 423.2b (2006-10-01).
+    '505.54.' for 505.5 (2010-06-18), '432.2b' for 423.2b (2006-10-01); in the Korean
+    translation (2016-11-11 on) '702.85' for 702.85b after 702.85a, '702.212' for 702.22b
+    between 702.22a and 702.22c, and runs of sub-rules under the next group's number.
     """
-    repaired = list(rules)
-    keys = [_sort_key(rule.number) for rule in repaired]  # each number's key worked out once
+    keys = [_sort_key(rule.number) for rule in rules]  # each number's key worked out once
+    if all(keys[at] > keys[at - 1] for at in range(1, len(keys))):
+        return list(rules)
+    repaired = _rehome_runs(rules, notes)
+    keys = [_sort_key(rule.number) for rule in repaired]
     for index in range(1, len(repaired)):
         if keys[index] > keys[index - 1]:
             continue
         for at, candidates in (
             (index - 1, _misprints(repaired[index - 1].number)),
+            # the rule before alone is out of line: the next sub-rule of the one before it
+            (index - 1, _next_sub_rule(repaired, index - 1)),
             (index, _successors(repaired[index - 1].number, repaired[index].number)),
             (index, _misprints(repaired[index].number)),
         ):
@@ -329,14 +362,75 @@ def _repair_order(rules: list[Rule], notes: list[str]) -> list[Rule]:
             if fitting:
                 old = repaired[at]
                 notes.append(f"typo: '{old.number}' out of sequence, read as {fitting[0]}")
-                repaired[at] = Rule(fitting[0], old.text, old.examples)
+                repaired[at] = Rule(
+                    fitting[0], old.text, old.examples, old.original, old.original_examples
+                )
                 keys[at] = rule_sort_key(fitting[0])
                 break
     return repaired
 
 
+def _rehome_runs(rules: list[Rule], notes: list[str]) -> list[Rule]:
+    """Give a run of sub-rules printed under a group that has not begun to the group before.
+
+    The Korean translation prints 201.2's sub-rules as '201.3a'-'201.3c' before 201.3 itself
+    (2016-11-11 to 2018-08-10), and 702.102's last ones as '702.105c'-'702.105e' before 702.103
+    (2017-01-20 to 2019-10-04). Only a run whose group is printed after it and whose letters
+    go on from the current group's last: en 2021-09-24's 724.3a-c, with no 724.3, stay.
+    """
+    out = list(rules)
+    last_at = {rule.number: at for at, rule in enumerate(out)}
+    group, letters_before = "", ""
+    at = 0
+    while at < len(out):
+        base, letters = _split_number(out[at].number)
+        if not letters:
+            group, letters_before = base, ""
+        elif base == group:
+            letters_before = letters
+        elif (
+            group
+            and last_at.get(base, -1) > at
+            and _sort_key(base) > _sort_key(group)
+            and letters == _next_letter(letters_before)
+        ):
+            end = at
+            while end < len(out):
+                moved_base, moved_letters = _split_number(out[end].number)
+                if moved_base != base or not moved_letters:
+                    break
+                old = out[end]
+                new = group + moved_letters
+                notes.append(f"typo: '{old.number}' out of sequence, read as {new}")
+                out[end] = Rule(new, old.text, old.examples, old.original, old.original_examples)
+                letters_before = moved_letters
+                end += 1
+            at = end
+            continue
+        at += 1
+    return out
+
+
 # Releases share most rule numbers: a worker reading many works each one's key out once.
 _sort_key = functools.lru_cache(maxsize=65536)(rule_sort_key)
+_NUMBER_PARTS = re.compile(rf"({RULE})((?:{LETTERS})?)")
+
+
+def _split_number(number: str) -> tuple[str, str]:
+    """Return a rule number's rule and its sub-rule letters: ('702.19', 'b')."""
+    match = _NUMBER_PARTS.fullmatch(number)
+    assert match  # a rule number, as the parse read it
+    return match.group(1), match.group(2)
+
+
+def _next_letter(letters: str) -> str | None:
+    """Return the sub-rule letter after `letters` ('a' after none; l and o are never used)."""
+    if not letters:
+        return "a"
+    if len(letters) != 1:
+        return None
+    following = chr(ord(letters) + 1)
+    return {"l": "m", "o": "p"}.get(following, following)
 
 
 def _key(rules: list[Rule], index: int) -> tuple[int, int, int, str]:
@@ -344,6 +438,11 @@ def _key(rules: list[Rule], index: int) -> tuple[int, int, int, str]:
 
 
 def _fits(rules: list[Rule], at: int, number: str) -> bool:
+    # A reading stays in a neighbour's chapter: the Korean '702.86' (for 702.86b) must not
+    # be read as 720.86 in the middle of chapter 702.
+    chapters = {rules[i].number[:3] for i in (at - 1, at + 1) if 0 <= i < len(rules)}
+    if number == rules[at].number or number[:3] not in chapters:
+        return False
     key = rule_sort_key(number)
     after = at == 0 or key > _key(rules, at - 1)
     if at + 1 >= len(rules):
@@ -355,18 +454,28 @@ def _fits(rules: list[Rule], at: int, number: str) -> bool:
 
 def _successors(previous: str, rule: str) -> list[str]:
     """Numbers the rule after `previous` was probably meant to have."""
-    previous_match = re.fullmatch(rf"({RULE})((?:{LETTERS})?)", previous)
-    rule_match = re.fullmatch(rf"{RULE}((?:{LETTERS})?)", rule)
-    assert previous_match and rule_match  # both are rule numbers, checked by the caller
-    prev_base, prev_letters = previous_match.groups()
-    letters = rule_match.group(1)
+    prev_base, prev_letters = _split_number(previous)
+    base, letters = _split_number(rule)
     candidates = []
-    if letters and len(prev_letters) == 1:
-        following = chr(ord(prev_letters) + 1)
-        candidates.append(prev_base + {"l": "m", "o": "p"}.get(following, following))
+    following = _next_letter(prev_letters)
+    if letters and len(prev_letters) == 1 and following:
+        candidates.append(prev_base + following)
     if letters:
         candidates.append(prev_base + letters)
+    elif base == prev_base and prev_letters and following:
+        candidates.append(prev_base + following)  # the letter left out: '702.85' after 702.85a
     return candidates
+
+
+def _next_sub_rule(rules: list[Rule], at: int) -> list[str]:
+    """The number after the rule before `at`, when `at` alone is out of line with its neighbours."""
+    if at < 1 or at + 1 >= len(rules):
+        return []
+    if _sort_key(rules[at - 1].number) >= _sort_key(rules[at + 1].number):
+        return []
+    base, letters = _split_number(rules[at - 1].number)
+    following = _next_letter(letters)
+    return [base + following] if following else []
 
 
 def _misprints(number: str) -> list[str]:

@@ -28,6 +28,12 @@ from rulesarchive.scraper.sources import (
 from rulesarchive.scraper.wiki import page_date
 
 _FORMAT_ORDER = (".txt", ".docx", ".pdf", ".rtf", ".doc")
+# Languages read from files only. The Korean translation is one file in one repository
+# (youbeebee/kormtgcr), each release a revision of it: there is no file per release to fetch.
+OFFLINE = {
+    "ko": "no online source for ko: ingest its files (rulesarchive ingest --lang ko FILE...)"
+}
+SCRAPED = tuple(language for language in LANGUAGES if language not in OFFLINE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +53,13 @@ class Planned:
 def plan(
     archive: Archive,
     fetcher: Fetcher,
-    languages: tuple[str, ...] = LANGUAGES,
+    languages: tuple[str, ...] = SCRAPED,
     since: dt.date | None = None,
 ) -> tuple[list[Planned], list[Outcome]]:
-    """List what to fetch; discovery failures come back as failed outcomes, not exceptions."""
+    """List what to fetch; discovery failures come back as failed outcomes, not exceptions.
+
+    A language with no online source (OFFLINE) is one `skipped` outcome saying so.
+    """
     planned: list[Planned] = []
     failures: list[Outcome] = []
     steps: dict[str, Callable[[], list[Planned]]] = {
@@ -59,6 +68,9 @@ def plan(
         "it": lambda: _italian(archive, fetcher, since),
     }
     for language in languages:
+        if language in OFFLINE:
+            failures.append(Outcome(language, Status.SKIPPED, OFFLINE[language]))
+            continue
         try:
             planned += steps[language]()
         except FetchError as error:
@@ -187,7 +199,7 @@ def refresh_sets(archive: Archive, fetcher: Fetcher) -> list[Outcome]:
 def scrape(
     archive: Archive,
     fetcher: Fetcher,
-    languages: tuple[str, ...] = LANGUAGES,
+    languages: tuple[str, ...] = SCRAPED,
     since: dt.date | None = None,
     dry_run: bool = False,
     progress: Callable[[int], Callable[[Outcome], None]] | None = None,

@@ -48,6 +48,7 @@ def ingested(shared_archive: Path, tmp_path_factory: pytest.TempPathFactory):
     paths = sorted((shared_archive / "en").glob("*.txt"))
     paths += sorted((shared_archive / "orig" / "en").iterdir())
     paths += sorted((shared_archive / "zh-Hans").glob("*.txt"))
+    paths += sorted((shared_archive / "ko").glob("*.txt"))  # no --lang: Hangul says ko
     outcomes = ingest_paths(archive, paths)
     return archive, outcomes
 

@@ -133,3 +133,48 @@ def old_era_text() -> str:
     """Return a pre-2009 style text: sub-rules without periods, 5-space glossary continuations."""
     filler = "\n".join(f"100.{n}. Old sample rule {n}.\n" for n in range(1, 320))
     return OLD_ERA.format(filler=filler)
+
+
+KOREAN = """매직: 더 개더링 종합 규칙서
+
+이 규칙은 {date}부터 시행됩니다.
+
+소개
+
+이 문서는 시험을 위해 쓴 작은 규칙서입니다.
+
+목차
+
+1. 게임의 컨셉 Game Concepts
+100. 일반 General
+4. 구역 Zones
+400. 일반 General
+용어사전
+
+1. 게임의 컨셉
+
+100. 일반
+
+{filler}
+100.{last}a생물은 전장에 있는 지속물입니다.
+
+4. 구역
+
+400. 일반
+
+400.7. 한 구역에서 다른 구역으로 이동한 개체는 새로운 개체가 됩니다.
+Example: 한 플레이어가 생물을 목표로 Giant Growth를 발동합니다.
+
+
+용어사전
+
+<생략>
+
+유한회사 위자드 오브 더 코스트에 의해 발행됨. 시험용 문장입니다.
+"""
+
+
+def korean_text(date: str = "2021년 11월 19일", filler: int = 320) -> str:
+    """Return a small Korean text shaped like the translation: its glossary is omitted."""
+    rules = "\n".join(f"100.{n}. 일반 장의 {n}번째 견본 규칙입니다.\n" for n in range(1, filler))
+    return KOREAN.format(date=date, filler=rules, last=filler - 1)

@@ -13,7 +13,7 @@ from rulesarchive.corpus.derived import DerivedData
 from rulesarchive.corpus.store import Archive, ArchiveError, document_from_json
 from rulesarchive.scraper.ingest import Overrides, ingest_bytes, ingest_paths
 
-from tests.samples import modern_text
+from tests.samples import korean_text, modern_text
 
 
 def _stored(tmp_path, **kwargs) -> Archive:
@@ -88,6 +88,19 @@ def test_a_text_in_another_script_than_lang_is_refused_unless_forced(tmp_path):
     assert english.status == "failed" and "--force" in english.message
     forced = Overrides(language="zh-Hans", force=True)
     assert ingest_bytes(archive, modern_text().encode(), "en.txt", forced).status == "added"
+
+
+def test_a_korean_text_must_be_said_to_be_korean(tmp_path):
+    archive = Archive(tmp_path / "archive")
+    korean = korean_text().encode()
+    refused = ingest_bytes(archive, korean, "ko.txt", Overrides(language="en"))
+    assert "written in Hangul (ko), not en as --lang says" in refused.message
+    chinese = ingest_bytes(archive, korean, "ko.txt", Overrides(language="zh-Hans"))
+    assert "written in Hangul (ko), not zh-Hans" in chinese.message
+    added = ingest_bytes(archive, korean, "ko.txt", Overrides(language="ko"))
+    assert added.status == "added", added.message
+    assert added.message.startswith("added ko/2021-11-19 VOW (321 rules, 0 glossary entries)")
+    assert ingest_bytes(archive, korean, "ko.txt").status == "unchanged"  # detected as ko
 
 
 def test_permissions_follow_the_umask(tmp_path):

@@ -2,6 +2,7 @@
 
 import datetime as dt
 
+import pytest
 from rulesarchive.scraper.integrity import find_damage
 from rulesarchive.scraper.parse import (
     detect_language,
@@ -10,7 +11,7 @@ from rulesarchive.scraper.parse import (
     parse_document,
 )
 
-from tests.samples import modern_text, old_era_text
+from tests.samples import korean_text, modern_text, old_era_text
 
 
 def test_modern_document_parts():
@@ -156,6 +157,97 @@ def test_effective_dates_in_english_and_chinese():
     )
     assert find_effective_date("此规则于2024年11月8日起生效。") == dt.date(2024, 11, 8)
     assert detect_language("此规则于2024年11月8日起生效。规则") == "zh-Hans"
+    assert find_effective_date("이 규칙은 2017년 1월 20일부터 시행됩니다.") == dt.date(2017, 1, 20)
+    assert detect_language("이 규칙은 2017년 1월 20일부터 시행됩니다.") == "ko"
+
+
+def test_a_few_hangul_letters_do_not_make_an_english_text_korean():
+    assert detect_language(modern_text() + "\n매직 " * 20) == "en"
+
+
+def test_korean_document_parts():
+    document = parse_document(korean_text())
+    assert document.language == "ko"
+    assert document.effective_date == dt.date(2021, 11, 19)
+    assert document.title == "매직: 더 개더링 종합 규칙서"
+    assert document.introduction == "이 문서는 시험을 위해 쓴 작은 규칙서입니다."
+    # the contents give the English title after the Korean; the body headings as printed
+    assert document.contents[:2] == ("1. 게임의 컨셉 Game Concepts", "100. 일반 General")
+    assert [(h.number, h.title) for h in document.headings] == [
+        ("1", "게임의 컨셉"),
+        ("100", "일반"),
+        ("4", "구역"),
+        ("400", "일반"),
+    ]
+    example = "한 플레이어가 생물을 목표로 Giant Growth를 발동합니다."
+    assert document.rule("400.7").examples == (example,)
+
+
+def test_a_korean_number_glued_to_its_text_is_read():
+    document = parse_document(korean_text())
+    assert document.rule("100.319a").text == "생물은 전장에 있는 지속물입니다."
+    assert "typo: no space after '100.319a.'" in document.notes
+
+
+def test_an_omitted_glossary_is_no_damage():
+    document = parse_document(korean_text())
+    assert document.glossary == () and document.glossary_omitted
+    assert "glossary omitted by the translator ('<생략>')" in document.notes
+    assert document.credits == "유한회사 위자드 오브 더 코스트에 의해 발행됨. 시험용 문장입니다."
+    assert find_damage(document) == []
+    # a glossary heading with nothing under it is still a document that ends early
+    cut = parse_document(korean_text().split("<생략>")[0])
+    assert not cut.glossary_omitted and "ends early: no glossary" in find_damage(cut)
+
+
+def _numbers_read(printed: list[str]) -> list[str]:
+    lines = [f"{number} 규칙입니다." for number in printed]
+    text = "이 규칙은 2021년 11월 19일부터 시행됩니다.\n\n" + "\n\n".join(lines)
+    return [rule.number for rule in parse_document(text).rules]
+
+
+@pytest.mark.parametrize(
+    ("printed", "meant"),
+    [
+        pytest.param(  # ko 2016-11-11 to 2018-08-10
+            ["201.1.", "201.2.", "201.3a", "201.3b", "201.3c", "201.3.", "201.3a"],
+            ["201.1", "201.2", "201.2a", "201.2b", "201.2c", "201.3", "201.3a"],
+            id="sub-rules under the next number, printed before it",
+        ),
+        pytest.param(  # ko 2017-01-20 to 2019-10-04
+            ["702.102.", "702.102a", "702.102b", "702.105c", "702.105d", "702.103.", "702.105."],
+            ["702.102", "702.102a", "702.102b", "702.102c", "702.102d", "702.103", "702.105"],
+            id="sub-rules under another group",
+        ),
+        pytest.param(  # ko 2016-11-11 to 2021-02-15
+            ["702.22.", "702.22a", "702.212", "702.22c", "702.23."],
+            ["702.22", "702.22a", "702.22b", "702.22c", "702.23"],
+            id="a digit for a letter",
+        ),
+        pytest.param(  # ko 2021-11-19: never 720.86, in the middle of chapter 702
+            ["702.86.", "702.86a", "702.86", "702.87.", "702.87a"],
+            ["702.86", "702.86a", "702.86b", "702.87", "702.87a"],
+            id="a letter dropped",
+        ),
+        pytest.param(  # ko 2020-04-17 on
+            ["120.4.", "120.4a", "120.4b", "120.4c", "120.4c", "120.5."],
+            ["120.4", "120.4a", "120.4b", "120.4c", "120.4d", "120.5"],
+            id="a number printed twice",
+        ),
+        pytest.param(  # ko 2016-11-11 to 2017-09-29
+            ["716.4.", "717.1.", "716.1a", "717.2."],
+            ["716.4", "717.1", "717.1a", "717.2"],
+            id="a sub-rule under the group before",
+        ),
+        pytest.param(  # en 2021-09-24 prints 724.3a-c with no 724.3: nothing to repair
+            ["724.2.", "724.3a", "724.3b", "725.1."],
+            ["724.2", "724.3a", "724.3b", "725.1"],
+            id="sub-rules whose group is never printed stay",
+        ),
+    ],
+)
+def test_the_translators_numbering_slips_are_read_as_meant(printed, meant):
+    assert _numbers_read(printed) == meant
 
 
 def test_a_glossary_term_printed_without_a_blank_line_before_it_is_still_a_term():

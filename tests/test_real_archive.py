@@ -33,6 +33,7 @@ def test_every_file_ingests(ingested):
             assert outcome.status in {"added", "unchanged"}, outcome.message
     assert len(archive.releases("en")) == 129  # every catalogued release but 2003-06-01
     assert len(archive.releases("zh-Hans")) == 19
+    assert len(archive.releases("ko")) == 15
 
 
 def test_counts_are_plausible_and_grow_with_neighbours(ingested):
@@ -104,6 +105,55 @@ def test_chinese_releases_match_english_numbering(ingested):
         zh_numbers = [rule.number for rule in archive.load(release).rules]
         en_numbers = [rule.number for rule in archive.load(english).rules]
         assert zh_numbers == en_numbers, release.key
+
+
+# Korean releases whose content translates a later English release than their printed date
+# (see test_translations: the pairing finds these by content).
+KOREAN_CONTENT = {"2017-01-20": "2017-07-08", "2017-07-08": "2017-08-25"}
+# ko 2017-01-20 is the Amonkhet translation brought part of the way to Hour of Devastation: it
+# keeps 615.11a, which HOU removed, and lacks HOU's renumbering of 615 and its two keywords.
+KOREAN_PARTIAL = {
+    "2017-01-20": (
+        ["615.11a"],
+        ["615.12a", "615.13", "702.128", "702.128a", "702.129", "702.129a", "702.129b"],
+    )
+}
+
+
+def test_korean_releases_number_their_rules_as_the_english_they_translate(ingested):
+    archive, _ = ingested
+    releases = archive.releases("ko")
+    assert [r.effective_date.isoformat() for r in releases][::7] == [
+        "2016-11-11",
+        "2019-05-03",
+        "2021-11-19",
+    ]
+    for release in releases:
+        document = archive.load(release)
+        assert release.glossary_count == 0 and document.glossary_omitted, release.key
+        assert not {"damaged"} & set(release.flags), release.key
+        date = KOREAN_CONTENT.get(release.effective_date.isoformat(), release.effective_date)
+        english = archive.get("en", dt.date.fromisoformat(str(date)))
+        ko_numbers = [rule.number for rule in document.rules]
+        en_numbers = [rule.number for rule in archive.load(english).rules]
+        assert len(document.headings) == len(archive.load(english).headings), release.key
+        if release.effective_date >= dt.date(2020, 7, 3):
+            assert ko_numbers == en_numbers, release.key
+            continue
+        # Before, the translator left out the 17 subgame rules under 7xx.1 ('(생략)'), and
+        # until 2019-05-03 kept 504.3, which the English dropped on 2016-09-30.
+        subgame = next(r for r in document.rules if r.text.endswith("(생략)"))
+        assert "Shahrazad" in subgame.text, release.key
+        chapter = subgame.number.split(".")[0]
+        kept_too, lacking = KOREAN_PARTIAL.get(release.effective_date.isoformat(), ([], []))
+        left_out = [n for n in en_numbers if n not in set(ko_numbers) and n not in lacking]
+        assert len(left_out) == 17 and all(n.startswith(chapter) for n in left_out), release.key
+        kept = [n for n in ko_numbers if n not in set(en_numbers)]
+        old = ["504.3"] if release.effective_date < dt.date(2019, 10, 4) else []
+        assert sorted(kept) == sorted(old + kept_too), release.key
+        assert [n for n in ko_numbers if n not in kept] == [
+            n for n in en_numbers if n not in left_out and n not in lacking
+        ], release.key
 
 
 def test_catalogue_matches_dates_printed_in_documents(shared_archive):

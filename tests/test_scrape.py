@@ -464,6 +464,20 @@ def test_dry_run_offline_lists_the_catalogue_quickly(tmp_path):
     )
 
 
+RESOLVE_FAILS = "error: set list: https://api.scryfall.com/sets: cannot resolve the host name"
+
+
+def test_korean_has_no_online_source_and_says_so_in_one_line(tmp_path):
+    command = ["--archive", str(tmp_path / "a"), "scrape", "--mirror", "http://x.invalid"]
+    note = "note: no online source for ko: ingest its files (rulesarchive ingest --lang ko FILE...)"
+    dry = CliRunner().invoke(main, [*command, "--lang", "ko", "--dry-run"])
+    assert (dry.exit_code, dry.output) == (0, note + "\n")
+    run = CliRunner().invoke(main, [*command, "--lang", "ko"])
+    assert run.output.splitlines() == [note, RESOLVE_FAILS]  # offline: the set list fails
+    every = CliRunner().invoke(main, [*command, "--dry-run"])  # ko is not scraped by default
+    assert "ko" not in every.output.replace("wizards.com/", "")
+
+
 def test_scrape_keeps_scryfalls_set_list_for_later_ingests(httpserver, archive, fetcher):
     serve_rules_page(httpserver)
     httpserver.expect_request(CURRENT_TXT).respond_with_data("gone", status=404)

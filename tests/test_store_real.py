@@ -10,8 +10,10 @@ from rulesarchive.corpus.store import document_from_json
 def test_every_release_loads_from_its_cached_form_as_from_its_json(ingested):
     archive, _ = ingested
     releases = archive.releases()
-    assert {release.language for release in releases} == {"en", "zh-Hans"}
-    assert len(releases) > 140  # the English TXT, the originals' own dates, the Chinese
+    assert {release.language for release in releases} == {"en", "zh-Hans", "ko"}
+    assert len(releases) > 160  # the English TXT, the originals' own dates, the translations
+    # the Korean releases' omitted glossary survives the cached form
+    assert all(archive.load(release).glossary_omitted for release in archive.releases("ko"))
     for release in releases:
         path = archive.root / release.key / "document.json"
         expected = document_from_json(json.loads(path.read_text(encoding="utf-8")))

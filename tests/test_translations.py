@@ -206,7 +206,7 @@ def test_cli_translations_json_and_stale_filter(ingested):
     assert len(stale["rules"]) == data["counts"]["stale"]
     assert all(rule["stale_since"] == "2026-04-17" for rule in stale["rules"])
     text = runner.invoke(main, ["--archive", folder, "translations", "--stale"]).output
-    assert text.startswith("zh-Hans ")
+    assert text.startswith("ko ") and "\nzh-Hans Secrets of Strixhaven" in text  # each language
     rule = runner.invoke(main, ["--archive", folder, "rule", "100.1", "--lang", "zh-Hans"])
     assert rule.exit_code == 0 and "万智牌" in rule.output
     history = runner.invoke(

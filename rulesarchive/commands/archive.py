@@ -9,13 +9,13 @@ from pathlib import Path
 
 import click
 
-from rulesarchive.corpus.model import LANGUAGES
 from rulesarchive.library import Library
 from rulesarchive.options import INTERRUPTED, language_option, languages_option
 from rulesarchive.progress import outcomes, planned, report
 from rulesarchive.scraper.http import Fetcher
 from rulesarchive.scraper.ingest import Overrides, ingest_paths
 from rulesarchive.scraper.outcome import STORED, Outcome, Status
+from rulesarchive.scraper.scrape import SCRAPED
 from rulesarchive.scraper.scrape import scrape as run_scrape
 from rulesarchive.scraper.settings import MAX_BYTES, HttpSettings
 
@@ -57,7 +57,7 @@ def ingest(
 
 @click.command()
 @click.option("--since", type=click.DateTime(["%Y-%m-%d"]), help="Only releases from this date on.")
-@languages_option("Only this language (repeatable; default: all).")
+@languages_option("Only this language (repeatable; default: all with an online source).")
 @click.option("--dry-run", is_flag=True, help="Only say what would be fetched.")
 @click.option("--mirror", help="Fetch every URL from MIRROR/<host>/<path> instead (offline use).")
 @click.option(
@@ -86,7 +86,7 @@ def scrape(
     with planned("Fetching") as progress:
         try:
             plan, done = run_scrape(
-                library.archive, fetcher, languages or LANGUAGES, day, dry_run, progress.start
+                library.archive, fetcher, languages or SCRAPED, day, dry_run, progress.start
             )
         except KeyboardInterrupt:
             click.echo("interrupted: what was stored is kept; run scrape again to resume", err=True)
