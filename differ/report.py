@@ -366,6 +366,10 @@ def translation_data(report: TranslationReport, only_stale: bool = False) -> dic
         "language": report.release.language,
         "release": release_label(report.release),
         "base_release": release_label(report.base) if report.base else None,
+        # the English release of the printed date, when the content translates another
+        "printed_date_release": release_label(report.printed_date_release)
+        if report.printed_date_release
+        else None,
         "counts": report.counts,
         "rules": [
             {
@@ -394,9 +398,13 @@ def translation_text(data: dict) -> str:
     lines = [
         f"{data['language']} {_name(data['release'])}: translates "
         + (f"en {_name(base)}" if base else "no English release in the archive"),
-        counts,
-        "",
     ]
+    if data["printed_date_release"]:
+        lines.append(
+            f"printed {data['release']['effective_date']}; its content translates "
+            f"en {base['effective_date']}, not en {_name(data['printed_date_release'])}"
+        )
+    lines += [counts, ""]
     for shift in data["shifts"]:  # issue 9: translated numbers not the English base's
         mine, theirs = _number_span(shift["translated"]), _number_span(shift["english"])
         lines.append(

@@ -1,8 +1,8 @@
 """Translations against the English they came from: base release, alignment, staleness.
 
-A translated release is tied to the English release it translates: the English release of
-the same effective date where the archive has one, otherwise the one before its date whose
-rule numbers match it best. Each translated rule is paired with the English rule it translates
+A translated release is tied to the English release it translates: among the English
+releases around its printed date, the one whose rule numbers match it best (the one of its
+printed date on a tie). Each translated rule is paired with the English rule it translates
 in that base release (by number and by the evidence of its text, see translation_align) and
 checked by structure (same number of examples, same cited rules, same numbers in the text); it
 is stale when the English rule changed in wording after the base release (typography and
@@ -48,6 +48,8 @@ class TranslationReport:
     base: Release | None
     rules: tuple[RuleStatus, ...]
     shifts: tuple[Shift, ...] = ()  # where translated numbers are not the English base's
+    # the English release of the translation's printed date, when its content is another's
+    printed_date_release: Release | None = None
 
     @property
     def counts(self) -> dict[str, int]:
@@ -58,28 +60,52 @@ class TranslationReport:
         return found
 
 
+# How far from its printed date a translation's English base may be, in English releases.
+LOOK_BACK = 8
+LOOK_AHEAD = 4
+
+
 def base_release(
     translated: Release,
     document: Document,
     english: list[Release],
     numbers_of: Callable[[Release], set[str]],
 ) -> Release | None:
-    """Return the English release a translation translates (None when none is old enough)."""
-    same_day = [r for r in english if r.effective_date == translated.effective_date]
-    if same_day:
-        return same_day[0]
-    before = [r for r in english if r.effective_date < translated.effective_date]
-    if not before:
+    """Return the English release a translation translates (None when none is old enough).
+
+    Of the English release of its printed date, the LOOK_BACK before it and, when the archive
+    has the release of its date, the LOOK_AHEAD after it, the one whose rule numbers match
+    the translation's best: a translation revised for a later English release keeps its date
+    (ko 2017-07-08 translates en 2017-08-25). A tie goes to the release of the printed date,
+    then to the latest before it. With no English release of its date, none after it is
+    taken: zh-Hans 2024-03-08 translates an update the archive lacks, made on en 2024-02-02,
+    and en 2024-04-12 matches it better only by holding that update's new chapter.
+    """
+    date = translated.effective_date
+    same_day = printed_date_release(translated, english)
+    candidates = [r for r in english if r.effective_date < date][-LOOK_BACK:]
+    if same_day is not None:
+        candidates += [same_day, *[r for r in english if r.effective_date > date][:LOOK_AHEAD]]
+    if not candidates:
         return None
     mine = {rule.number for rule in document.rules}
 
-    def overlap(release: Release) -> tuple[float, object]:
+    def preference(release: Release) -> tuple[float, bool, bool, int]:
         theirs = numbers_of(release)
         if document.excerpt:  # some chapters: how many of its numbers the release has
-            return len(mine & theirs) / (len(mine) or 1), release.effective_date
-        return len(mine & theirs) / (len(mine | theirs) or 1), release.effective_date
+            score = len(mine & theirs) / (len(mine) or 1)
+        else:
+            score = len(mine & theirs) / (len(mine | theirs) or 1)
+        before = release.effective_date < date
+        day = release.effective_date.toordinal()
+        return score, release is same_day, before, day if before else -day  # the closest
 
-    return max(before[-8:], key=overlap)  # the neighbours before it; the latest wins a tie
+    return max(candidates, key=preference)
+
+
+def printed_date_release(translated: Release, english: list[Release]) -> Release | None:
+    """Return the English release of a translation's printed (effective) date, if any."""
+    return next((r for r in english if r.effective_date == translated.effective_date), None)
 
 
 def check_structure(
@@ -161,15 +187,17 @@ def compare_translation(
     base_document: Document | None,
     later: list[tuple[Release, ReleaseDiff]],
     alignment: TranslationAlignment | None = None,
+    printed: Release | None = None,
 ) -> TranslationReport:
     """Pair a translation's rules with its base English rules and follow them to today.
 
     `later` holds each English release after the base, oldest first, with its diff from the
     release before it. `alignment`: of the two documents' rules, when already worked out.
+    `printed`: the English release of the translation's printed date, where there is one.
     """
     if base is None or base_document is None:
         rules = tuple(RuleStatus(rule.number, TranslationStatus.EXTRA) for rule in document.rules)
-        return TranslationReport(translated, None, rules)
+        return TranslationReport(translated, None, rules)  # no English release to be printed
     english: dict[str, Rule] = {}
     for rule in base_document.rules:
         english.setdefault(rule.number, rule)
@@ -207,7 +235,8 @@ def compare_translation(
         if number in alignment.unpaired_english:
             missing = TranslationStatus.MISSING
             statuses.append(RuleStatus(number, missing, english_base_number=number))
-    return TranslationReport(translated, base, tuple(statuses), alignment.shifts)
+    disagrees = printed if printed != base else None
+    return TranslationReport(translated, base, tuple(statuses), alignment.shifts, disagrees)
 
 
 def _follow(

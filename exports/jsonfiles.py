@@ -14,7 +14,12 @@ from rulesarchive.exports.collect import Collected, ReleaseText
 from rulesarchive.exports.place import staged
 
 SCHEMA_VERSION = 1
-SCHEMA_FILES = ("export.schema.json", "diff.schema.json", "history.schema.json")
+SCHEMA_FILES = (
+    "export.schema.json",
+    "diff.schema.json",
+    "history.schema.json",
+    "translation.schema.json",
+)
 
 
 def schema_path(name: str) -> Path:

@@ -19,7 +19,11 @@ from pathlib import Path
 from rulesarchive.corpus.model import Rule
 from rulesarchive.differ.release_report import release_summary
 from rulesarchive.differ.report import diff_data
-from rulesarchive.differ.translations import base_release, compare_translation
+from rulesarchive.differ.translations import (
+    base_release,
+    compare_translation,
+    printed_date_release,
+)
 from rulesarchive.exports import ExportError
 from rulesarchive.exports.collect import Collected, ReleaseText
 from rulesarchive.exports.lines import LINE_TABLES, LineRow, line_row, write_lines
@@ -95,7 +99,8 @@ CREATE TABLE translations (
     status TEXT NOT NULL,
     stale_since_release_id INTEGER REFERENCES releases (id),
     english_number TEXT,
-    problems TEXT NOT NULL
+    problems TEXT NOT NULL,
+    printed_date_release_id INTEGER REFERENCES releases (id)
 );
 """
     + LINE_TABLES
@@ -157,7 +162,7 @@ def _fill(connection: sqlite3.Connection, collected: Sequence[Collected], meta: 
             )
         for translated in workers.translations():
             connection.executemany(
-                "INSERT INTO translations VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO translations VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (_with_ids(row, ids) for row in translated),
             )
     connection.executescript(INDEXES)
@@ -172,7 +177,7 @@ def _release_ids(collected: Sequence[Collected]) -> dict[str, int]:
 
 def _with_ids(row: tuple, ids: dict[str, int]) -> tuple:
     """Name a translation row's releases (keys, or None) by their ids."""
-    release, base, number, status, stale_since, english_number, problems = row
+    release, base, number, status, stale_since, english_number, problems, printed = row
     return (
         ids[release],
         ids[base] if base else None,
@@ -181,6 +186,7 @@ def _with_ids(row: tuple, ids: dict[str, int]) -> tuple:
         ids[stale_since] if stale_since else None,
         english_number,
         problems,
+        ids[printed] if printed else None,
     )
 
 
@@ -385,7 +391,9 @@ def _translation_rows(
         if (diff := english.gathered.diffs[index]) is not None
     ]
     base_document = english.texts[start].document() if base else None
-    report = compare_translation(text.release, document, base, base_document, later)
+    printed = printed_date_release(text.release, english_releases)
+    report = compare_translation(text.release, document, base, base_document, later, None, printed)
+    disagrees = report.printed_date_release.key if report.printed_date_release else None
     return [
         (
             text.release.key,
@@ -395,6 +403,7 @@ def _translation_rows(
             rule.stale_since.key if rule.stale_since else None,
             rule.english_number,
             _json(rule.problems),
+            disagrees,
         )
         for rule in report.rules
     ]

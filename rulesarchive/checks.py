@@ -23,6 +23,7 @@ from rulesarchive.differ.references import (
     Snapshot,
     follow_translated,
 )
+from rulesarchive.differ.translations import LOOK_AHEAD
 
 State = TypeVar("State", CheckState, ProblemLives)
 
@@ -62,10 +63,11 @@ def check_translation(
     kept for the first ones.
 
     `documents_from(n)` gives the documents of `releases[n:]`; `english` is oldest first. A
-    translated release is checked against the English releases up to its date: an English
-    release added after every translated one changes nothing, one added before goes back to
-    the first translated release on or after it (as a translated release changed or inserted
-    does).
+    translated release is checked against the English releases its base is chosen from (up
+    to its date, and the few after it when one is of its date: see base_release): an English
+    release added after all of those changes nothing, one added among them goes back to the
+    first translated release it could be the base of (as a translated release changed or
+    inserted does).
     """
     keys = translation_keys(language, releases, english)
     lives = _kept_state(derived, keys, ProblemLives())
@@ -92,13 +94,15 @@ def translation_keys(
     language: str, releases: Sequence[Release], english: Sequence[Release]
 ) -> list[str]:
     """The keys of a translated language's check after each release (see `_keys`): a release
-    with the English releases up to its date."""
+    with the English releases its base is chosen from."""
     dates = [release.effective_date for release in english]
     english_keys = _keys("en", [repr(release) for release in english])
-    steps = [
-        f"{release!r}:{english_keys[bisect_right(dates, release.effective_date)]}"
-        for release in releases
-    ]
+    steps = []
+    for release in releases:
+        seen = bisect_right(dates, release.effective_date)
+        if seen and dates[seen - 1] == release.effective_date:  # then it may look ahead
+            seen = min(seen + LOOK_AHEAD, len(english))
+        steps.append(f"{release!r}:{english_keys[seen]}")
     return _keys(language, steps)
 
 

@@ -458,8 +458,9 @@ class Library:
         for newer in english[english.index(base) + 1 :]:  # documents read only to diff them
             later.append((newer, self.diffs.get(previous, newer, {base.key: base_document})))
             previous = newer
+        printed = translations.printed_date_release(release, english)
         return translations.compare_translation(
-            release, document, base, base_document, later, alignment
+            release, document, base, base_document, later, alignment, printed
         )
 
     # After an ingest

@@ -19,7 +19,7 @@ from rulesarchive.differ.references import (
     snapshots,
 )
 
-from rulesarchive.checks import check_english, check_translation
+from rulesarchive.checks import check_english, check_translation, translation_keys
 from rulesarchive.library import Library, _glossaries
 from tests.test_references import doc, release
 
@@ -179,6 +179,20 @@ def test_a_translation_goes_on_from_its_first_release_after_an_english_release_a
     assert check(releases, CHINESE, english) == whole(3, english)  # of day 7: after them all
     assert check.starts == [0, 2, 2]
     assert whole(3, english[:2]) != whole(3, english[:3])  # day 6 is checked against day 5
+
+
+def test_a_translation_printed_on_an_english_date_is_checked_again_when_one_follows():
+    # with an English release of its date, its base may be one of the next few (ko 2017-07-08
+    # translates en 2017-08-25): an English release added after it may change its check
+    english = [release(day) for day in (1, 3, 5)]
+    dated, undated = [chinese(3)], [chinese(4)]
+    assert translation_keys("zh-Hans", dated, english[:2]) != translation_keys(
+        "zh-Hans", dated, english
+    )
+    # without one, it was made from an English release the archive lacks: only earlier ones
+    assert translation_keys("zh-Hans", undated, english[:2]) == translation_keys(
+        "zh-Hans", undated, english
+    )
 
 
 @pytest.fixture(scope="module")

@@ -7,6 +7,7 @@ import hashlib
 import json
 import re
 
+import jsonschema
 import pytest
 from click.testing import CliRunner
 from rulesarchive.corpus.catalogue import entry_for
@@ -16,9 +17,11 @@ from rulesarchive.corpus.model import Document, Provenance, Release, Rule
 from rulesarchive.corpus.store import Archive, render_rules_text
 from rulesarchive.differ.translation_align import Shift, align_translation
 from rulesarchive.differ.translations import (
+    base_release,
     check_structure,
     compare_translation,
 )
+from rulesarchive.exports.jsonfiles import schema_path
 from rulesarchive.scraper.ingest import ingest_paths
 from rulesarchive.site_builder.translations import pair_translations
 
@@ -57,6 +60,88 @@ def test_every_chinese_release_is_tied_to_its_english_base_and_aligns(ingested):
                 assert counts["mismatched"] < 0.03 * release.rule_count
         else:  # 2024-03-08: the archive has no English twin; the best numbered before it
             assert report.base.effective_date == D(2024, 2, 2), release.key
+        assert report.printed_date_release is None  # content and printed date agree
+
+
+# Korean releases revised for a later English release without a new printed date: ko
+# 2017-07-08 holds Commander 2017's rules (its last revision was made for it), ko 2017-01-20
+# Amonkhet's and part of Hour of Devastation's.
+KOREAN_BASES = {"2017-01-20": "2017-07-08", "2017-07-08": "2017-08-25"}
+
+
+def test_every_korean_release_is_paired_with_the_english_its_content_translates(ingested):
+    archive, _ = ingested
+    releases = archive.releases("ko")
+    assert len(releases) == 15
+    for release in releases:
+        report = _report(archive, "ko", release)
+        printed = release.effective_date.isoformat()
+        assert report.base.effective_date.isoformat() == KOREAN_BASES.get(printed, printed)
+        if printed in KOREAN_BASES:
+            assert report.printed_date_release.effective_date == release.effective_date
+        else:  # 2021-02-15 ties en 2021-02-05 by numbers: the printed date wins
+            assert report.printed_date_release is None, release.key
+        counts = report.counts
+        if release.effective_date >= D(2020, 7, 3):  # numbered as the English
+            assert counts["missing"] == counts["extra"] == 0, (release.key, counts)
+        else:  # the 17 subgame rules left out ('(생략)'); 504.3 kept until 2019-05-03
+            assert 17 <= counts["missing"] <= 23 and counts["extra"] <= 1, (release.key, counts)
+    newest = _report(archive, "ko")
+    assert newest.release.effective_date == D(2021, 11, 19)
+    assert newest.counts["current"] > 0.8 * newest.release.rule_count
+
+
+def _paired(numbers: list[str]) -> Document:
+    return Document("ko", None, rules=tuple(Rule(number, "x") for number in numbers))
+
+
+def test_the_base_is_the_nearby_english_release_whose_numbers_match_best():
+    printed = D(2017, 7, 8)
+    translated = _release("ko", printed, 3)
+    numbers = {
+        D(2017, 4, 28): {"1.1", "1.2"},
+        D(2017, 7, 8): {"1.1", "1.2", "1.3"},
+        D(2017, 8, 25): {"1.1", "1.2", "1.3", "1.4"},
+        D(2017, 9, 29): {"1.1", "1.2", "1.3", "1.4", "1.5"},
+    }
+    english = [_release("en", day, len(found)) for day, found in numbers.items()]
+
+    def base(found: list[str], among: list[Release] = english) -> D | None:
+        numbers_of = lambda release: numbers[release.effective_date]  # noqa: E731
+        chosen = base_release(translated, _paired(found), among, numbers_of)
+        return chosen.effective_date if chosen else None
+
+    assert base(["1.1", "1.2", "1.3", "1.4"]) == D(2017, 8, 25)  # revised for a later release
+    assert base(["1.1", "1.2", "1.3"]) == printed
+    numbers[D(2017, 4, 28)] = {"1.1", "1.2", "1.3"}
+    assert base(["1.1", "1.2", "1.3"]) == printed  # a tie: the printed date
+    without_twin = [r for r in english if r.effective_date != printed]
+    # no English release of its date: it translates one the archive lacks, never a later one
+    assert base(["1.1", "1.2", "1.3", "1.4"], without_twin) == D(2017, 4, 28)
+    assert base(["1.1"], english[1:]) == printed  # nothing before: still its date's
+    assert base(["1.1"], english[2:]) is None  # only later ones, none of its date
+
+
+def test_the_report_says_when_the_printed_date_and_the_content_disagree(ingested):
+    archive, _ = ingested
+    folder = str(archive.root)
+    command = ["--archive", folder, "translations", "ko", "--release", "2017-07-08"]
+    text = CliRunner().invoke(main, command)
+    assert text.exit_code == 0, text.output
+    assert text.output.splitlines()[:2] == [
+        "ko Hour of Devastation (HOU) 2017-07-08: translates en Commander 2017 (C17) 2017-08-25",
+        "printed 2017-07-08; its content translates en 2017-08-25, "
+        "not en Hour of Devastation (HOU) 2017-07-08",
+    ]
+    data = json.loads(CliRunner().invoke(main, [*command, "--format", "json"]).output)
+    assert data["printed_date_release"]["effective_date"] == "2017-07-08"
+    assert data["base_release"]["effective_date"] == "2017-08-25"
+    newest = json.loads(CliRunner().invoke(main, [*command[:4], "--format", "json"]).output)
+    assert newest["printed_date_release"] is None
+    schema = json.loads(schema_path("translation.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    for report in (data, newest):
+        jsonschema.validate(report, schema, format_checker=jsonschema.FormatChecker())
 
 
 def test_staleness_around_english_changes(ingested):
