@@ -79,17 +79,21 @@ def cited_numbers(text: str) -> list[str]:
 # a range of chapters ('306–311') or a section ('section 5'); a chapter given with its title
 # ('See 719, "Prototype Cards."'). A bare three-digit number elsewhere is a quantity, not a
 # citation. The one parser of citations: the reference check, the site's links, the
-# translations' comparison and the renumbering of references all read it.
+# translations' comparison and the renumbering of references all read it. The translations'
+# words for these are read too, where they cannot mean anything else (see below).
 _END = rf"(?:{NUMBER}|\d{{1,3}}(?:{LETTERS})?|{LETTERS})"
 _TAIL = r"(?![\d]|\.\d|[a-z])"  # not 702.190 read as 702.19, nor section 3.4 as 3
 _ITEM = rf"(?<![\d.])(?:{NUMBER}|{CHAPTER})(?:\s?[–-]\s?{_END})?{_TAIL}"
 # Chinese: 规则704 (rule 704), 规则111和707 (rules 111 and 707), 第8章 (section 8).
+# Korean: 규칙 708 (rule 708), 규칙 601.2b와 601.2e-h (and: 와/과 glued to the number before,
+# 및 spaced), 규칙 704 또는 705 (or). '7장' is seven cards, never a chapter: not read.
 _SEPARATOR = (
-    r"(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|through)\s+|\s*[、和或及与]\s*)"
-    r"(?:rules?\s+|规则\s*)?"
+    r"(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|through)\s+|\s*[、和或及与]\s*"
+    r"|(?:와|과)\s+|\s+(?:및|또는)\s+)"
+    r"(?:rules?\s+|规则\s*|규칙\s*)?"
 )
 _LED_LIST = re.compile(
-    rf"(?:\b(?:[Rr]ules?|[Cc]hapters?)\s+|规则\s*){_ITEM}(?:{_SEPARATOR}{_ITEM})*"
+    rf"(?:\b(?:[Rr]ules?|[Cc]hapters?)\s+|规则\s*|규칙\s*){_ITEM}(?:{_SEPARATOR}{_ITEM})*"
 )
 # A rule or a chapter not after a digit or a point, said after its first digit: a pattern that
 # starts with a digit is searched digit to digit, three times as fast as one that starts with
@@ -98,6 +102,10 @@ _NUMBER_OR_CHAPTER = rf"\d(?<![\d.]\d)\d\d(?:\.\d+(?:{LETTERS})?)?"
 _PARTS = re.compile(rf"(?P<first>{_NUMBER_OR_CHAPTER})(?:\s?[–-]\s?(?P<last>{_END}))?{_TAIL}")
 # 'section 5', and a chapter after it ('section 101, "Starting the Game"', 2001-2009)
 _SECTION = re.compile(rf"(?:\b[Ss]ections?\s+|第)(?P<first>{CHAPTER}|{SECTION}){_TAIL}(?P<last>)")
+# Korean: '8절 "Multiplayer Rules."' (section 8: the counter after the number). Only with the
+# section's title after it, as every Korean release writes it: 절 also begins other words
+# ('절차', a procedure).
+_SECTION_BEFORE_WORD = re.compile(rf"(?<![\d.])(?P<first>{SECTION})(?P<last>)(?=절\s*,?\s*[“\"])")
 # The title a chapter or section citation gives: rule 704, “State-Based Actions.”
 _TITLE = re.compile(r"\s*,?\s*[“\"]([^”\"]+?)[,.;]?[”\"]")
 # A chapter with its title, with no word before it ('and 729, "Merging with Permanents."')
@@ -139,11 +147,15 @@ def parse_citations(text: str) -> tuple[Citation, ...]:
         return ()
     found: dict[int, Citation] = {}
     # Each pattern is tried only where its words are in the text: `in` is far quicker.
-    if "ule" in text or "hapter" in text or "规则" in text:
+    if "ule" in text or "hapter" in text or "规则" in text or "규칙" in text:
         for listed in _LED_LIST.finditer(text):
             for match in _PARTS.finditer(text, listed.start(), listed.end()):
                 found[match.start()] = _citation(match)
-    for pattern, words in ((_SECTION, ("ection", "第")), (_TITLED, ('"', "“"))):
+    for pattern, words in (
+        (_SECTION, ("ection", "第")),
+        (_SECTION_BEFORE_WORD, ("절",)),
+        (_TITLED, ('"', "“")),
+    ):
         if any(word in text for word in words):
             for match in pattern.finditer(text):
                 found.setdefault(match.start("first"), _citation(match))

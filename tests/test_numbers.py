@@ -128,3 +128,22 @@ def test_the_nearest_numbers_are_the_ones_in_use_on_either_side():
     assert nearest_numbers("400.66", numbers) == ["400.11", "401.1"]
     assert nearest_numbers("100.1", numbers) == ["399.9"]
     assert nearest_numbers("999.1", numbers) == ["401.1"]
+
+
+def test_korean_citations_after_the_word_for_rule_and_before_the_word_for_section():
+    def cited(text: str) -> list[tuple[str, ...]]:
+        return [citation.numbers for citation in parse_citations(text)]
+
+    # 규칙 (rule) leads a list joined by 와/과 (and, glued to the number), 및 (and), 또는 (or)
+    assert cited("규칙 708 '뒷면 상태의 주문 및 지속물'을 참조하세요.") == [("708",)]
+    assert cited("규칙 704와 705, 규칙 306 또는 311을 따릅니다.") == [
+        ("704",),
+        ("705",),
+        ("306",),
+        ("311",),
+    ]
+    assert cited("규칙 601.2b와 601.2e-h를 따릅니다.") == [("601.2b",), ("601.2e", "601.2h")]
+    # N절 (section N), with its title as every release writes it
+    assert cited('8절 "Multiplayer Rules."을 보세요. (6절, "Spells."을 보세요)') == [("8",), ("6",)]
+    # numbers that are no citations: seven cards (장), a step (절차), a quantity after 과
+    assert cited("카드 7장을 뽑습니다. 4절차를 거칩니다. 생물 3과 4") == []

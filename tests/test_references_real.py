@@ -56,11 +56,13 @@ def test_the_changelog_of_2010_02_01_says_which_citations_it_fixed(english):
 def test_the_whole_archive_counts_are_the_ones_in_the_readme(english):
     archive, check = english
     summaries = [check_all_text(check_all_data(check)).splitlines()[0]]
-    chinese = Library(archive.root, archive.derived).check("zh-Hans")
-    summaries.append(check_all_text(check_all_data(chinese)).splitlines()[0])
+    library = Library(archive.root, archive.derived)
+    chinese, korean = library.check("zh-Hans"), library.check("ko")
+    for translated in (chinese, korean):
+        summaries.append(check_all_text(check_all_data(translated)).splitlines()[0])
     for summary in summaries:
         assert summary in README, summary
     # Every problem names a kind, a release it appeared in, and a fix no earlier than that.
-    for problem in (*check.problems, *chinese.problems):
+    for problem in (*check.problems, *chinese.problems, *korean.problems):
         assert problem.kind in ProblemKind.__members__.values()
         assert problem.fixed is None or problem.fixed.effective_date > problem.since.effective_date

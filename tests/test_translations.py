@@ -91,6 +91,33 @@ def test_every_korean_release_is_paired_with_the_english_its_content_translates(
     assert newest.counts["current"] > 0.8 * newest.release.rule_count
 
 
+def test_the_commands_read_korean_as_they_read_chinese(ingested, tmp_path):
+    archive, _ = ingested
+
+    def run(*args: str) -> str:
+        result = CliRunner().invoke(main, ["--archive", str(archive.root), *args])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    assert "Magic 규칙은" in run("rule", "100.1", "--lang", "ko")
+    history = json.loads(run("history", "702.19b", "--lang", "ko", "--format", "json"))
+    assert history["versions"][0]["effective_date"] == "2016-11-11"
+    changelog = json.loads(run("changelog", "--lang", "ko", "--format", "json"))
+    assert (changelog["old"]["effective_date"], changelog["new"]["effective_date"]) == (
+        "2021-02-15",
+        "2021-11-19",
+    )
+    assert "added 309.1" in run("diff", "2021-02-15", "2021-11-19", "--lang", "ko")
+    check = json.loads(run("check", "--lang", "ko", "--format", "json"))
+    cited = {(ref["rule"], ref["cites"]) for ref in check["references"]}
+    assert {("100.1b", "8"), ("701.34g", "708")} <= cited  # '8절 "…"', '규칙 708'
+    run("export", "json", str(tmp_path / "json"), "--lang", "ko")
+    exported = json.loads((tmp_path / "json" / "ko.json").read_text(encoding="utf-8"))
+    schema = json.loads(schema_path("export.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(exported, schema, format_checker=jsonschema.FormatChecker())
+    assert len(exported["releases"]) == 15 and exported["releases"][0]["glossary"] == []
+
+
 def _paired(numbers: list[str]) -> Document:
     return Document("ko", None, rules=tuple(Rule(number, "x") for number in numbers))
 
