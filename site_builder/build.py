@@ -34,7 +34,7 @@ from rulesarchive.site_builder.source import Source
 from rulesarchive.site_builder.translations import Pairing, pair_translations
 from rulesarchive.site_builder.workers import make_files, make_until
 
-LANGUAGE_ORDER = ("en", "zh-Hans", "it")
+LANGUAGE_ORDER = ("en", "zh-Hans", "it", "ko")
 
 
 def sample_archive() -> Path:

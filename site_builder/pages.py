@@ -7,6 +7,7 @@ import datetime as dt
 import hashlib
 import pickle
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from jinja2 import Environment
 from rulesarchive.corpus.derived import code_version
@@ -35,7 +36,14 @@ from rulesarchive.site_builder.translations import Pairing
 
 # Pages each language of the site has, at the same path under its folder.
 _IN_EVERY_LANGUAGE = frozenset(
-    ("index.html", "chapters/index.html", "glossary/index.html", "compare.html", "removed.html")
+    (
+        "index.html",
+        "chapters/index.html",
+        "glossary/index.html",
+        "compare.html",
+        "removed.html",
+        "goto.html",
+    )
 )
 
 
@@ -89,6 +97,12 @@ class LanguagePages:
             links,
         )
         self.index_of = {release.effective_date: i for i, release in enumerate(data.releases)}
+        # What the other languages have, for the language switch of every page.
+        self._have = {
+            other.language: _Pages.of(other)
+            for other in (others or {}).values()
+            if other.language != data.language
+        }
         # The other languages' references, for their texts shown beside a rule (no glossary
         # links, nothing kept: only a rule's counterparts use them).
         self._elsewhere = {
@@ -147,14 +161,16 @@ class LanguagePages:
         index = self.newest if modified is None else modified
         self.lastmod[path] = self.data.releases[index].effective_date
         if "switches" not in context:
-            context["switches"] = self._switches(path)
+            context["switches"] = self.switches(path)
+        context.setdefault("canonical", self.base_url + path if self.base_url else "")
         if "alternates" not in context:  # the same page in every language, as absolute links
+            same = [s for s in context["switches"] if s["same"]] if self.base_url else []
+            canonical = context["canonical"] == self.base_url + path  # not a stub's
             context["alternates"] = [
                 {"language": s["language"], "href": self.base_url + s["path"]}
-                for s in (context["switches"] if self.base_url else ())
+                for s in (same if canonical and len(same) > 1 else ())  # not the page alone
             ]
         context.setdefault("description", context.get("title", ""))
-        context.setdefault("canonical", self.base_url + path if self.base_url else "")
         context.setdefault("og_type", "website")
         context["root"] = paths.root_of(path) if root is None else root
         return Job(path, template, context)
@@ -163,21 +179,55 @@ class LanguagePages:
         """The references of a language of the site (this one's own, or another's)."""
         return self.refs if language == self.language else self._elsewhere.get(language)
 
-    def _switches(self, path: str) -> list[dict]:
-        """The language switch of a page every language has (its home, chapters, glossary,
-        compare and removed rules), or none."""
+    def switches(
+        self, path: str, same: dict[str, str] | None = None, chapter: str = ""
+    ) -> list[dict]:
+        """The language switch of a page: in each language the same page, or the nearest it has.
+
+        `same` gives the same page in some languages (a rule's page in each translation);
+        `chapter` is where a rule page stands, for a language without that rule.
+        """
         rest = path.removeprefix(f"{self.language}/")
-        if len(self.languages) < 2 or rest == path or rest not in _IN_EVERY_LANGUAGE:
+        if len(self.languages) < 2 or rest == path:
             return []
-        return [
-            language_switch(
-                language,
-                "" if language == self.language else paths.relative(path, f"{language}/{rest}"),
-                language == self.language,
-                f"{language}/{rest}",
-            )
-            for language in self.languages
-        ]
+        found = []
+        for language in self.languages:
+            if language == self.language:
+                found.append(language_switch(language, "", True, path))
+                continue
+            if same and language in same:
+                target, exact = same[language], True
+            else:
+                target, exact = self._nearest(language, rest, chapter)
+            href = paths.relative(path, target)
+            found.append(language_switch(language, href, False, target, exact))
+        return found
+
+    def _nearest(self, language: str, rest: str, chapter: str = "") -> tuple[str, bool]:
+        """The page of `language` (from the site root) nearest to this language's `rest`, and
+        whether it is the same page: the same path where it has one, else its release of that
+        date, its chapter, its glossary or its home."""
+        have = self._have.get(language)
+        parts = rest.split("/")
+        if have is None:
+            return f"{language}/index.html", False
+        if rest in _IN_EVERY_LANGUAGE or (rest == "translation.html" and language != "en"):
+            return f"{language}/{rest}", True
+        if parts[0] == "releases" and len(parts) > 2:
+            if parts[1] not in have.dates:
+                return f"{language}/index.html", False
+            page = "check.html" if parts[-1] == "check.html" else "index.html"
+            return f"{language}/releases/{parts[1]}/{page}", rest.endswith(f"{parts[1]}/{page}")
+        if parts[0] == "n" and len(parts) == 3 and parts[1] in have.numbers:
+            return f"{language}/{rest}", True
+        if parts[0] == "glossary":
+            return f"{language}/glossary/index.html", rest == "glossary/index.html"
+        if parts[0] == "chapters" and len(parts) == 3:
+            chapter = parts[1]
+        if chapter in have.chapters:
+            target = paths.chapter_page(language, chapter)
+            return target, rest == target.removeprefix(f"{language}/")
+        return f"{language}/index.html", False
 
     def data_file(self, path: str, content: str) -> Job:
         """Make the job of a data file: its content is what it shows."""
@@ -191,19 +241,24 @@ class LanguagePages:
         make: Callable[[], Job],
         modified: int | None = None,
         finer: Callable[[], object] | None = None,
+        switches: list[dict] | None = None,
     ) -> Memoised:
         """Make a page known by its `inputs` (plain data), its job made only when they changed
         (and, given `finer`, when what it returns changed too: see `Memoised`).
 
-        `modified` as for `page`, which a page kept as it was is not made through.
+        `modified` as for `page`, which a page kept as it was is not made through. What the
+        page's language switch links to (`switches`, by default the page's own) counts too:
+        another language's release, chapter or rule may come or go.
         """
         self.lastmod[path] = self.data.releases[
             self.newest if modified is None else modified
         ].effective_date
+        switches = self.switches(path) if switches is None else switches
+        switched = tuple((switch["language"], switch["path"]) for switch in switches)
         finer_memo = None
         if finer is not None:
-            finer_memo = _once(lambda: memo(self.salt, path, finer()))
-        return Memoised(path, memo(self.salt, path, inputs), make, finer_memo)
+            finer_memo = _once(lambda: memo(self.salt, path, (finer(), switched)))
+        return Memoised(path, memo(self.salt, path, (inputs, switched)), make, finer_memo)
 
     def fingerprint(self, job: Job) -> str:
         """Hash what a job of this language renders."""
@@ -230,6 +285,25 @@ class LanguagePages:
             RulePages(self).jobs(),
             (job for kind in unchecked for job in kind(self).jobs()),
             (job for kind in checked for job in kind(self).jobs()),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Pages:
+    """What pages a language has that another's language switch may lead to."""
+
+    dates: frozenset[str]  # its releases' dates (a changelog and a check page each)
+    chapters: frozenset[str]  # the chapters of its newest release (a page each)
+    numbers: frozenset[str]  # its number pages: every rule, chapter and section number
+
+    @classmethod
+    def of(cls, data: Language) -> _Pages:
+        """Sum up a language's pages from what was gathered of it."""
+        headings = [h.number for h in data.headings]
+        return cls(
+            frozenset(release.effective_date.isoformat() for release in data.releases),
+            frozenset(number for number in headings if len(number) == 3),
+            frozenset([*data.holders, *(n for n in headings if len(n) in (1, 3))]),
         )
 
 

@@ -21,7 +21,7 @@ from jinja2.bccache import Bucket, BytecodeCache
 from markupsafe import Markup, escape
 from rulesarchive.corpus.derived import DerivedData, Kind, entry_key
 
-LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "it": "Italiano"}
+LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "it": "Italiano", "ko": "한국어"}
 
 
 def environment(compiled: DerivedData | None = None) -> Environment:

@@ -43,6 +43,11 @@ class RulePages:
             for (lang, line_id), c in pairing.by_translation.items()
             if lang == language
         }
+        # Every translation of each English line, for the language switch.
+        self._siblings = {
+            line_id: tuple((c.language, c.line_id) for c in counterparts)
+            for line_id, counterparts in pairing.by_english.items()
+        }
 
     def jobs(self) -> list[Callable[[], Memoised]]:
         """Return the makers of every rule's page and of the history files, a chapter each.
@@ -82,12 +87,14 @@ class RulePages:
         finer = None
         if line.stretches[-1].first < self.site.newest:
             finer = partial(self._since_last_change, line, others)
+        page = paths.rule_page(self.site.language, line)
         return self.site.memoised(
-            paths.rule_page(self.site.language, line),
+            page,
             (self.site.releases_memo, others),
             partial(self.rule, line),
             _modified(line, self.site.newest),
             finer,
+            self._switches(page, line),
         )
 
     def _since_last_change(self, line: Line, others: str) -> tuple:
@@ -206,33 +213,24 @@ class RulePages:
         return self._english.get(line.id)
 
     def _switches(self, page: str, line: Line) -> list[dict]:
-        """Links to the same rule in the other languages (the language switch)."""
+        """Links to the same rule in the other languages (the language switch); a language
+        without it gets its chapter, or its home."""
+        return self.site.switches(page, self._same_rule(line), line.rule.number[:3])
+
+    def _same_rule(self, line: Line) -> dict[str, str]:
+        """The page of the same rule in each other language that has it (from the site root)."""
         if self.site.language == "en":
-            others = [(c.language, c.line_id) for c in self._counterparts(line)]
-            if not others:
-                return []
-            return [language_switch("en", "", True, page)] + [
-                language_switch(
-                    lang,
-                    paths.relative(page, f"{lang}/r/{line_id}/index.html"),
-                    False,
-                    f"{lang}/r/{line_id}/index.html",
-                )
-                for lang, line_id in others
-            ]
-        translated = self._translated(line)
-        if translated is None:
-            return []
-        english = translated.english_line_id
-        return [
-            language_switch(
-                "en",
-                paths.relative(page, f"en/r/{english}/index.html"),
-                False,
-                f"en/r/{english}/index.html",
-            ),
-            language_switch(self.site.language, "", True, page),
-        ]
+            english = line.id
+        else:
+            translated = self._translated(line)
+            if translated is None:
+                return {}
+            english = translated.english_line_id
+        same = {"en": f"en/r/{english}/index.html"}
+        for language, line_id in self._siblings.get(english, ()):
+            same[language] = f"{language}/r/{line_id}/index.html"
+        same.pop(self.site.language, None)
+        return same
 
     def history_bundles(self) -> dict[str, list[Line]]:
         """Group the lines by the chapter of their last number (one history file per chapter)."""
@@ -481,14 +479,16 @@ def _relative_change(page: str, counterpart: Seen) -> str:
     return f"{paths.relative(page, target)}#{anchor}"
 
 
-def language_switch(language: str, href: str, current: bool, path: str) -> dict:
-    """One language's entry in a page's language switch (`path` from the site root)."""
+def language_switch(language: str, href: str, current: bool, path: str, same: bool = True) -> dict:
+    """One language's entry in a page's language switch (`path` from the site root; `same`:
+    the same page in that language, not only the nearest it has)."""
     return {
         "language": language,
         "name": LANGUAGE_NAMES.get(language, language),
         "href": href,
         "current": current,
         "path": path,  # from the site root, for the absolute alternates in <head>
+        "same": same,
     }
 
 

@@ -227,6 +227,12 @@ EVERY_KIND = [
     "zh-Hans/r/2014-02-01/400.6/index.html",
     "zh-Hans/translation.html",
     "zh-Hans/chapters/702/index.html",
+    "ko/index.html",
+    "ko/r/2019-01-25/400.6/index.html",
+    "ko/translation.html",
+    "ko/chapters/702/index.html",
+    "ko/glossary/index.html",
+    "search.html?q=결속&lang=ko",
 ]
 
 
@@ -279,6 +285,50 @@ def test_the_search_page_speaks_the_language_searched(page, base_url):
     page.wait_for_function("document.getElementById('search-status').textContent.includes('match')")
     assert page.locator("#search-results li > a").first.inner_text() == "Rule 400.6"
     assert "lang=en" in page.url
+
+
+def test_korean_pages_speak_korean_in_a_korean_face(page, base_url):
+    page.goto(base_url + "ko/r/2019-01-25/400.6/index.html")
+    assert page.locator("html").get_attribute("lang") == "ko"
+    navigation = page.locator("header.site nav[aria-label=사이트]").inner_text()
+    assert "버전" in navigation and "용어사전" in navigation and "Releases" not in navigation
+    assert page.locator("section.history h2").inner_text() == "변경 이력"
+    assert "자원봉사 번역자" in page.locator("footer").inner_text()
+    face = page.evaluate("getComputedStyle(document.body).fontFamily")
+    assert face.startswith('"Noto Serif KR"')  # a Korean face first
+    english = page.evaluate("getComputedStyle(document.querySelector('.english')).fontFamily")
+    assert english.startswith("Georgia") and "KR" not in english  # the English beside it
+    switch = page.locator("nav.languages")
+    assert switch.locator("[aria-current]").inner_text() == "한국어"
+    switch.get_by_role("link", name="简体中文").click()  # the other translation of the rule
+    page.wait_for_url("**/zh-Hans/r/2014-02-01/400.6/index.html")
+    page.locator("nav.languages").get_by_role("link", name="한국어").click()
+    page.wait_for_url("**/ko/r/2019-01-25/400.6/index.html")
+
+
+@pytest.mark.parametrize(
+    ("query", "rule"),
+    [
+        ("결속", "702.19"),  # a keyword, printed with a particle after it ('결속은')
+        ("죽음의 손길", "702.18"),
+        ("전장으로 이동한다면", "400.6"),
+        ("702.19b", "702.19b"),
+    ],
+)
+def test_korean_search_finds_the_rule(page, base_url, query, rule):
+    page.goto(base_url + f"search.html?q={query}&lang=ko")
+    page.wait_for_function("document.getElementById('search-status').textContent.includes('일치')")
+    assert page.locator("html").get_attribute("lang") == "ko"
+    titles = page.locator("#search-results li > a").all_inner_texts()
+    assert rule in [title.removeprefix("규칙 ") for title in titles[:3]], titles
+
+
+def test_the_korean_translation_page_says_its_content_is_a_later_english_release(page, base_url):
+    page.goto(base_url + "ko/index.html")
+    page.get_by_role("link", name="영어 원문 대비 번역 현황").click()
+    page.wait_for_url("**/ko/translation.html")
+    said = page.locator(".printed-date").inner_text()
+    assert "2019-01-25" in said and "2019-05-03 영어 버전을 번역한 것" in said
 
 
 def test_chinese_pages_have_a_chinese_footer(page, base_url):

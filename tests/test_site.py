@@ -41,6 +41,8 @@ GOLDEN_PAGES = [
     "en/chapters/702/index.html",
     "zh-Hans/r/2014-02-01/400.6/index.html",
     "zh-Hans/goto.html",
+    "ko/r/2019-01-25/400.6/index.html",
+    "ko/translation.html",
     "404.html",
 ]
 
@@ -342,7 +344,10 @@ def test_build_reports_its_progress_stage_by_stage(tmp_path):
     archive = fixture_archive(tmp_path / "archive")
     build_site(archive, tmp_path / "site", index_search=False, progress=lambda *s: seen.append(s))
     stages = list(dict.fromkeys(stage for stage, _, _ in seen))
-    assert stages == ["reading en", "reading zh-Hans", "rendering en", "rendering zh-Hans"]
+    assert stages == [
+        *("reading en", "reading zh-Hans", "reading ko"),
+        *("rendering en", "rendering zh-Hans", "rendering ko"),
+    ]
     last = {stage: (done, total) for stage, done, total in seen}
     assert all(done == total > 0 for done, total in last.values())
 
@@ -371,11 +376,20 @@ def test_pages_follow_web_conventions(site):
     assert alternates == {
         "en": url,
         "zh-Hans": "http://localhost:8000/zh-Hans/r/2014-02-01/400.6/index.html",
+        "ko": "http://localhost:8000/ko/r/2019-01-25/400.6/index.html",
     }
     stub = BeautifulSoup((site / "en/n/702.19/index.html").read_text(), "html.parser")
     assert stub.find("link", rel="canonical")["href"] == (
         "http://localhost:8000/en/r/2010-02-01/702.18/index.html"
     )
+    assert not stub.select("link[hreflang]")  # a stub's alternates would be stubs
+    # a page the other languages lack: the switch leads to their nearest, no alternate claims it
+    term = BeautifulSoup((site / "en/glossary/trample/index.html").read_text(), "html.parser")
+    assert not term.select("link[hreflang]")
+    assert [a["href"] for a in term.select("nav.languages a")] == [
+        "../../../zh-Hans/glossary/index.html",
+        "../../../ko/glossary/index.html",
+    ]
     robots = (site / "robots.txt").read_text()
     assert "Sitemap: http://localhost:8000/sitemap.xml" in robots
     sitemap = (site / "sitemap.xml").read_text()
@@ -386,6 +400,53 @@ def test_pages_follow_web_conventions(site):
         in sitemap
     )
     assert "goto.html" not in sitemap
+
+
+def _flat(messages: dict, prefix: str = "") -> dict[str, str]:
+    flat = {}
+    for key, value in messages.items():
+        if isinstance(value, dict):
+            flat |= _flat(value, f"{prefix}{key}.")
+        else:
+            flat[prefix + key] = value
+    return flat
+
+
+@pytest.mark.parametrize("language", ["zh-Hans", "ko"])
+def test_a_message_catalogue_says_every_string_with_the_same_blanks(language):
+    folder = Path(__file__).resolve().parents[1] / "templates" / "messages"
+    english = _flat(json.loads((folder / "en.json").read_text(encoding="utf-8")))
+    own = _flat(json.loads((folder / f"{language}.json").read_text(encoding="utf-8")))
+    assert own.keys() == english.keys()
+    for key, text in english.items():
+        assert sorted(re.findall(r"{\w+}", own[key])) == sorted(re.findall(r"{\w+}", text)), key
+    # what a document of the language prints before an example (the Korean prints English)
+    assert own["example_label"] == {"zh-Hans": "例如：", "ko": "Example: "}[language]
+
+
+def test_every_page_of_every_language_has_the_language_switch(site):
+    kinds = set()
+    for page in sorted(site.glob("*/**/*.html")):
+        path = page.relative_to(site).as_posix()
+        language, _, rest = path.partition("/")
+        if language not in {"en", "zh-Hans", "ko"}:
+            continue
+        kinds.add(rest.split("/")[0])
+        switch = BeautifulSoup(page.read_text(), "html.parser").select("nav.languages > *")
+        assert [entry.get_text() for entry in switch] == ["English", "简体中文", "한국어"], path
+        assert [entry["lang"] for entry in switch if entry.get("aria-current")] == [language]
+    assert kinds >= {"index.html", "releases", "r", "n", "chapters", "glossary", "translation.html"}
+
+
+def test_the_korean_pages_say_what_the_translation_omits_and_when_its_content_is(site):
+    glossary = BeautifulSoup((site / "ko/glossary/index.html").read_text(), "html.parser")
+    assert "용어사전이 실려 있지 않습니다" in glossary.select_one("main").get_text()
+    status = BeautifulSoup((site / "ko/translation.html").read_text(), "html.parser")
+    assert status.select_one(".printed-date").get_text() == (
+        "표시된 날짜는 2019-01-25이지만, 내용은 그 날짜의 영어 버전이 아니라 2019-05-03 영어 "
+        "버전을 번역한 것입니다."
+    )
+    assert status.select_one("html")["lang"] == "ko"
 
 
 def test_the_not_found_page_works_under_a_sub_path(tmp_path):
