@@ -2,20 +2,22 @@
 
 Usage: python benchmarks/build_site.py [--synthetic] [--keep-in DIR]
 Ingests ../shared/cr-archive (English and zh-Hans) into a temporary archive, holding back the
-two newest English releases; builds the site from nothing (no site, no cached diffs);
+two newest English releases; builds the site from nothing (no site, no derived data);
 rebuilds with nothing changed; ingests one held-back release as `rulesarchive ingest` does
-(which prepares its diff and extends the kept reference check: the "ingest" column) and
+(`Library.prepare`: its diff, the kept reference check extended: the "ingest" column) and
 rebuilds, then the other and rebuilds again. With --synthetic, the archive is the real
 English releases followed by synthetic ones up to 500 (benchmarks/synthetic.py), the last two
-held back the same way.
+held back the same way. The derived data lives in a folder of this run (RULESARCHIVE_CACHE,
+for the builds and in process), never in the user's own cache.
 Each build runs in a child process (its peak memory is its own; "child" is the largest of
 the processes it forks or starts) and reports where its time went: reading the releases and
-tracing their lines of descent (`gather`), and the rest (the pages; the reference checks run in
-processes beside the gathering and the pages, their CPU time counted, their waiting in either),
-with its CPU time (user + system, the processes it forked included: on a shared machine the
-wall-clock follows the load, the CPU time hardly) and the system part of it ("sys": making
-the site's files and folders: ext4 makes new files slowly for a few minutes after many were
-deleted, as a run's temporary folder is at its end; `--keep-in DIR` leaves them in DIR).
+tracing their lines of descent (`Library.gather`), and the rest (the pages; the reference
+checks run in processes beside the gathering and the pages, their CPU time counted, their
+waiting in either), with its CPU time (user + system, the processes it forked included: on a
+shared machine the wall-clock follows the load, the CPU time hardly) and the system part of
+it ("sys": making the site's files and folders: ext4 makes new files slowly for a few minutes
+after many were deleted, as a run's temporary folder is at its end; `--keep-in DIR` leaves
+them, and the derived data, in DIR).
 Targets (2-core machine, issues 10 and 13): real archive full at most 15 s (issue 10: 30 s)
 and 1 GB, nothing changed at most 1 s, one release at most 3 s (issue 10: 5 s); synthetic
 500: full at most 120 s, one release at most 10 s.
@@ -33,9 +35,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from rulesarchive.corpus.store import Archive
-from rulesarchive.differ.after_ingest import prepare_after_ingest
 from rulesarchive.scraper.ingest import ingest_paths
+
+from rulesarchive.library import Library
 
 sys.path.insert(0, str(Path(__file__).parent))
 import synthetic  # beside this script
@@ -44,7 +46,7 @@ SHARED = Path(__file__).resolve().parents[2] / "shared" / "cr-archive"
 CHILD = """
 import json, resource, sys, time
 from pathlib import Path
-from rulesarchive.corpus.store import Archive
+from rulesarchive.library import Library
 from rulesarchive.site_builder import build
 
 spent = {"gather": 0.0}
@@ -56,7 +58,7 @@ def timed(name, function):
         finally:
             spent[name] += time.perf_counter() - started
     return run
-build.gather = timed("gather", build.gather)
+Library.gather = timed("gather", Library.gather)
 def cpu(fields=("ru_utime", "ru_stime")):  # seconds of the build and the processes it forked
     return sum(getattr(resource.getrusage(who), field) for field in fields
                for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
@@ -64,7 +66,7 @@ def peak_kb():  # of this process since it started (ru_maxrss counts the benchma
     status = Path("/proc/self/status").read_text()
     return int(status.split("VmHWM:")[1].split()[0])
 if __name__ == "__main__":
-    report = build.build_site(Archive(sys.argv[1]), Path(sys.argv[2]), index_search=False)
+    report = build.build_site(Library(sys.argv[1]), Path(sys.argv[2]), index_search=False)
     print(json.dumps({"files": report.pages, "written": report.written,
                       "seconds": report.seconds, **spent,
                       "peak_mb": peak_kb() / 1024, "cpu": cpu(), "sys": cpu(("ru_stime",)),
@@ -89,14 +91,14 @@ def _ingested(outcomes: list) -> list:
     return [o.release for o in outcomes if o.status in ("added", "replaced")]
 
 
-def real_archive(root: Path) -> tuple[Archive, list[Path]]:
+def real_archive(root: Path) -> tuple[Library, list[Path]]:
     """Ingest the shared archive but the two newest English releases; return those two."""
     english = sorted((SHARED / "en").glob("*.txt"))
-    archive = Archive(root)
+    library = Library(root)
     originals = sorted((SHARED / "orig" / "en").iterdir())  # 2003-06-01 exists only as RTF
     chinese = sorted((SHARED / "zh-Hans").glob("*.txt"))
-    ingest_paths(archive, english[:-2] + originals + chinese)
-    return archive, english[-2:]
+    ingest_paths(library.archive, english[:-2] + originals + chinese)
+    return library, english[-2:]
 
 
 def _scratch(parent: Path | None):
@@ -120,21 +122,24 @@ def main() -> None:
     rows = []
     with _scratch(options.keep_in) as folder:
         root = Path(folder)
+        os.environ["RULESARCHIVE_CACHE"] = str(root / "derived")  # the builds' too
         if options.synthetic:
-            archive = synthetic.make_archive(root / "archive", 498)
-            later = [lambda s=step: synthetic.extend_archive(archive, 1, seed=s) for step in (1, 2)]
+            library = Library(synthetic.make_archive(root / "archive", 498).root)
+            extend = synthetic.extend_archive
+            later = [lambda s=step: extend(library.archive, 1, seed=s) for step in (1, 2)]
         else:
-            archive, held = real_archive(root / "archive")
-            later = [lambda path=path: _ingested(ingest_paths(archive, [path])) for path in held]
+            library, held = real_archive(root / "archive")
+            later = [lambda p=path: _ingested(ingest_paths(library.archive, [p])) for path in held]
+        library.derived.clear()  # from nothing: what making the archive kept goes
         site = root / "site"
-        releases = len(archive.releases())
-        rows.append((f"full, {releases} releases, from nothing", timed_build(archive.root, site)))
-        rows.append(("rebuild, nothing changed", timed_build(archive.root, site)))
+        releases = len(library.releases())
+        rows.append((f"full, {releases} releases, from nothing", timed_build(library.root, site)))
+        rows.append(("rebuild, nothing changed", timed_build(library.root, site)))
         for label in ("rebuild, one release added (first)", "rebuild, one more release added"):
             started = time.perf_counter()
-            prepare_after_ingest(archive, later.pop(0)())  # as the ingest command does
+            library.prepare(later.pop(0)())  # as the ingest command does
             ingested = time.perf_counter() - started
-            rows.append((label, timed_build(archive.root, site) | {"ingest": ingested}))
+            rows.append((label, timed_build(library.root, site) | {"ingest": ingested}))
     heading = f"{'build':38} {'files':>6} {'written':>7} {'seconds':>7} {'CPU s':>6} {'sys':>5}"
     heading += f" {'gather':>6}"
     print(f"{heading} {'pages':>6} {'peak MB':>7} {'child':>5} {'load':>5} {'ingest':>6}")

@@ -6,6 +6,8 @@ newest one, a week apart, each the release before with a few small edits of the 
 updates make: a reworded rule, a sub-rule added or removed at the end of its rule, a sub-rule
 inserted in the middle (the ones after it renumbered), a reworded glossary entry. Each is
 stored through `Archive.save`, as an ingest stores a release. Deterministic for a seed.
+Making the archive keeps no derived data (`Archive(..., cache=False)`): the user's own cache
+(RULESARCHIVE_CACHE) is never read or written.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ _SUB_RULE = re.compile(r"^(\d{3}\.\d+)([a-z])$")
 
 def make_archive(folder: Path, releases: int = 500, seed: int = 10) -> Archive:
     """Ingest the real English releases into `folder`, then add synthetic ones up to `releases`."""
-    archive = Archive(folder)
+    archive = Archive(folder, cache=False)
     ingest_paths(archive, sorted((SHARED / "en").glob("*.txt")))
     extend_archive(archive, releases - len(archive.releases("en")), seed)
     return archive
