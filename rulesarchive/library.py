@@ -9,10 +9,12 @@ histories, reference checks and translation reports are answered here, and only 
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import hashlib
 import logging
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -83,6 +85,15 @@ class Library:
     def root(self) -> Path:
         """The archive's folder."""
         return self.archive.root
+
+    @contextmanager
+    def snapshot(self) -> Iterator[Library]:
+        """Yield a library reading the archive as it is now: what is ingested meanwhile is
+        not seen, a release replaced meanwhile is read as it was (see `Archive.snapshot`)."""
+        with self.archive.snapshot() as frozen:
+            view = copy.copy(self)
+            view.archive, view.diffs = frozen, Diffs(frozen)
+            yield view
 
     # Releases and documents
 

@@ -475,3 +475,24 @@ def test_a_command_line_that_cannot_be_taken_is_one_line_with_status_2(args, mes
     assert result.exit_code == 2
     assert result.output.startswith(message)
     assert result.output.count("\n") == 1
+
+
+def test_build_reads_the_archive_as_it_was_when_it_started(tmp_path, monkeypatch):
+    archive = _archive_with_two_releases(tmp_path)
+    later = tmp_path / "later.txt"
+    later.write_text(modern_text(date="June 1, 2011"))
+    seen = []
+
+    def build_site(library, out, base_url, progress):
+        added = CliRunner().invoke(main, ["--archive", str(archive), "ingest", str(later)])
+        assert added.exit_code == 0, added.output  # an ingest while the build reads
+        seen.append([str(release.effective_date) for release in library.releases("en")])
+        raise click.ClickException("stopped after reading")
+
+    monkeypatch.setattr("rulesarchive.commands.site.build_site", build_site)
+    result = CliRunner().invoke(
+        main, ["--archive", str(archive), "build", "--out", str(tmp_path / "site")]
+    )
+    assert "stopped after reading" in result.output
+    assert seen == [["2011-04-01", "2011-05-01"]]
+    assert not [path for path in archive.iterdir() if path.name.startswith(".snapshot-")]

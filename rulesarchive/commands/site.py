@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+from contextlib import nullcontext
 from pathlib import Path
 
 import click
@@ -36,8 +37,10 @@ def build(root: Path, out: Path, base_url: str, sample: bool) -> None:
     note_leftovers(library)
     if not base_url.endswith("/"):
         base_url += "/"
-    with stages() as progress:
-        made = build_site(library, out, base_url, progress=progress)
+    # The archive as it is now, so ingesting meanwhile is safe; the shipped sample never changes.
+    frozen = nullcontext(library) if sample else library.snapshot()
+    with stages() as progress, frozen as view:
+        made = build_site(view, out, base_url, progress=progress)
     click.echo(
         f"built {out}: {made.pages} files ({made.written} written) for "
         f"{', '.join(made.languages)} in {made.seconds:.1f} s"
