@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Rule
-from rulesarchive.corpus.numbers import CHAPTER, LETTERS, RULE, SECTION, rule_sort_key
+from rulesarchive.corpus.numbers import CHAPTER, LETTERS, RULE, SECTION, parent_of, rule_sort_key
 from rulesarchive.scraper.errors import InputError
 
 # After the number: a space, the end, a capital after a period, or (the Korean text's
@@ -23,6 +23,8 @@ _RULE = re.compile(
 _SPLIT_RULE = re.compile(
     rf"(?P<chapter>{CHAPTER})\.\s+(?P<rule>\d+)(?P<letters>(?:{LETTERS})?)\.?\s+(?P<text>.*)"
 )
+# '408.f Card text…' in 1999-11-01: the rule's number left out of a sub-rule after 408.2e.
+_NO_RULE = re.compile(rf"(?P<chapter>{CHAPTER})\.(?P<letter>[a-z])\s+(?P<text>.*)")
 _SECTION = re.compile(rf"(?P<number>{SECTION})\.\s+(?P<title>\D.*)")
 _CHAPTER = re.compile(rf"(?P<number>{CHAPTER})\.\s+(?P<title>\D.*)")
 _EXAMPLE = re.compile(r"(?:Example|EXAMPLE|Examples|Esempio|例如)\s*[:：]\s*")
@@ -508,6 +510,13 @@ def _rule_number(paragraph: str, previous: str | None, notes: list[str]) -> tupl
         if rule_sort_key(number) > rule_sort_key(previous):
             notes.append(f"typo: '{paragraph[: len(number) + 2]}' read as {number}")
             return number, split["text"]
+    lost = _NO_RULE.match(paragraph)
+    if lost and previous and previous.startswith(f"{lost['chapter']}."):
+        stem, letter = previous[:-1], previous[-1]
+        if parent_of(previous) == stem and ord(lost["letter"]) == ord(letter) + 1:
+            number = stem + lost["letter"]
+            notes.append(f"typo: '{lost['chapter']}.{lost['letter']}' read as {number}")
+            return number, lost["text"]
     return None, ""
 
 

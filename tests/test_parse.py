@@ -105,6 +105,15 @@ def test_typo_space_inside_number():
     assert any("read as 400.7a" in note for note in document.notes)
 
 
+def test_typo_rule_left_out_of_a_sub_rule_number():
+    # 1999-11-01 prints '408.f' and '408.g' after 408.2e
+    text = modern_text().replace("400.7a Effects", "400.7a First.\n\n400.b Effects")
+    document = parse_document(text)
+    assert document.rule("400.7a").text == "First."
+    assert document.rule("400.7b").text.startswith("Effects")
+    assert "typo: '400.b' read as 400.7b" in document.notes
+
+
 def test_out_of_sequence_sub_rule_is_renumbered_and_noted():
     text = modern_text().replace("400.7a Effects", "400.7a First.\n\n400.6b Effects")
     document = parse_document(text)
