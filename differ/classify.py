@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from operator import attrgetter
 
 from rulesarchive.corpus.model import Document, Rule
@@ -18,8 +16,9 @@ from rulesarchive.differ.headings import (
     diff_headings,
     heading_moves,
 )
-from rulesarchive.differ.kinds import Kind
+from rulesarchive.differ.kinds import GlossaryKind, Kind
 from rulesarchive.differ.splits import Split, find_splits
+from rulesarchive.differ.sweeps import Edited, Sweep, edit_key, find_sweeps, is_swept
 from rulesarchive.differ.texts import (
     is_truncation,
     only_references,
@@ -28,18 +27,7 @@ from rulesarchive.differ.texts import (
     wording_phrases,
     words_key,
 )
-from rulesarchive.differ.words import Diff, Phrase, diff_words, words_of
-
-SWEEP_MIN_RULES = 3
-
-
-@dataclass(frozen=True, slots=True)
-class Sweep:
-    """One phrase substitution applied across many rules of a release."""
-
-    old: str
-    new: str
-    rules: tuple[str, ...]
+from rulesarchive.differ.words import Diff, Phrase, diff_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,15 +60,16 @@ def diff_documents(old: Document, new: Document) -> ReleaseDiff:
     headings = diff_headings(old.headings, new.headings, moves)
     number_map |= chapter_moves(moves) | dict(heading_moves(headings))
     changes = [classify_pair(pair, number_map) for pair in pairs]
-    sweeps = find_sweeps(changes)
+    glossary = diff_glossaries(old.glossary, new.glossary, number_map)
+    sweeps = find_sweeps(_edited(changes, glossary))
     if sweeps:
-        swept = {_sweep_key(Phrase(sweep.old, sweep.new)) for sweep in sweeps}
+        swept = {edit_key(Phrase(sweep.old, sweep.new)) for sweep in sweeps}
         changes = [_as_sweep(change, swept) for change in changes]
+        glossary = [_as_glossary_sweep(change, swept) for change in glossary]
     if retyped:
         changes = _in_rule_order(changes, retyped, new.rules)
     unchanged = len(new.rules) - len(new_rules) - len(retyped)
     splits, merges = find_splits(pairs)
-    glossary = diff_glossaries(old.glossary, new.glossary, number_map)
     return ReleaseDiff(
         tuple(changes),
         tuple(moves),
@@ -262,55 +251,30 @@ def _same_words(old: Rule, new: Rule) -> Kind:
     return Kind.UNCHANGED if same_print else Kind.TYPOGRAPHY
 
 
-def find_sweeps(changes: Sequence[Change]) -> list[Sweep]:
-    """Find phrase substitutions made in at least SWEEP_MIN_RULES rules of one release: a
-    phrase for another, or words dropped or added ('enters the battlefield' -> 'enters' in
-    2024-07-30 drops 'the battlefield' from 40 rules).
-
-    Inflections of one rename count together ('general' -> 'commander' in 903.3 and
-    'generals' -> 'commanders' in 903.6); the sweep is named by its most frequent form.
-    """
-    rules_by_key: dict[tuple[str, str], list[str]] = defaultdict(list)
-    forms: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
-    for change in changes:
-        if change.kind != Kind.SUBSTANTIVE:
-            continue
-        for phrase in set(change.phrases):
-            key = _sweep_key(phrase)
-            if (phrase.old and phrase.new) or any(key):  # words dropped or added count too
-                rules_by_key[key].append(change.new_number or "")
-                forms[key][(phrase.old, phrase.new)] += 1
-    sweeps = []
-    for key, rules in rules_by_key.items():
-        if len(set(rules)) >= SWEEP_MIN_RULES:
-            (old, new), _ = min(forms[key].items(), key=lambda item: (-item[1], item[0]))
-            sweeps.append(Sweep(old, new, tuple(dict.fromkeys(rules))))
-    return sorted(sweeps, key=lambda sweep: (sweep.old, sweep.new))
+def _edited(changes: Sequence[Change], glossary: Sequence[GlossaryChange]) -> list[Edited]:
+    """The rules and glossary entries whose wording changed, where sweeps are looked for."""
+    edited = [
+        Edited(change.new_number or "", change.diff)
+        for change in changes
+        if change.kind == Kind.SUBSTANTIVE
+    ]
+    edited += [
+        Edited(change.new_term or "", change.diff, glossary=True)
+        for change in glossary
+        if change.kind == GlossaryKind.SUBSTANTIVE
+    ]
+    return edited
 
 
 def _as_sweep(change: Change, swept: set[tuple[str, str]]) -> Change:
-    """A change whose every phrase belongs to a sweep is a sweep; one with others is not."""
-    if change.kind != Kind.SUBSTANTIVE or not change.phrases:
+    """A change whose every edit belongs to a sweep is a sweep; one with others is not."""
+    if change.kind != Kind.SUBSTANTIVE or not is_swept(change.diff, swept):
         return change
-    if all(_sweep_key(phrase) in swept for phrase in change.phrases):
-        return change._replace(kind=Kind.SWEEP)
-    return change
+    return change._replace(kind=Kind.SWEEP)
 
 
-@lru_cache(maxsize=1 << 12)
-def _stem(text: str) -> str:
-    """Strip plural and verb endings of each word: 'commanders' and 'commander' are one."""
-    return " ".join(map(_stem_word, words_of(text)))
-
-
-def _stem_word(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    for ending, shortest in (("ing", 6), ("ed", 5), ("es", 5), ("s", 4)):
-        if word.endswith(ending) and len(word) >= shortest and not word.endswith("ss"):
-            return word[: -len(ending)]
-    return word
-
-
-def _sweep_key(phrase: Phrase) -> tuple[str, str]:
-    return _stem(phrase.old), _stem(phrase.new)
+def _as_glossary_sweep(change: GlossaryChange, swept: set[tuple[str, str]]) -> GlossaryChange:
+    """The same for a glossary entry."""
+    if change.kind != GlossaryKind.SUBSTANTIVE or not is_swept(change.diff, swept):
+        return change
+    return change._replace(kind=GlossaryKind.SWEEP)

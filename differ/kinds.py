@@ -31,6 +31,7 @@ class GlossaryKind(StrEnum):
     REMOVED = "removed"
     RENAMED = "renamed"
     SUBSTANTIVE = "substantive"
+    SWEEP = "sweep"
     REFERENCE = "reference"
     TYPOGRAPHY = "typography"
     TRUNCATION = "truncation"

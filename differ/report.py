@@ -50,7 +50,10 @@ def diff_data(
         "renumbering": [
             {"old": a, "new": b} for a, b in (*diff.renumbering, *heading_moves(diff.headings))
         ],
-        "sweeps": [{"old": s.old, "new": s.new, "rules": list(s.rules)} for s in diff.sweeps],
+        "sweeps": [
+            {"old": s.old, "new": s.new, "rules": list(s.rules), "glossary": list(s.glossary)}
+            for s in diff.sweeps
+        ],
         "splits": [{"old": list(s.old), "new": list(s.new)} for s in diff.splits],
         "merges": [{"old": list(s.old), "new": list(s.new)} for s in diff.merges],
         "glossary": [_glossary_data(change, fixes) for change in diff.glossary],
@@ -119,10 +122,7 @@ def diff_text(data: dict, markdown: bool = False) -> str:
             continue
         lines.append(_change_line(change, markdown))
     for sweep in data["sweeps"]:
-        lines.append(
-            f"{'- ' if markdown else ''}sweep: “{sweep['old']}” → “{sweep['new']}” "
-            f"in {len(sweep['rules'])} rules ({', '.join(sweep['rules'])})"
-        )
+        lines.append(f"{'- ' if markdown else ''}{_sweep_line(sweep)}")
     for kind, numbers in sorted(grouped.items()):
         lines.append(
             f"{'- ' if markdown else ''}{kind}: {len(numbers)} rules ({_short_list(numbers)})"
@@ -140,6 +140,20 @@ def diff_text(data: dict, markdown: bool = False) -> str:
         lines += ["", "## Renumbering" if markdown else "Renumbering:"]
         lines += [f"{'- ' if markdown else '  '}{a} → {b}" for a, b in compact_ranges(moves)]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _sweep_line(sweep: dict) -> str:
+    """One line per sweep: the edit, and the rules and glossary entries it was made in."""
+    places = []
+    if sweep["rules"]:
+        count = len(sweep["rules"])
+        places.append(f"{count} rule{'s' * (count > 1)} ({', '.join(sweep['rules'])})")
+    if sweep["glossary"]:
+        count = len(sweep["glossary"])
+        places.append(
+            f"{count} glossary entr{'ies' if count > 1 else 'y'} ({'; '.join(sweep['glossary'])})"
+        )
+    return f"sweep: “{sweep['old']}” → “{sweep['new']}” in {' and '.join(places)}"
 
 
 def _heading_lines(changes: list[dict], markdown: bool) -> list[str]:
@@ -176,6 +190,8 @@ def _glossary_lines(changes: list[dict], markdown: bool) -> list[str]:
             term = f"{change['old_term']} → {change['new_term']}"
         if change["kind"] in {Kind.ADDED, Kind.REMOVED}:
             lines.append(f"{bullet}{change['kind']} {term}")
+        elif change["kind"] == Kind.SWEEP:
+            continue  # named on its sweep's line
         elif change["kind"] not in _GROUPED:
             phrases = _phrase_list(change["phrases"]) or "(renamed)"
             if change["fixes"]:

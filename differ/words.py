@@ -243,3 +243,77 @@ def phrases_of(diff: Diff) -> tuple[Phrase, ...]:
     if old or new:
         found.append(Phrase("".join(old).strip(), "".join(new).strip()))
     return tuple(found)
+
+
+_CLOSING = {"{": "}", "[": "]", "(": ")"}
+
+
+# Unchanged punctuation parts two edits; hyphens, dashes and apostrophes stand inside words and
+# ranges ('in-play', "card's", '409.1f-h').
+_PUNCTUATION = re.compile(r"[^\w\s'’\-–—]")
+
+
+@lru_cache(maxsize=1 << 12)
+def phrase_edits(diff: Diff) -> tuple[tuple[Phrase, tuple[Phrase, ...]], ...]:
+    """Return each phrase of a diff with the edits it is made of (a word between brackets
+    shown within them).
+
+    A phrase absorbs the lone word or the punctuation between two edits, as a reader sees
+    them; its edits are its parts between unchanged punctuation ('{oW}, {oU}' -> '{W}, {U}'
+    is '{oW}' -> '{W}' and '{oU}' -> '{U}', each shown within its brackets): an edit
+    repeated across a release is found in these.
+    """
+    found: list[tuple[Phrase, tuple[Phrase, ...]]] = []
+    before = ""
+    old: list[str] = []
+    new: list[str] = []
+    for op, text in (*diff, (EQUAL, "")):
+        if op != EQUAL:
+            (old if op == DELETE else new).append(text)
+            continue
+        if old or new:
+            deleted, inserted = "".join(old), "".join(new)
+            edits = _split_edit(deleted, inserted, before, text)
+            found.append((_bracketed(deleted, inserted, before, text), tuple(edits)))
+            old, new = [], []
+        before = text
+    return tuple(found)
+
+
+def _split_edit(old: str, new: str, before: str, after: str) -> list[Phrase]:
+    """Split one changed run at the unchanged text (other than spaces) inside it."""
+    if not old or not new:
+        return [Phrase(old.strip(), new.strip())]
+    vocabulary: dict[str, str] = {}
+    encoded_old = _encode(tokenise(old), vocabulary)
+    encoded_new = _encode(tokenise(new), vocabulary)
+    decode = {char: token for token, char in vocabulary.items()}
+    runs = [
+        (op, "".join(map(decode.__getitem__, text)))
+        for op, text in diff_chars(encoded_old, encoded_new)
+    ]
+    edits: list[Phrase] = []
+    olds: list[str] = []
+    news: list[str] = []
+    for op, text in (*runs, (EQUAL, after)):
+        if op == EQUAL and (_PUNCTUATION.search(text) or text is after):
+            if olds or news:
+                edits.append(_bracketed("".join(olds), "".join(news), before, text))
+                olds, news = [], []
+            before = text
+        elif op == EQUAL:
+            if olds or news:  # words and spaces between two changes keep them one edit
+                olds.append(text)
+                news.append(text)
+        else:
+            (olds if op == DELETE else news).append(text)
+    return edits
+
+
+def _bracketed(old: str, new: str, before: str, after: str) -> Phrase:
+    """An edit of a word between brackets, shown within them ('{oW}' -> '{W}')."""
+    old, new = old.strip(), new.strip()
+    opening = before[-1:]
+    if old and new and opening in _CLOSING and after[:1] == _CLOSING[opening]:
+        return Phrase(f"{opening}{old}{after[0]}", f"{opening}{new}{after[0]}")
+    return Phrase(old, new)

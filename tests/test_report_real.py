@@ -1,0 +1,62 @@
+"""What the changelogs and histories say, on the real archive: sweeps, glossary renames,
+renumbering, the numbers a rule held (issue 31)."""
+
+import itertools
+import re
+
+import pytest
+from rulesarchive.differ.kinds import GlossaryKind, Kind
+from rulesarchive.differ.sweeps import STOP_WORDS
+from rulesarchive.differ.words import words_of
+
+NOTATION = re.compile(r"\{o(\w+)\}")  # 2004's '{oW}', '{o2}', '{oT}'; '{W}' from 2005-02-01
+
+
+def _diff(library, old, new):
+    return library.diff(library.find(old), library.find(new))
+
+
+@pytest.fixture(scope="module")
+def notation_change(library):
+    return _diff(library, "2004-10-01", "2005-02-01")
+
+
+def test_the_2005_notation_change_is_one_sweep_over_rules_and_glossary(notation_change):
+    sweeps = [s for s in notation_change.sweeps if NOTATION.fullmatch(s.old)]
+    assert len(sweeps) == 1
+    (sweep,) = sweeps
+    assert NOTATION.sub(r"{\1}", sweep.old) == sweep.new
+    # every rule and glossary entry whose only change is the notation is in it, as a sweep
+    only_notation = [
+        c
+        for c in notation_change.changes
+        if c.old_text != c.new_text and NOTATION.sub(r"{\1}", c.old_text) == c.new_text
+    ]
+    assert len(only_notation) >= 14
+    assert {c.kind for c in only_notation} == {Kind.SWEEP}
+    assert {c.new_number for c in only_notation} <= set(sweep.rules)
+    entries = [
+        c
+        for c in notation_change.glossary
+        if c.old_text != c.new_text and NOTATION.sub(r"{\1}", c.old_text) == c.new_text
+    ]
+    assert len(entries) == 12
+    assert {c.kind for c in entries} == {GlossaryKind.SWEEP}
+    assert {c.new_term for c in entries} == set(sweep.glossary)
+
+
+def test_no_rule_is_substantive_for_the_notation_alone(notation_change):
+    for change in notation_change.changes:
+        if change.kind == Kind.SUBSTANTIVE:
+            assert NOTATION.sub(r"{\1}", change.old_text) != change.new_text, change.new_number
+
+
+def test_no_sweep_is_stop_words_alone_in_any_english_pair(library):
+    releases = library.releases("en")
+    found = []
+    for old, new in itertools.pairwise(releases):
+        for sweep in library.diff(old, new).sweeps:
+            if set(words_of(f"{sweep.old} {sweep.new}")) <= STOP_WORDS:
+                found.append((str(new.effective_date), sweep.old, sweep.new))
+    assert found == []
+    assert {"the", "a", "is", "also", "in"} <= STOP_WORDS  # 2009-07-11, 2014-06-01's noise
