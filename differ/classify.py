@@ -238,6 +238,8 @@ def compare_texts(old: Rule, new: Rule, number_map: dict[str, str], diff: Diff) 
         return Kind.TYPOGRAPHY if same_words(old.examples, new.examples) else Kind.EXAMPLE
     if is_truncation(typography_key(old.text), typography_key(new.text)):
         return Kind.TRUNCATION
+    if diff and not wording_phrases(diff):  # 2008-07-15's '409.1f?h' (a lost dash) -> '409.1f-h'
+        return Kind.TYPOGRAPHY if same_words(old.examples, new.examples) else Kind.EXAMPLE
     if only_references(old.text, new.text, number_map):
         return Kind.REFERENCE
     return Kind.SUBSTANTIVE

@@ -17,7 +17,7 @@ from rulesarchive.differ.texts import (
     wording_phrases,
     words_key,
 )
-from rulesarchive.differ.words import Diff, Phrase, diff_words
+from rulesarchive.differ.words import Diff, Phrase, diff_words, word_bag, words_of
 
 
 class GlossaryChange(NamedTuple):
@@ -77,9 +77,19 @@ def diff_glossaries(
     }
     # Left over on both sides: a term renamed with its definition kept.
     orphans = {typography_key(entry.text): entry for entry in old_by_term.values()}
+    for entry in new:
+        if term_key(entry.term) not in partner:
+            before = orphans.pop(typography_key(entry.text), None)
+            if before is not None:
+                partner[term_key(entry.term)] = before
+    # Then a term renamed with its definition reworded ('APNAP' -> 'APNAP Order', 2005-02-01).
+    added = [entry for entry in new if term_key(entry.term) not in partner]
+    for before, after in renamed_entries(list(orphans.values()), added):
+        partner[term_key(after.term)] = before
+        del orphans[typography_key(before.text)]
     changes: list[GlossaryChange] = []
     for entry in new:
-        before = partner.get(term_key(entry.term)) or orphans.pop(typography_key(entry.text), None)
+        before = partner.get(term_key(entry.term))
         if before is None:
             changes.append(GlossaryChange(GlossaryKind.ADDED, None, entry.term, "", entry.text))
         else:
@@ -94,6 +104,63 @@ def diff_glossaries(
 
 _EVERY_FIELD = attrgetter("term", "text", "original")
 
+_AMBIGUOUS = 0.1  # a rival candidate this close makes a pairing a guess (a merge, a split)
+
+
+def renamed_entries(
+    removed: Sequence[GlossaryEntry], added: Sequence[GlossaryEntry]
+) -> list[tuple[GlossaryEntry, GlossaryEntry]]:
+    """Pair removed and added entries that are one entry renamed and reworded, best first.
+
+    Their definitions share most words, or fewer when the terms share words, or the shorter
+    term begins the longer ('Teams' -> 'Teams Variant'). An entry whose best partner has a
+    rival nearly as good ('Sorcery Type' and 'Instant Type' -> 'Spell Type') is left alone.
+    """
+    removed = [entry for entry in removed if is_term(entry.term)]
+    added = [entry for entry in added if is_term(entry.term)]
+    scored = [
+        (score, i, j)
+        for i, before in enumerate(removed)
+        for j, after in enumerate(added)
+        if (score := _rename_score(before, after)) is not None
+    ]
+    scored.sort(key=lambda item: (-item[0], item[1], item[2]))
+    taken_old: set[int] = set()
+    taken_new: set[int] = set()
+    pairs = []
+    for score, i, j in scored:
+        if i in taken_old or j in taken_new:
+            continue
+        rivals = [
+            other
+            for other, k, m in scored
+            if (k == i) != (m == j) and k not in taken_old and m not in taken_new
+        ]
+        taken_old.add(i)
+        taken_new.add(j)
+        if not rivals or max(rivals) <= score - _AMBIGUOUS:
+            pairs.append((removed[i], added[j]))
+    return pairs
+
+
+def _rename_score(before: GlossaryEntry, after: GlossaryEntry) -> float | None:
+    """How alike two entries are (definitions' shared words, then terms'), or None."""
+    old_bag, new_bag = word_bag(before.text), word_bag(after.text)
+    text = (old_bag & new_bag).total() / max(old_bag.total(), new_bag.total(), 1)
+    old_words, new_words = _rename_words(before.term), _rename_words(after.term)
+    shorter, longer = sorted((old_words, new_words), key=len)
+    shared = len(set(old_words) & set(new_words)) / max(1, len(set(shorter)))
+    begins = bool(shorter) and longer[: len(shorter)] == shorter
+    if text >= 0.6 or (shared >= 0.5 and text >= 0.35) or (begins and text >= 0.1):
+        return text + shared / 2
+    return None
+
+
+def _rename_words(term: str) -> list[str]:
+    """A term's words, singular, without its '(Obsolete)' or '(Informal)'."""
+    key = term_key(term).removesuffix(" (informal)")
+    return [word.removesuffix("s") for word in words_of(key)]
+
 
 def _compare(old: GlossaryEntry, new: GlossaryEntry, number_map: dict[str, str]) -> GlossaryChange:
     if old.text == new.text:
@@ -105,7 +172,7 @@ def _compare(old: GlossaryEntry, new: GlossaryEntry, number_map: dict[str, str])
         return GlossaryChange(kind, old.term, new.term, old.text, new.text)
     diff = diff_words(old.text, new.text)
     phrases = wording_phrases(diff)
-    if words_key(old.text) == words_key(new.text):
+    if words_key(old.text) == words_key(new.text) or not phrases:  # no phrase changes a word
         kind = GlossaryKind.TYPOGRAPHY
     elif is_truncation(typography_key(old.text), typography_key(new.text)):
         kind = GlossaryKind.TRUNCATION
@@ -113,6 +180,8 @@ def _compare(old: GlossaryEntry, new: GlossaryEntry, number_map: dict[str, str])
         kind = GlossaryKind.REFERENCE
     else:
         kind = GlossaryKind.SUBSTANTIVE
+    if kind == GlossaryKind.TYPOGRAPHY and _term_words(old.term) != _term_words(new.term):
+        kind = GlossaryKind.RENAMED
     return GlossaryChange(kind, old.term, new.term, old.text, new.text, phrases, diff)
 
 
@@ -129,6 +198,11 @@ def term_key(term: str) -> str:
 _TERM_SPELLING = str.maketrans(
     {"-": " ", "/": " ", ",": " ", "／": " ", "，": " ", "?": None, "'": None, '"': None}
 )
+
+
+def same_term(old: str, new: str) -> bool:
+    """Tell whether two spellings name one term (case, typography and separators aside)."""
+    return _term_words(old) == _term_words(new)
 
 
 def _term_words(term: str) -> str:

@@ -24,13 +24,13 @@ from functools import cache, cached_property
 
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
 from rulesarchive.corpus.numbers import Citation, parent_of, parse_citations, rule_sort_key
-from rulesarchive.differ.changes import Change
 from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.glossary import term_key
-from rulesarchive.differ.kinds import Kind, Place, ProblemKind
+from rulesarchive.differ.kinds import GlossaryKind, Kind, Place, ProblemKind
 from rulesarchive.differ.lineage import Line
 from rulesarchive.differ.texts import title_key
 from rulesarchive.differ.translations import base_release, citation_differences
+from rulesarchive.differ.words import Phrase
 
 GLOSSARY = "Glossary: "  # the `rule` of a citation in a glossary definition
 _GUESS_MIN = 0.2  # share of the citing text's words a guessed rule must have
@@ -618,17 +618,28 @@ def mark_fixes(diff: ReleaseDiff, fixes: dict[str, tuple[str, ...]]) -> ReleaseD
     if not fixes:
         return diff
     changes = tuple(
-        change._replace(kind=Kind.REFERENCE) if _only_fixes(change, fixes) else change
+        change._replace(kind=Kind.REFERENCE)
+        if change.kind in {Kind.SUBSTANTIVE, Kind.SWEEP}
+        and _only_fixes(change.phrases, fixes.get(change.new_number or "", ()))
+        else change
         for change in diff.changes
     )
-    return replace(diff, changes=changes)
+    glossary = tuple(
+        change._replace(kind=GlossaryKind.REFERENCE)
+        if change.kind in {GlossaryKind.SUBSTANTIVE, GlossaryKind.SWEEP}
+        and _only_fixes(change.phrases, fixes.get(f"{GLOSSARY}{change.new_term or ''}", ()))
+        else change
+        for change in diff.glossary
+    )
+    return replace(diff, changes=changes, glossary=glossary)
 
 
-def _only_fixes(change: Change, fixes: dict[str, tuple[str, ...]]) -> bool:
-    wrong = set(fixes.get(change.new_number or "", ()))
-    if change.kind not in {Kind.SUBSTANTIVE, Kind.SWEEP} or not wrong or not change.phrases:
+def _only_fixes(phrases: Sequence[Phrase], fixes: Sequence[str]) -> bool:
+    """Tell whether every phrase puts right one of the citations the check saw wrong."""
+    wrong = set(fixes)
+    if not wrong or not phrases:
         return False
-    return all(phrase.old in wrong and _is_citation(phrase.new) for phrase in change.phrases)
+    return all(phrase.old in wrong and _is_citation(phrase.new) for phrase in phrases)
 
 
 def _is_citation(text: str) -> bool:

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.model import Release
 from rulesarchive.differ.align import compact_ranges
+from rulesarchive.differ.glossary import same_term
 from rulesarchive.differ.headings import heading_moves
-from rulesarchive.differ.kinds import Kind, Place, TranslationStatus
+from rulesarchive.differ.kinds import GlossaryKind, Kind, Place, TranslationStatus
 from rulesarchive.differ.release_report import release_label
 from rulesarchive.differ.texts import wording_phrases
 
@@ -181,22 +182,26 @@ def _heading_lines(changes: list[dict], markdown: bool) -> list[str]:
 
 
 def _glossary_lines(changes: list[dict], markdown: bool) -> list[str]:
+    """One line per entry: added, removed, renamed (and how its definition changed), changed;
+    a sweep's entries are named on its line, typography and truncation counted."""
     bullet = "- " if markdown else "  "
     lines: list[str] = []
     retyped = [c["new_term"] for c in changes if c["kind"] in _GROUPED]
     for change in changes:
-        term = change["new_term"] or change["old_term"]
-        if change["old_term"] and change["new_term"] and change["old_term"] != change["new_term"]:
-            term = f"{change['old_term']} → {change['new_term']}"
-        if change["kind"] in {Kind.ADDED, Kind.REMOVED}:
-            lines.append(f"{bullet}{change['kind']} {term}")
-        elif change["kind"] == Kind.SWEEP:
-            continue  # named on its sweep's line
-        elif change["kind"] not in _GROUPED:
-            phrases = _phrase_list(change["phrases"]) or "(renamed)"
+        old, new, kind = change["old_term"], change["new_term"], change["kind"]
+        if kind in {Kind.ADDED, Kind.REMOVED}:
+            lines.append(f"{bullet}{kind} {new or old}")
+            continue
+        renamed = not same_term(old, new)
+        if kind in _GROUPED or (kind == Kind.SWEEP and not renamed):
+            continue
+        line = f"renamed {old} → {new}" if renamed else f"{kind} {new}"
+        if kind != GlossaryKind.RENAMED:
+            phrases = _phrase_list(change["phrases"])
             if change["fixes"]:
                 phrases += f"; fixes the citation of {', '.join(change['fixes'])}"
-            lines.append(f"{bullet}{change['kind']} {term}: {phrases}")
+            line += f"; {kind}: {phrases}" if renamed else f": {phrases}"
+        lines.append(bullet + line)
     if retyped:
         lines.append(f"{bullet}typography or truncation: {len(retyped)} entries")
     if not lines:
@@ -210,7 +215,7 @@ def _change_line(change: dict, markdown: bool) -> str:
         number = f"{change['old_number']} → {change['new_number']}"
     bullet = "- " if markdown else ""
     if change["kind"] in {Kind.ADDED, Kind.REMOVED}:
-        text = change["new_text"] or change["old_text"]
+        text = _one_line(change["new_text"] or change["old_text"])
         return f"{bullet}{change['kind']} {number}: {text}"
     parts = [_phrase_list(change["phrases"])] if change["phrases"] else []
     if change["example_phrases"]:
@@ -221,7 +226,12 @@ def _change_line(change: dict, markdown: bool) -> str:
 
 
 def _phrase_list(phrases: list[dict]) -> str:
-    return "; ".join(f"“{p['old']}” → “{p['new']}”" for p in phrases)
+    return "; ".join(f"“{_one_line(p['old'])}” → “{_one_line(p['new'])}”" for p in phrases)
+
+
+def _one_line(text: str) -> str:
+    """A text on one line: an old glossary's numbered meanings joined by ' ¶ '."""
+    return " ¶ ".join(text.splitlines()) if "\n" in text else text
 
 
 def _name(release: dict) -> str:
@@ -268,41 +278,69 @@ _QUIET = {Kind.UNCHANGED, Kind.TYPOGRAPHY, Kind.TRUNCATION}  # no change in word
 
 
 def history_text(data: dict, every_release: list[dict] | None = None) -> str:
-    """Render a rule history: the current text, then its versions newest first.
+    """Render a rule history: the current text, the numbers it held and since when, then its
+    versions newest first, each renumbering named where it happened.
 
     Runs of versions that did not change the wording fold into one line; with
     `every_release` (release labels, oldest first) each release gets a line instead.
     """
     versions = data["versions"]
     current = versions[-1]
-    numbers = " ← ".join(reversed(data["numbers"]))
+    renumbered = _renumberings(versions)
     lines = [f"{current['number']} {current['text']}"]
     lines += [f"  Example: {example}" for example in current["examples"]]
-    if len(data["numbers"]) > 1:
-        lines.append(f"numbers: {numbers}")
+    held = _numbers_held(versions)
+    if len(held) > 1:
+        lines.append("numbers: " + " ← ".join(f"{n} (from {since})" for n, since in held[::-1]))
     lines.append("")
     if every_release is not None:
-        return "\n".join(lines + _every_release(versions, every_release)) + "\n"
-    quiet: list[dict] = []
-    for version in reversed(versions):
-        if version["kind"] in _QUIET and version is not versions[0]:
-            quiet.append(version)
+        return "\n".join(lines + _every_release(versions, every_release, renumbered)) + "\n"
+    quiet: list[int] = []
+    for index in reversed(range(len(versions))):
+        if versions[index]["kind"] in _QUIET and index:
+            quiet.append(index)
             continue
         if quiet:
-            lines.append(_folded(quiet))
+            lines.append(_folded(versions, quiet, renumbered))
             quiet = []
-        lines += _version_lines(version)
+        lines += _version_lines(versions[index], renumbered.get(index))
     if quiet:
-        lines.append(_folded(quiet))
+        lines.append(_folded(versions, quiet, renumbered))
     return "\n".join(lines) + "\n"
 
 
-def _version_lines(version: dict) -> list[str]:
+def _renumberings(versions: list[dict]) -> dict[int, str]:
+    """Say, by version index (oldest first), how the number changed there ('702.18b →
+    702.19b'): the versions whose number is not their predecessor's."""
+    return {
+        index: f"{versions[index - 1]['number']} → {version['number']}"
+        for index, version in enumerate(versions)
+        if index and version["number"] != versions[index - 1]["number"]
+    }
+
+
+def _numbers_held(versions: list[dict]) -> list[tuple[str, str]]:
+    """Every number the rule held, oldest first, with the date it took it."""
+    held: list[tuple[str, str]] = []
+    for version in versions:
+        if not held or held[-1][0] != version["number"]:
+            held.append((version["number"], version["effective_date"] or "current"))
+    return held
+
+
+def _version_lines(version: dict, renumbered: str | None = None) -> list[str]:
     span = _span(version["effective_date"], version["until"])
     if version["releases"] > 1:
         span += f" ({_releases(version['releases'])})"
+    kind = version["kind"]
+    if renumbered:
+        kind = (
+            f"renumbered {renumbered}"
+            if kind == Kind.UNCHANGED
+            else f"{kind}, renumbered {renumbered}"
+        )
     label = " · ".join(
-        part for part in (span, _set_label(version), version["number"], version["kind"]) if part
+        part for part in (span, _set_label(version), version["number"], kind) if part
     )
     lines = [label]
     lines += [f"    “{p['old']}” → “{p['new']}”" for p in version["phrases"]]
@@ -310,22 +348,25 @@ def _version_lines(version: dict) -> list[str]:
     return lines
 
 
-def _folded(quiet: list[dict]) -> str:
-    """One line for a run of versions (newest first) that kept the wording, with the numbers
-    it went by and since when if it was renumbered (702.98c from 2013-07-13, 702.99c from
-    2021-04-22): a citation's number at a date is what readers come for."""
-    newest, oldest = quiet[0], quiet[-1]
-    releases = sum(version["releases"] for version in quiet)
-    kinds = Counter(version["kind"] for version in quiet if version["kind"] != Kind.UNCHANGED)
+def _folded(versions: list[dict], quiet: list[int], renumbered: dict[int, str]) -> str:
+    """One line for a run of versions (indexes, newest first) that kept the wording, naming
+    each renumbering in it and when (702.98c → 702.99c on 2021-04-22): a citation's number
+    at a date is what readers come for."""
+    newest, oldest = versions[quiet[0]], versions[quiet[-1]]
+    releases = sum(versions[index]["releases"] for index in quiet)
+    kinds = Counter(
+        versions[index]["kind"] for index in quiet if versions[index]["kind"] != Kind.UNCHANGED
+    )
     also = "".join(f", {n} {kind}" for kind, n in sorted(kinds.items()))
     span = _span(oldest["effective_date"], newest["until"])
-    numbers: list[tuple[str, str]] = []  # (number, since), oldest first
-    for version in reversed(quiet):
-        if not numbers or numbers[-1][0] != version["number"]:
-            numbers.append((version["number"], version["effective_date"]))
     line = f"{span} · no change in wording ({_releases(releases)}{also})"
-    if len(numbers) > 1:
-        line += " · " + ", ".join(f"{number} from {since}" for number, since in numbers)
+    moves = [
+        f"{renumbered[index]} on {versions[index]['effective_date']}"
+        for index in reversed(quiet)
+        if index in renumbered
+    ]
+    if moves:
+        line += " · renumbered " + ", ".join(moves)
     return line
 
 
@@ -345,10 +386,14 @@ def _set_label(release: dict) -> str:
     return release["set_name"]
 
 
-def _every_release(versions: list[dict], releases: list[dict]) -> list[str]:
-    """A line per release the rule was in, newest first."""
+def _every_release(
+    versions: list[dict], releases: list[dict], renumbered: dict[int, str]
+) -> list[str]:
+    """A line per release the rule was in, newest first; a renumbering is named, not called
+    unchanged."""
     lines: list[str] = []
-    for version in reversed(versions):
+    for index in reversed(range(len(versions))):
+        version = versions[index]
         inside = [
             release
             for release in releases
@@ -356,21 +401,20 @@ def _every_release(versions: list[dict], releases: list[dict]) -> list[str]:
         ]
         for release in reversed(inside):
             first = release["effective_date"] == version["effective_date"]
-            kind = version["kind"] if first else Kind.UNCHANGED
-            lines.append(
-                " · ".join(
-                    part
-                    for part in (
-                        release["effective_date"],
-                        _set_label(release),
-                        version["number"],
-                        kind,
-                    )
-                    if part
-                )
+            shown = _version_lines(
+                {
+                    **version,
+                    "effective_date": release["effective_date"],
+                    "until": None,
+                    "releases": 1,
+                    "kind": version["kind"] if first else Kind.UNCHANGED,
+                    **{key: release[key] for key in ("set_code", "set_name")},
+                },
+                renumbered.get(index) if first else None,
             )
+            lines.append(shown[0])
             if first:
-                lines += _version_lines(version)[1:]
+                lines += shown[1:]
     return lines
 
 

@@ -494,9 +494,13 @@ def test_a_folded_run_of_versions_says_when_it_was_renumbered():
         _version("702.99c", "2021-04-22", "2026-04-17", "unchanged", 32),
     ]
     data = {"rule": "702.99c", "numbers": ["702.97c", "702.98c", "702.99c"], "versions": versions}
-    assert history_text(data).splitlines()[3] == (
+    text = history_text(data).splitlines()
+    assert text[1] == (
+        "numbers: 702.99c (from 2021-04-22) ← 702.98c (from 2013-07-13) ← 702.97c (from 2013-02-01)"
+    )
+    assert text[3] == (
         "2013-07-13 … 2026-04-17 · no change in wording (77 releases)"
-        " · 702.98c from 2013-07-13, 702.99c from 2021-04-22"
+        " · renumbered 702.97c → 702.98c on 2013-07-13, 702.98c → 702.99c on 2021-04-22"
     )
 
 

@@ -60,3 +60,57 @@ def test_no_sweep_is_stop_words_alone_in_any_english_pair(library):
                 found.append((str(new.effective_date), sweep.old, sweep.new))
     assert found == []
     assert {"the", "a", "is", "also", "in"} <= STOP_WORDS  # 2009-07-11, 2014-06-01's noise
+
+
+def test_a_glossary_term_renamed_and_reworded_is_renamed(notation_change):
+    renamed = {(c.old_term, c.new_term): c for c in notation_change.glossary if c.renamed}
+    assert set(renamed) == {
+        ("APNAP", "APNAP Order"),
+        ("Active Player, Nonactive Player Rule", "Active Player, Nonactive Player Order"),
+    }
+    terms = {
+        c.old_term or c.new_term for c in notation_change.glossary if c.kind in {"added", "removed"}
+    }
+    assert not terms & {"APNAP", "APNAP Order"}
+
+
+def test_glossary_lines_say_a_rename_once_and_a_citation_fix_is_reference(library):
+    from rulesarchive.api import Comparison, Release
+
+    found = library.changelog(library.find("2026-04-17"))
+    by_term = {c.new_term: c for c in found.result.glossary}
+    assert by_term["Map"].kind == GlossaryKind.REFERENCE  # only 110.10 -> 111.10, a fix
+    text = Comparison(
+        Release.of(found.old), Release.of(found.new), found.result, found.fixes
+    ).to_text()
+    assert "  renamed Removed from Combat → Remove from Combat\n" in text
+    assert "  reference Map: “110.10” → “111.10”; fixes the citation of 110.10\n" in text
+
+
+def test_history_names_each_number_and_when_it_took_it(api_archive):
+    text = api_archive.history("702.19b").to_text()
+    assert "numbers: 702.19b (from 2013-07-13) ← 702.18b (from 2011-07-15)" in text
+    lines = text.splitlines()
+    assert any(
+        line.startswith("2011-07-15 · no change in wording")
+        and line.endswith("renumbered 702.17b → 702.18b on 2011-07-15")
+        for line in lines
+    )
+    assert any(
+        line.startswith("2013-07-13 … ")
+        and line.endswith("renumbered 702.18b → 702.19b on 2013-07-13")
+        for line in lines
+    )
+    every = api_archive.history("702.19b").to_text(every_release=True).splitlines()
+    assert "2013-07-13 · Magic 2014 (M14) · 702.19b · renumbered 702.18b → 702.19b" in every
+    assert not any(line.startswith("2013-07-13 ") and line.endswith("unchanged") for line in every)
+    assert "701.4a (from 2009-07-11)" in api_archive.history("701.5a").to_text()
+
+
+@pytest.fixture(scope="module")
+def api_archive(library):
+    from rulesarchive.api import Archive
+
+    archive = Archive(library.root, cache=False)
+    archive.library = library  # the session's derived data
+    return archive
