@@ -20,6 +20,10 @@ class Kind(StrEnum):
     UNCHANGED = "unchanged"
 
 
+# What a changelog's `--kind` asks for beyond the kinds of change: the renumbering, with the
+# splits and merges.
+RENUMBERING = "renumbering"
+
 # Kinds that change what a rule says (a translation of it may be outdated).
 WORDING = frozenset({Kind.SUBSTANTIVE, Kind.SWEEP, Kind.REFERENCE, Kind.EXAMPLE, Kind.REMOVED})
 

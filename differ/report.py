@@ -9,11 +9,11 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.model import Release
-from rulesarchive.differ.align import compact_ranges
 from rulesarchive.differ.glossary import same_term
 from rulesarchive.differ.headings import heading_moves
-from rulesarchive.differ.kinds import GlossaryKind, Kind, Place, TranslationStatus
+from rulesarchive.differ.kinds import RENUMBERING, GlossaryKind, Kind, Place, TranslationStatus
 from rulesarchive.differ.release_report import release_label
+from rulesarchive.differ.renumbering import shift_text, summarise_renumbering
 from rulesarchive.differ.texts import wording_phrases
 
 if TYPE_CHECKING:  # the results' modules are loaded by the commands that make them
@@ -59,6 +59,63 @@ def diff_data(
         "merges": [{"old": list(s.old), "new": list(s.new)} for s in diff.merges],
         "glossary": [_glossary_data(change, fixes) for change in diff.glossary],
     }
+
+
+GLOSSARY_SECTION = "glossary"  # what `--section` names the glossary by
+
+
+def selected(data: dict, kinds: Iterable[str] = (), section: str | None = None) -> dict:
+    """Keep of diff data only the changes of some kinds and in one section, chapter or rule
+    (`section`: '7', '702', '702.19', or 'glossary'); `counts` stays the whole diff's.
+
+    Sweeps keep their rules in the section (and their glossary entries with 'glossary'); the
+    renumbering, splits and merges are kept with `renumbering` among the kinds.
+    """
+    kinds = set(kinds)
+    wanted = (lambda kind: kind in kinds) if kinds else (lambda kind: True)
+    inside = (lambda number: _within(number, section)) if section else (lambda number: True)
+    glossary = section in {None, GLOSSARY_SECTION}
+    rules = section != GLOSSARY_SECTION
+    chosen = dict(data)
+    chosen["changes"] = [
+        change
+        for change in data["changes"]
+        if rules
+        and wanted(change["kind"])
+        and any(inside(n) for n in (change["old_number"], change["new_number"]) if n)
+    ]
+    chosen["glossary"] = [c for c in data["glossary"] if glossary and wanted(c["kind"])]
+    sweeps = []
+    for sweep in data["sweeps"] if wanted(Kind.SWEEP) else ():
+        kept = {
+            **sweep,
+            "rules": [n for n in sweep["rules"] if rules and inside(n)],
+            "glossary": sweep["glossary"] if glossary else [],
+        }
+        if kept["rules"] or kept["glossary"]:
+            sweeps.append(kept)
+    chosen["sweeps"] = sweeps
+    moved = wanted(RENUMBERING) and rules
+    chosen["renumbering"] = [
+        m for m in data["renumbering"] if moved and (inside(m["old"]) or inside(m["new"]))
+    ]
+    for key in ("splits", "merges"):
+        chosen[key] = [
+            split
+            for split in data[key]
+            if moved and any(inside(n) for n in (*split["old"], *split["new"]))
+        ]
+    return chosen
+
+
+def _within(number: str, section: str) -> bool:
+    """Tell whether a number is a section, chapter or rule or lies beneath it."""
+    if not number.startswith(section):
+        return False
+    rest = number[len(section) :]
+    if not rest or len(section) == 1:
+        return True
+    return rest[0] == "." if len(section) == 3 else rest[0].isalpha()
 
 
 def _glossary_data(change: GlossaryChange, fixes: dict[str, tuple[str, ...]]) -> dict:
@@ -139,7 +196,10 @@ def diff_text(data: dict, markdown: bool = False) -> str:
     moves = [(m["old"], m["new"]) for m in data["renumbering"]]
     if moves:
         lines += ["", "## Renumbering" if markdown else "Renumbering:"]
-        lines += [f"{'- ' if markdown else '  '}{a} → {b}" for a, b in compact_ranges(moves)]
+        lines += [
+            f"{'- ' if markdown else '  '}{shift_text(shift)}"
+            for shift in summarise_renumbering(moves)
+        ]
     return "\n".join(lines).rstrip() + "\n"
 
 

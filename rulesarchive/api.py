@@ -112,6 +112,8 @@ class Comparison:
     new: Release
     result: ReleaseDiff
     fixes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    kinds: tuple[str, ...] = ()  # shown: only these kinds (and 'renumbering'); () all
+    section: str | None = None  # shown: only this section, chapter or rule, or 'glossary'
 
     @property
     def changes(self) -> tuple[Change, ...]:
@@ -124,8 +126,12 @@ class Comparison:
         return self.result.renumbering
 
     def to_json(self) -> dict:
-        """Return what `rulesarchive diff OLD NEW --format json` (or `changelog`) prints."""
-        return report.diff_data(self.old, self.new, self.result, self.fixes)
+        """Return what `rulesarchive diff OLD NEW --format json` (or `changelog`) prints,
+        with `--kind` and `--section` as `kinds` and `section` say."""
+        data = report.diff_data(self.old, self.new, self.result, self.fixes)
+        if self.kinds or self.section:
+            data = report.selected(data, self.kinds, self.section)
+        return data
 
     def to_text(self, markdown: bool = False) -> str:
         """Return what `diff` (or `changelog`) prints as text, or with `markdown` as Markdown."""
@@ -248,16 +254,33 @@ class Archive:
         found = self.library.find(release, lang)
         return RuleText(self.library.rule(number, found), Release.of(found))
 
-    def diff(self, old: ReleaseRef, new: ReleaseRef, lang: str = "en") -> Comparison:
-        """Return what changed, rule by rule, between any two releases."""
+    def diff(
+        self,
+        old: ReleaseRef,
+        new: ReleaseRef,
+        lang: str = "en",
+        kinds: tuple[str, ...] = (),
+        section: str | None = None,
+    ) -> Comparison:
+        """Return what changed, rule by rule, between any two releases (printing only the
+        `kinds` of change and the `section` asked for, as `diff --kind --section`)."""
         before, after = self.library.find(old, lang), self.library.find(new, lang)
-        return Comparison(Release.of(before), Release.of(after), self.library.diff(before, after))
+        result = self.library.diff(before, after)
+        return Comparison(Release.of(before), Release.of(after), result, {}, kinds, section)
 
-    def changelog(self, release: ReleaseRef = None, lang: str = "en") -> Comparison:
+    def changelog(
+        self,
+        release: ReleaseRef = None,
+        lang: str = "en",
+        kinds: tuple[str, ...] = (),
+        section: str | None = None,
+    ) -> Comparison:
         """Return a release's changes (default the newest) against the release before it;
         a change that only put right citations the check saw wrong is `reference`."""
         found = self.library.changelog(self.library.find(release, lang))
-        return Comparison(Release.of(found.old), Release.of(found.new), found.result, found.fixes)
+        return Comparison(
+            Release.of(found.old), Release.of(found.new), found.result, found.fixes, kinds, section
+        )
 
     def history(self, number: str, lang: str = "en", release: ReleaseRef = None) -> History:
         """Return every version of a rule, named by its number in `release` (default newest;

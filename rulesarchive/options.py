@@ -3,9 +3,12 @@ command line's defaults."""
 
 from __future__ import annotations
 
+import re
+
 import click
 
 from rulesarchive.corpus.model import LANGUAGES
+from rulesarchive.differ.kinds import RENUMBERING, GlossaryKind, Kind
 
 DEFAULT_ARCHIVE = "archive"
 ARCHIVE_VARIABLE = "RULESARCHIVE_ARCHIVE"
@@ -13,6 +16,13 @@ DEFAULT_LANGUAGE = "en"
 DEFAULT_FORMAT = "text"
 DIFF_FORMATS = ("text", "markdown", "json")  # what `diff` and `changelog` print
 TEXT_FORMATS = ("text", "json")  # what the other reading commands print
+# What `--kind` picks: the kinds of change of rules and glossary entries, and the renumbering.
+SELECTABLE_KINDS = (
+    *(kind.value for kind in Kind if kind != Kind.UNCHANGED),
+    GlossaryKind.RENAMED.value,
+    RENUMBERING,
+)
+_SECTION = re.compile(r"\d|\d{3}(?:\.\d+[a-z]{0,2})?")
 INTERRUPTED = 130  # exit status after Ctrl-C, as a shell gives a command stopped by SIGINT
 USAGE = 2  # exit status of a command line that cannot be taken, as click and getopt give
 
@@ -52,3 +62,29 @@ def format_option(choices: tuple[str, ...] = TEXT_FORMATS):
 def release_option(help: str):
     """Add `--release R`, passed as `reference` (an effective date or a set code)."""
     return click.option("--release", "reference", help=help)
+
+
+def kind_option():
+    """Add a repeatable `--kind K` to `diff` and `changelog`, passed as the tuple `kinds`."""
+    return click.option(
+        "--kind",
+        "kinds",
+        multiple=True,
+        type=click.Choice(SELECTABLE_KINDS),
+        help="Show only changes of this kind (repeatable; renumbering: with splits and merges).",
+    )
+
+
+def section_option():
+    """Add `--section S` to `diff` and `changelog`: a section, chapter or rule, or glossary."""
+    return click.option(
+        "--section",
+        callback=_section,
+        help="Show only this section (7), chapter (702) or rule (702.19), or the glossary.",
+    )
+
+
+def _section(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
+    if value is None or value == "glossary" or _SECTION.fullmatch(value):
+        return value
+    raise click.BadParameter(f"{value!r} is not a section, chapter or rule number, or glossary")

@@ -112,6 +112,29 @@ def test_archive_from_environment(tmp_path):
     assert "2011-05-01" in result.output
 
 
+def test_diff_and_changelog_take_kind_and_section(tmp_path):
+    archive = _archive_with_two_releases(tmp_path)
+    run = CliRunner().invoke
+    base = ["--archive", str(archive), "changelog", "NPH", "--format", "json"]
+    whole = json.loads(run(main, base).output)
+    for options, kept in (
+        (["--kind", "substantive"], 1),
+        (["--kind", "added", "--kind", "renumbering"], 0),
+        (["--section", "4"], 1),
+        (["--section", "400"], 1),
+        (["--section", "400.6"], 1),
+        (["--section", "400.7"], 0),
+        (["--section", "glossary"], 0),
+    ):
+        data = json.loads(run(main, [*base, *options]).output)
+        assert set(data) == set(whole) and data["counts"] == whole["counts"]
+        assert len(data["changes"]) == kept, options
+    text = run(main, ["--archive", str(archive), "diff", "2011-04-01", "NPH", "--kind", "added"])
+    assert "400.6" not in text.output
+    refused = run(main, [*base, "--section", "4a"])
+    assert refused.exit_code == 2 and "'4a' is not a section, chapter or rule" in refused.output
+
+
 def test_python_dash_m_end_to_end(tmp_path):
     source = tmp_path / "cr.txt"
     source.write_text(modern_text())

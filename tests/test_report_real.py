@@ -114,3 +114,46 @@ def api_archive(library):
     archive = Archive(library.root, cache=False)
     archive.library = library  # the session's derived data
     return archive
+
+
+def _changelog_text(library, date, **selection):
+    from rulesarchive.api import Comparison, Release
+
+    found = library.changelog(library.find(date))
+    old, new = Release.of(found.old), Release.of(found.new)
+    return Comparison(old, new, found.result, found.fixes, **selection).to_text()
+
+
+def _renumbering_lines(text):
+    return text.split("\nRenumbering:\n", 1)[1].splitlines() if "\nRenumbering:\n" in text else []
+
+
+def test_a_chapter_shift_is_one_line_of_the_renumbering(library):
+    assert _renumbering_lines(_changelog_text(library, "2026-04-17")) == [
+        "  714.3a–714.3b → 714.3b–714.3c",
+        "  722–732 → 723–733, with their 103 rules",
+    ]
+    lines = _renumbering_lines(_changelog_text(library, "2009-07-11"))
+    assert 0 < len(lines) < 400  # 1,148 moves; 655 lines when ranges restarted at each letter
+    assert "  702.21–702.142 → 702.22–702.143, with their 324 sub-rules" in _renumbering_lines(
+        _changelog_text(library, "2021-04-22")
+    )
+
+
+def test_every_changelog_prints_one_change_a_line(library):
+    releases = library.releases("en")
+    for release in releases[1:]:
+        text = _changelog_text(library, release.effective_date.isoformat())
+        glossary = text.split("\nGlossary:\n", 1)[1] if "\nGlossary:\n" in text else ""
+        for line in glossary.split("\n\n", 1)[0].splitlines():
+            assert line.startswith("  "), (release.effective_date, line)
+
+
+def test_changelog_keeps_only_the_kinds_and_section_asked_for(library):
+    text = _changelog_text(library, "2009-07-11", section="7", kinds=("substantive",))
+    changes = [line for line in text.splitlines() if line.startswith("substantive ")]
+    assert changes and all(" 7" in line.split(":")[0] for line in changes)
+    assert not any(line.startswith(("added ", "removed ", "sweep:")) for line in text.splitlines())
+    assert "\nGlossary:\n" not in text
+    glossary = _changelog_text(library, "2005-02-01", section="glossary")
+    assert "renamed APNAP → APNAP Order" in glossary and "\nRenumbering:" not in glossary

@@ -13,7 +13,14 @@ from rulesarchive.api import Archive, Translation, json_text, scraped_history
 from rulesarchive.corpus.model import LANGUAGES
 from rulesarchive.differ.release_report import releases_text
 from rulesarchive.library import Library
-from rulesarchive.options import DIFF_FORMATS, format_option, language_option, release_option
+from rulesarchive.options import (
+    DIFF_FORMATS,
+    format_option,
+    kind_option,
+    language_option,
+    release_option,
+    section_option,
+)
 
 
 def _print(result, output: str) -> None:
@@ -41,21 +48,25 @@ def rule(root: Path, number: str, reference: str | None, lang: str, output: str)
 @click.argument("old")
 @click.argument("new")
 @language_option()
+@kind_option()
+@section_option()
 @format_option(DIFF_FORMATS)
 @click.pass_obj
-def diff(root: Path, old: str, new: str, lang: str, output: str) -> None:
+def diff(root: Path, old: str, new: str, lang: str, kinds, section, output: str) -> None:
     """Show what changed, rule by rule, between any two releases."""
-    _print(Archive(root).diff(old, new, lang), output)
+    _print(Archive(root).diff(old, new, lang, kinds, section), output)
 
 
 @click.command()
 @click.argument("reference", metavar="[RELEASE]", required=False)
 @language_option()
+@kind_option()
+@section_option()
 @format_option(DIFF_FORMATS)
 @click.pass_obj
-def changelog(root: Path, reference: str | None, lang: str, output: str) -> None:
+def changelog(root: Path, reference: str | None, lang: str, kinds, section, output: str) -> None:
     """Show a release's changes against the release before it (default: the newest)."""
-    _print(Archive(root).changelog(reference, lang), output)
+    _print(Archive(root).changelog(reference, lang, kinds, section), output)
 
 
 @click.command()
