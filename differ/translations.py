@@ -11,6 +11,7 @@ truncation do not count).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -126,14 +127,19 @@ def check_structure(
         problems.append(f"cites {_listed(mine)}, English cites {_listed(theirs)}")
     english_text = " ".join((english.text, *english.examples))
     names = ENGLISH_NAME.findall(" ".join((translated.text, *translated.examples)))
-    unknown = sorted({name for name in names if name not in english_text})
+    unknown = sorted({name for name in names if not _glossed(name, english_text)})
     if unknown:
         problems.append(f"names {', '.join(unknown)} are not in the English")
     # a three-digit quantity is a chapter cited ("see rule 730"): renumbered like citations
-    mine_quantities = sorted(
-        {renumber(q) if q.isdigit() and len(q) == 3 else q for q in _quantities(translated)}
-    )
     their_quantities = _quantities(english)
+    spelled = _spelled_numbers(english.text)
+    mine_quantities = sorted(
+        {
+            renumber(q) if q.isdigit() and len(q) == 3 else q
+            for q in _quantities(translated)
+            if q in their_quantities or q not in spelled
+        }
+    )
     if mine_quantities and their_quantities and mine_quantities != their_quantities:
         problems.append(
             f"numbers {_listed(mine_quantities)}, English has {_listed(their_quantities)}"
@@ -170,6 +176,39 @@ def citation_differences(translated: Rule, english: Rule) -> list[tuple[str, str
 def _references(*texts: str) -> list[str]:
     """Return the rules and chapters some texts cite (the ends of ranges too), sorted."""
     return sorted({n for text in texts for c in parse_citations(text) for n in c.numbers})
+
+
+def _glossed(name: str, english: str) -> bool:
+    """Tell whether an English name a translation keeps in parentheses is in the English.
+
+    A translator glosses terms too, capitalised ("혼성 마나(Hybrid mana)" for "hybrid mana"),
+    and two card names in one pair of parentheses ("(Word of Command, Opposition Agent)" for
+    "(Word of Command and Opposition Agent)"): letter case does not count, nor do the commas.
+    """
+    english = english.casefold()
+    return name.casefold() in english or all(
+        part.strip().casefold() in english for part in name.split(",")
+    )
+
+
+# Numbers the English spells out where a translation writes digits: "four" for 4장 (four
+# cards), "two-player" for 2인전, "seven" for 7장, "second" for 2번째.
+_CARDINALS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty"
+)
+_ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth"
+_NUMBER_WORDS = (
+    {word: str(value) for value, word in enumerate(_CARDINALS.split())}
+    | {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "hundred": "100"}
+    | {word: str(value) for value, word in enumerate(_ORDINALS.split(), start=1)}
+)
+_NUMBER_WORD = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\b", re.IGNORECASE)
+
+
+def _spelled_numbers(text: str) -> set[str]:
+    """Return the numbers a text spells out in words, as digits."""
+    return {_NUMBER_WORDS[word.lower()] for word in _NUMBER_WORD.findall(text)}
 
 
 def _quantities(rule: Rule) -> list[str]:

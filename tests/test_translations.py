@@ -608,3 +608,109 @@ def test_the_site_shows_chinese_726_1_beside_the_english_725_1_it_translates(
     assert "Shahrazad" in english.by_id[shahrazad.english_line_id].stretches[-1].rule.text
     assert by_number["730.2"].english.number == "729.2"  # handling illegal actions
     assert "725.1" not in by_number  # rad counters: no English in the base
+
+
+# Real Korean rules (ko 2021-11-19 beside en 2021-11-19) where the translation writes in digits
+# inside a word what the English spells out, or glosses a term with its English in parentheses.
+KOREAN_SPELLED_AND_GLOSSED = [
+    (
+        "100.2a",
+        "컨스덱에는 기본대지를 제외한 다른 카드는 같은 이름(영문판 기준)이 4장을 초과해서는 "
+        "안됩니다. 최소 덱 크기는 60장입니다.",
+        "each deck has a minimum deck size of 60 cards ... no more than four of any card",
+    ),
+    (
+        "103.3d",
+        "2인 난투 게임에서, 각 플레이어의 시작 생명 총점은 25입니다. 다인 난투 게임에서, 30입니다.",
+        "In a two-player Brawl game, each player's starting life total is 25. In a "
+        "multiplayer Brawl game, each player's starting life total is 30.",
+    ),
+    (
+        "721.3",
+        '게임을 시작할 때 7장의 카드를 뽑기 때문에 (See rule 704, "State-Based Actions.")',
+        'Because each player draws seven cards (See rule 704, "State-Based Actions.")',
+    ),
+    (
+        "406.6",
+        "2번째 능력에 나온 카드들은 오직 첫 번째 능력에 의해 추방된 카드들만을 의미합니다. "
+        "See rule 607.",
+        "the second refers only to cards that have been exiled due to the first. See rule 607.",
+    ),
+    (
+        "106.8",
+        "어떤 효과가 마나풀에 혼성 마나(Hybrid mana) 심볼로 대표되는 종류의 마나를 넣으려 한다면",
+        "If an effect would add mana represented by a hybrid mana symbol",
+    ),
+    (
+        "718.2",
+        "두 장의 카드(Word of Command, Opposition Agent)는 다른 플레이어를 제한된 기간 동안 "
+        "조종합니다.",
+        "Two cards (Word of Command and Opposition Agent) allow a player to control another "
+        "player for a limited duration.",
+    ),
+    (
+        "612.6",
+        '한 카드(Spy kit)에는 "모든 비전설 생물 카드의 이름"이라는 문구가 있습니다.',
+        'One card (Spy Kit) states that an object has "all names of nonlegendary creature cards."',
+    ),
+]
+
+
+@pytest.mark.parametrize(("number", "korean", "english"), KOREAN_SPELLED_AND_GLOSSED)
+def test_numbers_the_english_spells_out_and_glossed_names_are_no_mismatch(number, korean, english):
+    assert check_structure(Rule(number, korean), Rule(number, english)) == ()
+
+
+def test_a_number_or_name_the_english_lacks_is_still_a_mismatch():
+    english = Rule("903.7", "each player sets their life total to 40 and draws seven cards.")
+    assert check_structure(Rule("903.7", "생명점을 30으로 하고 7장을 뽑습니다."), english) == (
+        "numbers 30, English has 40",
+    )
+    names = Rule("718.2", "두 장의 카드(Word of Command, Mindslaver)는 조종합니다.")
+    assert check_structure(names, Rule("718.2", "Two cards (Word of Command) allow")) == (
+        "names Word of Command, Mindslaver are not in the English",
+    )
+
+
+def test_no_korean_report_flags_a_glossed_name_or_a_number_the_english_spells(ingested):
+    archive, _ = ingested
+    for release in archive.releases("ko"):
+        for rule in _report(archive, "ko", release).rules:
+            names = [p for p in rule.problems if p.startswith("names ")]
+            assert not names, (release.key, rule.number, names)
+    newest = _report(archive, "ko")
+    numbers = {r.number: p for r in newest.rules for p in r.problems if p.startswith("numbers ")}
+    # what is left is real: a citation the English has and the translation lacks (119.1b,
+    # 500.3) or has moved on from (702.37a, 702.102a, 702.140c), N2 of {LEVEL N1-N2} left
+    # out (711.5), a translator's note (721.3: 54장) and a typo (723.2i: "See rul3 712")
+    assert numbers == {
+        "119.1b": "numbers 20, English has 20, 902",
+        "500.3": "numbers 514, English has 502, 514",
+        "702.37a": "numbers 2/2, 3, 707, English has 2/2, 3, 708",
+        "702.102a": "numbers 708, English has 709",
+        "702.140c": "numbers 721, English has 723",
+        "711.5": "numbers 1, English has 1, 2",
+        "721.3": "numbers 54, 704, English has 704",
+        "723.2i": "numbers 3, 712, English has 712",
+    }
+
+
+ISSUE_31_CITATION_ORDER = [
+    "603.2d",
+    "112.1",
+    "701.28a",
+    "701.31c",
+    "702.15e",
+    "702.124d",
+    "801.7a",
+    "901.11a",
+    "903.13g",
+]
+
+
+def test_chinese_2026_04_17_cites_in_its_own_order_without_a_mismatch(ingested):
+    archive, _ = ingested
+    release = find_release(archive, "2026-04-17", "zh-Hans")
+    rules = {rule.number: rule for rule in _report(archive, "zh-Hans", release).rules}
+    for number in ISSUE_31_CITATION_ORDER:
+        assert not [p for p in rules[number].problems if p.startswith("cites ")], number
