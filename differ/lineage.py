@@ -245,11 +245,20 @@ def line_history(
 
     With `latest`, a number not printed there names the line that held it last.
     """
+    line = line_of(lines, number, at, latest)
+    if line is None:
+        raise LookupError(f"no rule {number} in {releases[at].key}")
+    return History(number, line.numbers, line_versions(line, releases))
+
+
+def line_of(lines: Iterable[Line], number: str, at: int, latest: bool = False) -> Line | None:
+    """Return the line printing `number` in release `at` (None if none does).
+
+    With `latest`, a number not printed there names the line that held it last.
+    """
     lines = list(lines)
     line = next((line for line in lines if line.number_at(at) == number), None)
     if line is None and latest:
         held = [line for line in lines if number in line.numbers]
         line = max(held, key=lambda line: line.last, default=None)
-    if line is None:
-        raise LookupError(f"no rule {number} in {releases[at].key}")
-    return History(number, line.numbers, line_versions(line, releases))
+    return line

@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # the results' modules are loaded by the commands that make t
     from rulesarchive.differ.glossary import GlossaryChange
     from rulesarchive.differ.history import History
     from rulesarchive.differ.references import LanguageCheck, Problem, ReleaseCheck
+    from rulesarchive.differ.translation_compare import Follow, Rendering, RuleTranslations
     from rulesarchive.differ.translations import TranslationReport
     from rulesarchive.differ.words import Phrase
 
@@ -631,3 +632,127 @@ def _problem_line(problem: dict) -> str:
     if "fixed" not in problem:
         line += f" [since {problem['since']}]"
     return line
+
+
+def compare_data(compared: RuleTranslations) -> dict:
+    """Return the JSON form of an English rule beside its translations, across time."""
+    return {
+        "rule": compared.number,
+        "release": release_label(compared.release),
+        "numbers": list(compared.numbers),
+        "changes": [
+            {
+                "release": release_label(change.release),
+                "number": change.number,
+                "kind": change.kind,
+                "follows": [_follow_data(follow) for follow in change.follows],
+            }
+            for change in compared.changes
+        ],
+        "translations": [
+            {
+                "language": language,
+                "releases": [_rendering_data(rendering) for rendering in renderings],
+            }
+            for language, renderings in compared.renderings
+        ],
+    }
+
+
+def _follow_data(follow: Follow) -> dict:
+    return {
+        "language": follow.language,
+        "release": release_label(follow.release) if follow.release else None,
+        "base_release": release_label(follow.base) if follow.base else None,
+        "english_releases_later": follow.later,
+        "status": follow.status,
+        "reworded": follow.reworded,
+        "first_release": follow.first,
+    }
+
+
+def _rendering_data(rendering: Rendering) -> dict:
+    return {
+        "release": release_label(rendering.release),
+        "base_release": release_label(rendering.base),
+        "english_number": rendering.english_number,
+        "number": rendering.number,
+        "status": rendering.status,
+        "stale_since": _release_date(rendering.stale_since),
+        "translates": _release_date(rendering.translates),
+        "reworded": rendering.reworded,
+    }
+
+
+def _release_date(release: Release | None) -> str | None:
+    return release.effective_date.isoformat() if release else None
+
+
+def compare_text(data: dict) -> str:
+    """Render an English rule beside its translations: each English change and who followed
+    it, then each translation release by release."""
+    languages = [track["language"] for track in data["translations"]]
+    lines = [
+        f"en {data['rule']} ({_name(data['release'])}) beside "
+        + (", ".join(languages) or "no translation"),
+        f"English numbers: {', '.join(data['numbers'])}",
+        "",
+        "English changes since the first translated release:" if data["changes"] else "",
+    ]
+    newest = {
+        track["language"]: track["releases"][-1]
+        for track in data["translations"]
+        if track["releases"]
+    }
+    for change in data["changes"]:
+        release = change["release"]
+        lines.append(f"{_name(release)} · {change['number']} · {change['kind']}")
+        for follow in change["follows"]:
+            lines.append(f"  {_follow_text(follow, newest.get(follow['language']))}")
+    if not data["changes"]:
+        lines.append("No English change since the first translated release.")
+    for track in data["translations"]:
+        lines += ["", f"{track['language']}, release by release:"]
+        lines += [_rendering_text(rendering) for rendering in track["releases"]]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _follow_text(follow: dict, newest: dict | None) -> str:
+    """One translation's answer to one English change, in a line (`newest`: the language's
+    newest release against the rule)."""
+    language = follow["language"]
+    if follow["release"] is None:
+        if newest is None:
+            return f"{language}: not yet"
+        date, base = newest["release"]["effective_date"], newest["base_release"]["effective_date"]
+        return f"{language}: not yet (its newest release, {date}, translates en {base})"
+    if follow["first_release"]:
+        date, base = follow["release"]["effective_date"], follow["base_release"]["effective_date"]
+        return f"{language}: its first release, {date}, translates en {base}: after this change"
+    later = follow["english_releases_later"]
+    when = "the same English release" if later == 0 else f"{later} English releases later"
+    base = follow["base_release"]["effective_date"]
+    said = {True: "; reworded", False: "; wording unchanged", None: ""}[follow["reworded"]]
+    status = follow["status"]
+    done = f"not translated in {language}" if status == TranslationStatus.MISSING else "followed"
+    if status is None:
+        done = "followed (gone from its English base)"
+    date = follow["release"]["effective_date"]
+    return f"{language}: {done} in {date} (translates en {base}, {when}){said}"
+
+
+def _rendering_text(rendering: dict) -> str:
+    """One translated release against the English rule, in a line."""
+    base = rendering["base_release"]["effective_date"]
+    head = f"{rendering['release']['effective_date']} · translates en {base}"
+    if rendering["english_number"] is None:
+        return f"{head} · not in that English release"
+    parts = [head, f"en {rendering['english_number']} as worded in {rendering['translates']}"]
+    if rendering["number"] is None:
+        parts.append(str(rendering["status"]))
+    else:
+        since = f" since {rendering['stale_since']}" if rendering["stale_since"] else ""
+        parts += [rendering["number"], f"{rendering['status']}{since}"]
+    if rendering["reworded"]:
+        parts.append("reworded")
+    return " · ".join(parts)

@@ -19,6 +19,7 @@ SCHEMA_FILES = (
     "diff.schema.json",
     "history.schema.json",
     "translation.schema.json",
+    "compare.schema.json",
 )
 
 

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from rulesarchive.differ.history import History as Told
     from rulesarchive.differ.history import Version
     from rulesarchive.differ.references import LanguageCheck, ReleaseCheck
+    from rulesarchive.differ.translation_compare import RuleTranslations
     from rulesarchive.differ.translations import TranslationReport
 
 # The reports of diffs, histories, checks and translations, loaded when first printed: a rule
@@ -40,6 +41,7 @@ __all__ = [
     "ArchiveError",
     "Check",
     "CheckHistory",
+    "Compared",
     "Comparison",
     "History",
     "Release",
@@ -220,6 +222,21 @@ class Translation:
         return report.translation_text(self.to_json())
 
 
+@dataclass(frozen=True, slots=True)
+class Compared:
+    """An English rule beside its translations, across time (differ's RuleTranslations)."""
+
+    compared: RuleTranslations
+
+    def to_json(self) -> dict:
+        """Return what `rulesarchive compare RULE --format json` prints."""
+        return report.compare_data(self.compared)
+
+    def to_text(self) -> str:
+        """Return what `rulesarchive compare RULE` prints."""
+        return report.compare_text(self.to_json())
+
+
 class Archive:
     """A folder of releases, as `rulesarchive --archive DIR` reads it.
 
@@ -309,6 +326,13 @@ class Archive:
         (`only_stale`: list only its stale rules)."""
         found = self.library.find(release, lang) if release is not None else None
         return Translation(self.library.translation(lang, found), only_stale)
+
+    def compare(self, number: str, release: ReleaseRef = None) -> Compared:
+        """Set an English rule (named by its number in `release`, default the newest) beside
+        every translation of it, release by release, and each English change beside the
+        first translated release that followed it."""
+        found = self.library.find(release, "en") if release is not None else None
+        return Compared(self.library.compare_translations(number, found))
 
 
 def scraped_history(path: Path | str, number: str = "") -> History:

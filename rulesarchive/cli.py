@@ -40,6 +40,10 @@ COMMANDS = {
         "rulesarchive.commands.rules",
         "Check every citation of a release (default: newest): dangling, stale, self.",
     ),
+    "compare": (
+        "rulesarchive.commands.rules",
+        "Compare the translations of one rule with each other and the English, across time.",
+    ),
     "diff": (
         "rulesarchive.commands.rules",
         "Show what changed, rule by rule, between any two releases.",

@@ -31,9 +31,10 @@ if TYPE_CHECKING:
     from rulesarchive.differ.classify import ReleaseDiff
     from rulesarchive.differ.history import History
     from rulesarchive.differ.language import Language
-    from rulesarchive.differ.lineage import Trace
+    from rulesarchive.differ.lineage import Line, Trace
     from rulesarchive.differ.references import LanguageCheck, ReleaseCheck, Snapshot
     from rulesarchive.differ.translation_align import TranslationAlignment
+    from rulesarchive.differ.translation_compare import RuleTranslations, Track
     from rulesarchive.differ.translations import TranslationReport
 
 # The differ's heavier parts, loaded by the first method that uses them (see rulesarchive.lazy).
@@ -44,6 +45,7 @@ language_history = lazy_module("rulesarchive.differ.language")
 lineage = lazy_module("rulesarchive.differ.lineage")
 references = lazy_module("rulesarchive.differ.references")
 translation_align = lazy_module("rulesarchive.differ.translation_align")
+translation_compare = lazy_module("rulesarchive.differ.translation_compare")
 translations = lazy_module("rulesarchive.differ.translations")
 kept_lines = lazy_module("rulesarchive.lines")
 
@@ -250,7 +252,14 @@ class Library:
         if not releases:
             raise ArchiveError(f"no {language} releases in {self.root}")
         at = releases.index(release) if release else len(releases) - 1
-        chapter = typed.partition(".")[0]
+        lines = self._chapter_lines(language, releases, typed.partition(".")[0])
+        try:
+            return lineage.line_history(lines, releases, typed, at, release is None)
+        except LookupError:
+            raise self._unknown(number, releases[at]) from None
+
+    def _chapter_lines(self, language: str, releases: list[Release], chapter: str) -> list[Line]:
+        """The lines of descent that held a number of `chapter` in some release."""
         lines = kept_lines.chapter_lines(self.derived, releases, chapter)
         if lines is None:
             trace = self.trace(language)
@@ -258,10 +267,40 @@ class Library:
             lines = kept_lines.chapter_lines(self.derived, releases, chapter)
             if lines is None:  # nothing can be kept: from the trace in memory
                 lines = list(trace.lines)
-        try:
-            return lineage.line_history(lines, releases, typed, at, release is None)
-        except LookupError:
-            raise self._unknown(number, releases[at]) from None
+        return lines
+
+    def compare_translations(self, number: str, release: Release | None = None) -> RuleTranslations:
+        """Set the English rule numbered `number` in `release` (default: the newest; then a
+        number no longer in use names the rule that held it last) beside every translation
+        of it, release by release: which English change each followed, and when."""
+        typed = _typed(number)
+        english = self.releases("en")
+        if not english:
+            raise ArchiveError(f"no en releases in {self.root}")
+        at = english.index(release) if release else len(english) - 1
+        lines = self._chapter_lines("en", english, typed.partition(".")[0])
+        line = lineage.line_of(lines, typed, at, release is None)
+        if line is None:
+            raise self._unknown(number, english[at])
+        tracks = [self._track(language, english) for language in self.translated_languages()]
+        return translation_compare.compare_rule(line, english, tracks, at)
+
+    def _track(self, language: str, english: list[Release]) -> Track:
+        """A translated language's reports, release by release, and its rules' lines."""
+        releases = self.releases(language)
+        found = tuple(
+            translation_compare.translated_release(self.translation(language, release), english)
+            for release in releases
+        )
+        chapters: dict[str, list[Line]] = {}
+
+        def holder(number: str, index: int) -> Line | None:
+            chapter = number.partition(".")[0]
+            if chapter not in chapters:
+                chapters[chapter] = self._chapter_lines(language, releases, chapter)
+            return next((ln for ln in chapters[chapter] if ln.number_at(index) == number), None)
+
+        return translation_compare.Track(language, found, holder)
 
     def gather(
         self,

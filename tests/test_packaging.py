@@ -50,6 +50,7 @@ def test_wheel_holds_one_import_package_with_templates_and_data(wheel):
         "rulesarchive/exports/schemas/diff.schema.json",
         "rulesarchive/exports/schemas/history.schema.json",
         "rulesarchive/exports/schemas/translation.schema.json",
+        "rulesarchive/exports/schemas/compare.schema.json",
     ):
         assert shipped in names, shipped
     assert any(name.startswith("rulesarchive/templates/static/") for name in names)

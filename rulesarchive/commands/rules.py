@@ -1,6 +1,6 @@
 """The commands that read the archive: `releases`, `rule`, `diff`, `changelog`, `history`,
-`check`, `translations`. Each asks the Python API one question and prints the answer: its JSON
-(`to_json()`) or its text (`to_text()`)."""
+`check`, `translations`, `compare`. Each asks the Python API one question and prints the
+answer: its JSON (`to_json()`) or its text (`to_text()`)."""
 
 from __future__ import annotations
 
@@ -134,6 +134,16 @@ def translations(root: Path, language, reference, only_stale: bool, output: str)
         click.echo(json_text(data), nl=False)
     else:
         click.echo("\n".join(report.to_text() for report in found), nl=False)
+
+
+@click.command()
+@click.argument("number")
+@release_option("Name the English rule by its number in this release.")
+@format_option()
+@click.pass_obj
+def compare(root: Path, number: str, reference: str | None, output: str) -> None:
+    """Compare the translations of one rule with each other and the English, across time."""
+    _print(Archive(root).compare(number, reference), output)
 
 
 @click.command()
