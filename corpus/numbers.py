@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import datetime as dt
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -16,6 +17,17 @@ CHAPTER = r"\d{3}"  # a chapter: '702'
 RULE = rf"{CHAPTER}\.\d+"  # a rule: '702.19'
 LETTERS = r"[a-z]{1,2}"  # a sub-rule's letters: 'b' in '702.19b'
 NUMBER = rf"{RULE}(?:{LETTERS})?"  # a rule or a sub-rule: '702.19', '702.19b'
+
+# Magic 2010's rules (effective 2009-07-11) numbered every rule anew: 14% of its numbers were
+# in use before, mostly for other rules. A rule number, or a count of rules, of a release
+# before it says nothing of a release after it.
+RENUMBERED = dt.date(2009, 7, 11)
+
+
+def numbering_era(date: dt.date) -> int:
+    """Return the numbering a release of this date uses: 0 before Magic 2010's, 1 from it."""
+    return int(date >= RENUMBERED)
+
 
 RULE_NUMBER = re.compile(rf"({CHAPTER})(?:\.(\d+)((?:{LETTERS})?))?")
 

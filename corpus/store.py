@@ -51,7 +51,7 @@ from rulesarchive.corpus.model import (
     Release,
     Rule,
 )
-from rulesarchive.corpus.numbers import CHAPTER, RULE_NUMBER, SECTION
+from rulesarchive.corpus.numbers import CHAPTER, RULE_NUMBER, SECTION, numbering_era
 from rulesarchive.corpus.sets import MagicSet
 
 if TYPE_CHECKING:
@@ -142,7 +142,12 @@ class Archive:
         listed = self._listed.get(language)
         if listed is not None and listed[0] == stamp:
             return list(listed[1])
-        found = [_read_release(folder, lang, date) for lang, date, folder in folders]
+        found = []
+        for lang, date, folder in folders:
+            try:
+                found.append(_read_release(folder, lang, date))
+            except ArchiveError as error:  # one bad release costs only itself: said, left out
+                log.warning("%s: left out", error)
         self._listed[language] = (stamp, tuple(found))
         return found
 
@@ -154,21 +159,24 @@ class Archive:
     def neighbours(self, language: str, effective_date: dt.date) -> list[Release]:
         """Return the stored releases just before and just after a date, oldest first.
 
-        Only those two release.json files are read, and only the folders nearest the date
-        are looked into: ingesting a whole archive asks this for every file, and reading (or
-        even stat-ing) every release each time made that quadratic.
+        Only releases numbered as that date's are neighbours (corpus.numbers.numbering_era):
+        a release of the other numbering is no measure of its rules. Only those two
+        release.json files are read, and only the folders nearest the date are looked into:
+        ingesting a whole archive asks this for every file, and reading (or even stat-ing)
+        every release each time made that quadratic.
         """
         candidates = self._candidates(language)
-        dates = sorted(candidates)
+        era = numbering_era(effective_date)
+        dates = sorted(date for date in candidates if numbering_era(date) == era)
         at = bisect.bisect_left(dates, effective_date)
         before = _nearest(candidates, reversed(dates[:at]))
         after = _nearest(
             candidates, dates[at + (at < len(dates) and dates[at] == effective_date) :]
         )
         return [
-            _read_release(found[1], language, found[0])
+            release
             for found in (before, after)
-            if found is not None
+            if found is not None and (release := _readable_release(found[1], language, found[0]))
         ]
 
     def _candidates(self, language: str) -> dict[dt.date, list[Path]]:
@@ -221,6 +229,17 @@ class Archive:
             log.info("document %s: not in the cache, computing", release.key)
             self.derived.put(entry, pack_document(document))
         return document
+
+    def original(self, release: Release) -> bytes:
+        """Return the bytes a release was ingested from (its original.<format>)."""
+        folder = self._readable(release.language, release.effective_date)
+        path = (folder or self._folder(release.language, release.effective_date)) / (
+            f"original.{release.source.format}"
+        )
+        try:
+            return path.read_bytes()
+        except OSError as error:
+            raise ArchiveError(f"{path}: unreadable ({error.strerror or error})") from None
 
     def save(
         self,
@@ -583,12 +602,33 @@ def release_to_json(release: Release) -> dict:
     return data
 
 
+_RELEASE_FIELDS = {
+    **dict.fromkeys(("language", "effective_date", "set_code", "set_name", "content_sha256"), str),
+    **dict.fromkeys(("rule_count", "glossary_count"), int),
+    **dict.fromkeys(("flags", "notes", "decode_repairs"), list),
+    **dict.fromkeys(("source", "normalisation"), dict),
+}
+_JSON_NAMES = {str: "a string", int: "a whole number", list: "a list", dict: "an object"}
+
+
+def _readable_release(folder: Path, language: str, effective_date: dt.date) -> Release | None:
+    """Read a release's metadata, or say why it cannot be read and return None."""
+    try:
+        return _read_release(folder, language, effective_date)
+    except ArchiveError as error:
+        log.warning("%s: left out", error)
+        return None
+
+
 def _read_release(folder: Path, language: str, effective_date: dt.date) -> Release:
     """Read a release's metadata; it must name the language and date of its folder."""
     path = os.path.join(folder, "release.json")
     try:
         with open(path, "rb") as handle:
             data = json.loads(handle.read())
+        for key, kind in _RELEASE_FIELDS.items():
+            if not isinstance(data[key], kind) or isinstance(data[key], bool):
+                raise TypeError(f"{key} is not {_JSON_NAMES[kind]}")
         release = Release(
             language=data["language"],
             effective_date=dt.date.fromisoformat(data["effective_date"]),

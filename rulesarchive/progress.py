@@ -39,7 +39,7 @@ def outcomes(total: int, label: str) -> Iterator[Callable[[Outcome], None]]:
             if not hidden:
                 sys.stderr.write("\r\033[K")  # clear the bar's line; the update redraws it
             report(outcome)
-            if outcome.status != Status.RECOVERED:
+            if outcome.status not in (Status.RECOVERED, Status.REPAIRED):
                 bar.update(1)
 
         yield advance

@@ -7,10 +7,10 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
-from itertools import repeat
 from pathlib import Path
 
 from rulesarchive.corpus.catalogue import entry_for
@@ -27,15 +27,23 @@ from rulesarchive.corpus.store import (
     render_rules_text,
     unpack_document,
 )
+from rulesarchive.corpus.typography import Normalisation
 from rulesarchive.scraper.errors import InputError
 from rulesarchive.scraper.extract import MAX_BYTES, Extracted, Format, extract_text
-from rulesarchive.scraper.integrity import compare_with_neighbours, find_damage
+from rulesarchive.scraper.integrity import Neighbour, compare_with_neighbours, find_damage
 from rulesarchive.scraper.normalise import normalise_document
 from rulesarchive.scraper.outcome import STORED, Outcome, Status
 from rulesarchive.scraper.parse import detect_language, parse_document
-from rulesarchive.scraper.placeholders import repair_placeholders
+from rulesarchive.scraper.placeholders import repair_placeholders, unrepaired
 from rulesarchive.scraper.wiki import is_wiki_page, parse_wiki
-from rulesarchive.system.processes import watch_parent
+from rulesarchive.system.processes import (
+    MEMORY_LIMIT,
+    TIME_LIMIT,
+    OverLimit,
+    bound_worker,
+    time_limit,
+    usable_cores,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +126,10 @@ class _Read:
         return _from_json(rendered.document_json)
 
 
+# What a worker sends back for a file it read: its bytes, its document, how it was read, its files.
+_Reading = tuple[bytes, _Read, Extracted, _Rendered]
+
+
 def _from_json(document_json: bytes) -> Document:
     return document_from_json(json.loads(document_json))
 
@@ -189,37 +201,70 @@ def ingest_paths(
     # every core.  Storing stays in this process, in the given order, so neighbour checks see
     # the releases stored before.
     stored = _Stored()
-    pool = None
-    if len(paths) >= _PARALLEL_FROM:
-        pool = ProcessPoolExecutor(initializer=watch_parent, initargs=(os.getpid(),))
-    try:
-        mapper = pool.map if pool else map
-        for path, reading in zip(paths, mapper(_read_path, paths, repeat(overrides)), strict=True):
-            if isinstance(reading, str):
-                outcome = Outcome(str(path), Status.FAILED, f"{path}: {reading}")
-            else:
-                data, read, extracted, rendered = reading
+    # A file far smaller than a stored neighbour waits for the batch's other files: a release
+    # between the two, stored later in the batch, is the nearer neighbour to measure it by.
+    waiting: list[tuple[Path, _Reading]] = []
+
+    def store(path: Path, reading: _Reading | str, wait: bool) -> None:
+        if isinstance(reading, str):
+            outcome = Outcome(str(path), Status.FAILED, f"{path}: {reading}")
+        else:
+            data, read, extracted, rendered = reading
+            try:
                 outcome = _store_reading(
-                    archive,
-                    str(path),
-                    data,
-                    read,
-                    extracted,
-                    overrides,
-                    _LOCAL_FILE,
-                    stored,
-                    rendered,
-                )
-            outcomes.append(outcome)
+                    archive, str(path), data, read, extracted, overrides, _LOCAL_FILE, stored,
+                    rendered, wait,
+                )  # fmt: skip
+            except _Shortfall:
+                waiting.append((path, reading))
+                return
+        for done in (outcome, *outcome.also):
+            outcomes.append(done)
             if progress:
-                progress(outcome)
-    finally:
-        if pool:
-            pool.shutdown(cancel_futures=True)
+                progress(done)
+
+    for path, reading in zip(paths, _readings(paths, overrides), strict=True):
+        store(path, reading, wait=len(paths) > 1)
+    for path, reading in waiting:
+        store(path, reading, wait=False)
     return outcomes
 
 
-_PARALLEL_FROM = 4
+def _readings(paths: list[Path], overrides: Overrides) -> Iterator[_Reading | str]:
+    """Read the files in worker processes, on every core, in order.
+
+    Each worker is bounded (system.processes: memory, and CPU time per file). A worker that
+    dies (the kernel's limit, the OOM killer, kill -9) breaks the pool and every file in flight:
+    the file awaited is then read again alone, in a pool of its own, and costs only itself if
+    it kills that one too; the rest go on in a new pool.
+    """
+    at, alone = 0, False
+    while at < len(paths):
+        pool = ProcessPoolExecutor(
+            max_workers=1 if alone else min(len(paths) - at, usable_cores()),
+            initializer=bound_worker,
+            initargs=(os.getpid(),),
+        )
+        try:
+            chosen = paths[at : at + 1] if alone else paths[at:]
+            for future in [pool.submit(_read_path, path, overrides) for path in chosen]:
+                reading = future.result()
+                at, alone = at + 1, False
+                yield reading
+        except BrokenProcessPool:
+            if alone:
+                at, alone = at + 1, False
+                yield _WORKER_DIED
+            else:
+                alone = True
+        finally:
+            pool.shutdown(cancel_futures=True)
+
+
+_WORKER_DIED = (
+    f"the process reading it was killed (past {MEMORY_LIMIT // 2**30} GB of memory or "
+    f"{TIME_LIMIT} s, or by the system)"
+)
 # Bytes read from a local file: no URL; ingest fills in the name, digest, format and encoding.
 _LOCAL_FILE = Provenance()
 
@@ -262,7 +307,7 @@ def recover_leftovers(archive: Archive) -> list[Outcome]:
     return [Outcome(str(archive.root), Status.RECOVERED, note) for note in notes]
 
 
-def _read_path(path: Path, overrides: Overrides) -> tuple[bytes, _Read, Extracted, _Rendered] | str:
+def _read_path(path: Path, overrides: Overrides) -> _Reading | str:
     """Read one file in a worker: its bytes, its document (_Read), how it was read, its files.
 
     A document travels back packed (corpus.store.pack_document), and only when it is needed
@@ -280,14 +325,16 @@ def _read_path(path: Path, overrides: Overrides) -> tuple[bytes, _Read, Extracte
         # A document's thousands of rules and texts are freed by their counts: the collector's
         # passes over them cost a twentieth of the reading. (It collects a library's cycles,
         # if any, after the file.)
-        with collection_paused():
+        with collection_paused(), time_limit():
             return _read_data(data, path, overrides)
+    except OverLimit as error:
+        return f"refused: reading it {error} (a rules document takes a few seconds)"
     except OSError as error:
         return f"cannot read ({error.strerror or error})"
     except InputError as error:
         return str(error)
     except MemoryError:
-        return "out of memory while reading it"
+        return f"refused: reading it takes more than {MEMORY_LIMIT // 2**30} GB of memory"
     except Exception as error:  # a library failing on one hostile file
         return f"cannot be read ({type(error).__name__}: {_first_line(error)})"
 
@@ -347,8 +394,12 @@ def _store_reading(
     provenance: Provenance,
     stored: _Stored | None = None,
     rendered: _Rendered | None = None,
+    wait: bool = False,
 ) -> Outcome:
-    """Repair, name, check and store a document read; `rendered` are its files, when made."""
+    """Repair, name, check and store a document read; `rendered` are its files, when made.
+
+    With `wait`, a document only far smaller than a neighbour raises _Shortfall, unrefused.
+    """
     stored = stored or _Stored()
     try:
         document = read.head  # the whole document only where it is needed
@@ -376,10 +427,14 @@ def _store_reading(
         with archive.lock():
             release = _check_integrity(archive, document, release, overrides.force, rendered)
             outcome = _store(archive, release, whole, data, rendered, overrides.force, found_set[2])
+            if outcome.status in STORED:
+                stored.add(release, whole or rendered.document_json)
+                outcome = replace(outcome, also=tuple(_repair_again(archive, release, stored)))
     except (InputError, ArchiveError) as error:
+        if wait and isinstance(error, _Shortfall):
+            raise
+
         return Outcome(name, Status.FAILED, f"{name}: {error}")
-    if outcome.status in STORED:
-        stored.add(release, whole or rendered.document_json)
     return outcome
 
 
@@ -479,12 +534,17 @@ def _check_integrity(
         if Flag.DAMAGED not in other.flags
     ]
     shortfalls = (
-        compare_with_neighbours(release.rule_count, [n.rule_count for n in neighbours]),
+        compare_with_neighbours(
+            release.rule_count,
+            release.effective_date,
+            [Neighbour(n.key, n.effective_date, n.rule_count) for n in neighbours],
+        ),
         # Real glossaries never shrink by a sixth from one release to the next; the 2003-06-01
-        # RTF, whose source runs entries together ("FadingFading is…"), has 158 for 214 / 290.
+        # RTF, whose source runs entries together ("FadingFading is…"), has 160 for 217 / 290.
         compare_with_neighbours(
             release.glossary_count,
-            [n.glossary_count for n in neighbours],
+            release.effective_date,
+            [Neighbour(n.key, n.effective_date, n.glossary_count) for n in neighbours],
             "glossary entries",
             0.85,
         ),
@@ -493,11 +553,58 @@ def _check_integrity(
     if not problems:
         return release
     if not force:
-        raise InputError(
-            f"damaged document: {problems[0]} (use --force to store it flagged damaged)"
-        )
+        refusal = _Shortfall if not rendered.damage else InputError
+        raise refusal(f"damaged document: {problems[0]} (use --force to store it flagged damaged)")
     flags = (*release.flags, Flag.DAMAGED)
     return replace(release, flags=flags, notes=(*release.notes, *problems))
+
+
+class _Shortfall(InputError):
+    """A document far smaller than a neighbour (and whole by itself)."""
+
+
+def _repair_again(archive: Archive, release: Release, stored: _Stored) -> Iterator[Outcome]:
+    """Repair again the placeholders of the releases beside one just stored.
+
+    A release's placeholders are repaired from its nearest stored neighbours of its numbering;
+    one stored since between it and them is nearer. Repaired again from its neighbours as they
+    now are, it reads as it would had every file come in one batch, in any order.
+    """
+    for neighbour in archive.neighbours(release.language, release.effective_date):
+        document = stored.load(archive, neighbour)
+        if not _prints_question_marks(document):
+            continue
+        repaired = repair_placeholders(
+            unrepaired(document), _neighbour_documents(archive, document, stored)
+        )
+        if repaired == document:
+            continue
+        data = archive.original(neighbour)
+        rendered = _render(repaired, neighbour.set_name, data)
+        again = replace(
+            neighbour,
+            content_sha256=rendered.content_sha256,
+            normalisation=repaired.normalisation,
+        )
+        archive.save(again, repaired, data, rendered.rules_text, rendered.document_json)
+        stored.add(again, repaired)
+        count = dict(repaired.normalisation).get(_PLACEHOLDERS, 0)
+        label = f"{again.key} {again.set_code}".rstrip()
+        message = (
+            f"repaired {label} again: its `?` placeholders read beside {release.key}, "
+            f"stored since ({count} repaired)"
+        )
+        yield Outcome(again.source.name, Status.REPAIRED, message, again)
+
+
+_PLACEHOLDERS = Normalisation.PLACEHOLDERS.value
+
+
+def _prints_question_marks(document: Document) -> bool:
+    return any(
+        "?" in rule.printed_text or any("?" in e for e in rule.printed_examples)
+        for rule in document.rules
+    ) or any("?" in entry.printed_text for entry in document.glossary)
 
 
 def _neighbour_documents(archive: Archive, document: Document, stored: _Stored) -> list[Document]:
@@ -521,12 +628,25 @@ def _store(
     counts = f"{release.rule_count} rules, {release.glossary_count} glossary entries"
     if existing is not None:
         same = existing.source.sha256 == release.source.sha256
-        if same or existing.content_sha256 == release.content_sha256:
+        if same or (
+            existing.content_sha256 == release.content_sha256
+            and _preferred(existing) <= _preferred(release)
+        ):
             why = "same bytes" if same else f"same text as {existing.source.name}"
             return Outcome(
                 release.source.name, Status.UNCHANGED, f"unchanged {label} ({why})", existing
             )
+        if existing.content_sha256 == release.content_sha256:
+            archive.save(release, document, data, rendered.rules_text, rendered.document_json)
+            message = (
+                f"replaced {label} (same text as {existing.source.name}, which it is kept "
+                f"before: {_PREFERENCE})"
+            )
+            return Outcome(release.source.name, Status.REPLACED, message, release)
         upgrade = Flag.DAMAGED in existing.flags and Flag.DAMAGED not in release.flags
+        # A TXT is the text as published, a DOCX, PDF or RTF a reading of it (the 2002-10-07
+        # PDF prints em dashes its TXT has as hyphens): the better format is kept in any order.
+        upgrade |= _preferred(release)[0] < _preferred(existing)[0]
         if not (upgrade or force):
             raise InputError(
                 f"differs from the stored {release.key} ({existing.source.name}); "
@@ -539,6 +659,17 @@ def _store(
     damaged = " [damaged]" if Flag.DAMAGED in release.flags else ""
     message = f"added {label} ({counts}){damaged}{_also(set_note)}"
     return Outcome(release.source.name, Status.ADDED, message, release)
+
+
+# Of two files giving one text (a release's TXT and DOCX), the one kept whatever their order.
+_FORMATS = tuple(Format)
+_PREFERENCE = "TXT, then DOCX, PDF, RTF, then the lower sha256"
+
+
+def _preferred(release: Release) -> tuple[int, str]:
+    source = release.source
+    rank = _FORMATS.index(Format(source.format)) if source.format in _FORMATS else len(_FORMATS)
+    return rank, source.sha256
 
 
 def _also(note: str) -> str:

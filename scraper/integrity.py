@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import re
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from rulesarchive.corpus.model import Document
 from rulesarchive.corpus.numbers import rule_sort_key
@@ -45,13 +48,42 @@ def find_damage(document: Document) -> list[str]:
     return problems
 
 
+@dataclass(frozen=True, slots=True)
+class Neighbour:
+    """A stored release a document is measured against: its key, date and one count."""
+
+    key: str
+    effective_date: dt.date
+    count: int
+
+
+# Rules and glossary entries accumulate: within one numbering a release has nearly as many as
+# any release before it, however far back. A later one may have far more: 2003-07-01 has 647
+# rules where 2003-05-26 has 514, and 2003-10-01 has 299 glossary entries where 2002-10-07 has
+# 214. So a later release counts only within a year, and with more slack.
+LATER_WITHIN = dt.timedelta(days=365)
+LATER_RATIO = 0.6
+
+
 def compare_with_neighbours(
-    count: int, neighbour_counts: list[int], what: str = "rules", ratio: float = 0.8
+    count: int,
+    effective_date: dt.date,
+    neighbours: Iterable[Neighbour],
+    what: str = "rules",
+    ratio: float = 0.8,
 ) -> str | None:
-    """Say why a count (of rules, of glossary entries) is far below the releases around it."""
-    if not neighbour_counts:
-        return None
-    expected = min(neighbour_counts)
-    if count < ratio * expected:
-        return f"only {count} {what} where neighbouring releases have {expected} or more"
+    """Say why a count (of rules, of glossary entries) is far below a release around it.
+
+    The verdict on a genuine document does not hang on which neighbours happen to be stored:
+    the same files give the same archive in any order.
+    """
+    for neighbour in neighbours:
+        later = neighbour.effective_date - effective_date
+        if later.days < 0 and count < ratio * neighbour.count:
+            return f"only {count} {what} where {neighbour.key} before it has {neighbour.count}"
+        if later.days > 0 and later <= LATER_WITHIN and count < LATER_RATIO * neighbour.count:
+            return (
+                f"only {count} {what} where {neighbour.key}, {later.days} days later, "
+                f"has {neighbour.count}"
+            )
     return None

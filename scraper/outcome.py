@@ -13,13 +13,15 @@ class Status(StrEnum):
 
     ADDED = "added"
     REPLACED = "replaced"
+    REPAIRED = "repaired"  # a stored release repaired again from a neighbour stored since
     UNCHANGED = "unchanged"
     FAILED = "failed"
     RECOVERED = "recovered"  # leftovers of an interrupted run, cleaned up first
     SKIPPED = "skipped"  # a language asked for that has no online source
 
 
-STORED = frozenset({Status.ADDED, Status.REPLACED})  # the outcomes that stored a release
+# the outcomes that stored a release
+STORED = frozenset({Status.ADDED, Status.REPLACED, Status.REPAIRED})
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,3 +32,4 @@ class Outcome:
     status: Status
     message: str
     release: Release | None = None
+    also: tuple[Outcome, ...] = ()  # what storing it did to other releases (repairs redone)

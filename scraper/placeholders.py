@@ -16,7 +16,7 @@ from dataclasses import replace
 from difflib import SequenceMatcher
 
 from rulesarchive.corpus.model import Document, GlossaryEntry, Rule
-from rulesarchive.corpus.typography import Normalisation
+from rulesarchive.corpus.typography import Normalisation, normalise_texts
 
 # Words and what stands between them: re.split with a group alternates separator, word, ...
 _WORD = re.compile(r"([^\W_]+)")
@@ -40,7 +40,9 @@ def repair_placeholders(document: Document, neighbours: Sequence[Document]) -> D
     numbers = {rule.number for rule in document.rules if "?" in rule.text}
     known: dict[tuple[str, ...], str] = {}
     by_number: dict[str, Rule] = {}
-    for neighbour in neighbours:
+    # A neighbour is read as printed (its own repairs undone), so what it offers does not hang
+    # on which of its own neighbours were stored when it was repaired.
+    for neighbour in map(unrepaired, neighbours):
         for text in _texts(neighbour):
             if (words := _words(text)) in asking:
                 known.setdefault(words, text)
@@ -89,6 +91,39 @@ def repair_placeholders(document: Document, neighbours: Sequence[Document]) -> D
 
 def _asks(examples: tuple[str, ...]) -> bool:
     return any("?" in example for example in examples)
+
+
+def unrepaired(document: Document) -> Document:
+    """Return a stored document as it read before its placeholders were repaired.
+
+    Only a text printed with a `?` can have been repaired: it is normalised again from its
+    printed form and the count of repairs is dropped, so repairing the result with the same
+    neighbours gives the document back.
+    """
+    rules = list(document.rules)
+    for at, rule in enumerate(rules):
+        if "?" in rule.printed_text or _asks(rule.printed_examples):
+            printed, examples = rule.printed_text, rule.printed_examples
+            text, *normalised = normalise_texts([printed, *examples])
+            rules[at] = Rule(
+                rule.number,
+                text,
+                tuple(normalised),
+                printed if printed != text else "",
+                examples if tuple(normalised) != examples else (),
+            )
+    glossary = list(document.glossary)
+    for at, entry in enumerate(glossary):
+        if "?" in entry.printed_text:
+            text = "\n".join(normalise_texts(entry.printed_text.split("\n")))
+            glossary[at] = GlossaryEntry(
+                entry.term, text, entry.printed_text if text != entry.printed_text else ""
+            )
+    counts = tuple(item for item in document.normalisation if item[0] != _PLACEHOLDERS)
+    return replace(document, rules=tuple(rules), glossary=tuple(glossary), normalisation=counts)
+
+
+_PLACEHOLDERS = Normalisation.PLACEHOLDERS.value
 
 
 def _texts(document: Document) -> Iterable[str]:

@@ -226,7 +226,8 @@ def scrape(
             outcomes.append(Outcome("scrape", Status.FAILED, message))
             break
         outcome = fetch_and_ingest(archive, fetcher, item)
-        outcomes.append(outcome)
-        if advance:
-            advance(outcome)
+        for each in (outcome, *outcome.also):  # and the releases it repaired again
+            outcomes.append(each)
+            if advance:
+                advance(each)
     return planned, outcomes

@@ -3,6 +3,7 @@ how many cores they may use."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import enum
 import os
@@ -10,6 +11,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator
 
 _PR_SET_PDEATHSIG = 1
 
@@ -49,3 +51,63 @@ def die_with_parent() -> None:
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+# What one task of a bounded worker (reading one file) may use: address space beyond the
+# worker's own at its start, and CPU seconds. Past the time, the task raises OverLimit; a task
+# stuck where Python cannot interrupt it is killed by the kernel a little later.
+MEMORY_LIMIT = 2**30
+TIME_LIMIT = 60
+_TIME_GRACE = 15
+
+
+_BOUNDED = sys.platform.startswith("linux")  # where rlimits, itimers and /proc are all there
+
+
+class OverLimit(Exception):
+    """A bounded task ran past its CPU time."""
+
+
+def bound_worker(parent: int) -> None:
+    """Pool initializer: end with `parent`, and cap the memory the worker may take (Linux)."""
+    watch_parent(parent)
+    if not _BOUNDED:
+        return
+    import resource
+
+    size = _address_space()
+    if size is not None:
+        resource.setrlimit(resource.RLIMIT_AS, (size + MEMORY_LIMIT, resource.RLIM_INFINITY))
+    signal.signal(signal.SIGPROF, _over_time)
+
+
+@contextlib.contextmanager
+def time_limit() -> Iterator[None]:
+    """Raise OverLimit in this (bounded worker) process after TIME_LIMIT s of CPU time."""
+    if not _BOUNDED:
+        yield
+        return
+    import resource
+
+    seconds = TIME_LIMIT
+    used = sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
+    hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+    resource.setrlimit(resource.RLIMIT_CPU, (int(used + seconds + _TIME_GRACE), hard))
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        resource.setrlimit(resource.RLIMIT_CPU, (hard, hard))
+
+
+def _over_time(signum: int, frame: object) -> None:
+    raise OverLimit(f"took more than {TIME_LIMIT} s of CPU time")
+
+
+def _address_space() -> int | None:
+    try:
+        with open("/proc/self/statm") as handle:
+            return int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None

@@ -7,6 +7,7 @@ import pytest
 from rulesarchive.corpus.store import Archive
 from rulesarchive.scraper.ingest import Overrides, ingest_bytes, ingest_paths
 
+from tests.documents import text_to_docx
 from tests.samples import modern_text
 
 
@@ -83,7 +84,58 @@ def test_rule_count_far_below_neighbours_is_damage(tmp_path):
         archive, modern_text(date="April 4, 2025", filler=400).encode(), "small.txt"
     )
     assert small.status == "failed"
-    assert "neighbouring releases" in small.message
+    assert "only 403 rules where en/2025-02-07 before it has 903" in small.message
+
+
+def test_a_later_release_measures_only_within_a_year_and_with_slack(tmp_path):
+    # Rules accumulate: 2003-07-01 has 647 where 2003-05-26 has 514, a year later far more.
+    archive = Archive(tmp_path)
+    ingest_bytes(archive, modern_text(date="April 4, 2025", filler=900).encode(), "big.txt")
+    grown = ingest_bytes(archive, modern_text(date="February 7, 2025", filler=700).encode(), "a")
+    assert grown.status == "added"
+    cut = ingest_bytes(archive, modern_text(date="January 7, 2025", filler=400).encode(), "b")
+    assert cut.status == "failed"
+    assert "only 403 rules where en/2025-02-07, 31 days later, has 703" in cut.message
+    old = ingest_bytes(archive, modern_text(date="January 7, 2023", filler=400).encode(), "c")
+    assert old.status == "added"  # two years before: no measure
+
+
+def test_a_release_of_the_other_numbering_is_no_neighbour(tmp_path):
+    # Magic 2010 (2009-07-11) renumbered every rule: 1999's 347 rules are not damage beside it.
+    archive = Archive(tmp_path)
+    ingest_bytes(archive, modern_text(date="July 11, 2009", filler=900).encode(), "m10.txt")
+    before = ingest_bytes(archive, modern_text(date="May 1, 2009", filler=400).encode(), "a.txt")
+    assert before.status == "added"
+    assert archive.neighbours("en", dt.date(2009, 5, 1)) == []
+
+
+def test_a_batch_measures_a_file_by_its_other_files_whatever_their_order(tmp_path):
+    # The file between the small one and the big one comes last: the small one waits for it.
+    texts = [
+        modern_text(date="April 4, 2025", filler=900),
+        modern_text(date="January 7, 2025", filler=400),
+        modern_text(date="February 7, 2025", filler=600),
+    ]
+    paths = []
+    for at, text in enumerate(texts):
+        paths.append(tmp_path / f"{at}.txt")
+        paths[-1].write_text(text)
+    outcomes = ingest_paths(Archive(tmp_path / "archive"), paths)
+    assert sorted(o.status for o in outcomes) == ["added"] * 3
+    assert outcomes[-1].name == "1.txt"  # stored after the others
+
+
+def test_of_two_files_with_one_text_the_txt_is_kept_in_any_order(tmp_path):
+    docx = text_to_docx(modern_text())
+    txt = modern_text().encode()
+    first = Archive(tmp_path / "txt-first")
+    assert ingest_bytes(first, txt, "r.txt").status == "added"
+    assert ingest_bytes(first, docx, "r.docx").status == "unchanged"
+    second = Archive(tmp_path / "docx-first")
+    assert ingest_bytes(second, docx, "r.docx").status == "added"
+    replaced = ingest_bytes(second, txt, "r.txt")
+    assert replaced.status == "replaced" and "same text as r.docx" in replaced.message
+    assert _files(first) == _files(second)
 
 
 def test_overrides_take_precedence(tmp_path):
@@ -144,4 +196,18 @@ def test_a_glossary_far_below_its_neighbours_is_damage(tmp_path):
     text = _without_terms(modern_text(date="April 4, 2025", filler=900), range(20))
     outcome = ingest_bytes(archive, text.encode(), "merged.txt")
     assert outcome.status == "failed"
-    assert "only 94 glossary entries where neighbouring releases have 114" in outcome.message
+    assert "only 94 glossary entries where en/2025-02-07 before it has 114" in outcome.message
+
+
+def test_a_txt_replaces_the_docx_of_its_release_even_with_another_text(tmp_path):
+    # The 2002-10-07 PDF prints em dashes where its TXT has hyphens: the TXT is kept either way.
+    docx = text_to_docx(modern_text(who="its owner"))
+    txt = modern_text().encode()
+    first = Archive(tmp_path / "txt-first")
+    assert ingest_bytes(first, txt, "r.txt").status == "added"
+    refused = ingest_bytes(first, docx, "r.docx")
+    assert refused.status == "failed" and "differs from the stored" in refused.message
+    second = Archive(tmp_path / "docx-first")
+    assert ingest_bytes(second, docx, "r.docx").status == "added"
+    assert ingest_bytes(second, txt, "r.txt").status == "replaced"
+    assert _files(first) == _files(second)
