@@ -8,7 +8,7 @@ import re
 
 from rulesarchive.corpus.catalogue import entry_for
 from rulesarchive.corpus.model import Release
-from rulesarchive.corpus.store import Archive, ArchiveError
+from rulesarchive.corpus.store import Archive, ArchiveError, no_releases
 
 log = logging.getLogger(__name__)
 
@@ -20,9 +20,7 @@ def find_release(archive: Archive, reference: str | None, language: str = "en") 
     """
     releases = archive.releases(language)
     if not releases:
-        raise ArchiveError(
-            f"no {language} releases in {archive.root} (fill it with 'rulesarchive ingest PATH...')"
-        )
+        raise ArchiveError(no_releases(archive.root, language))
     if reference is None:
         return releases[-1]
     try:

@@ -80,6 +80,18 @@ class UnwritableArchive(ArchiveError):
     """The archive's folder cannot be written to (read-only media, another user's folder)."""
 
 
+def no_releases(root: Path | str, language: str | None = None) -> str:
+    """Say that an archive (or one language of it) has no releases, and how to fill it.
+
+    The one wording of every command that finds nothing to read, missing folder or empty.
+    """
+    which = f"{language} " if language else ""
+    return (
+        f"no {which}releases in {root} (fill the archive with 'rulesarchive ingest FILES' or "
+        "'rulesarchive scrape', or point --archive at one)"
+    )
+
+
 def check_language(language: str) -> str:
     """Return a language code of the closed set, or raise ArchiveError naming the known ones."""
     if language not in LANGUAGES:

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from importlib.metadata import version
 from pathlib import Path
 
+from rulesarchive.corpus.store import no_releases
 from rulesarchive.exports import ExportError
 from rulesarchive.exports.collect import Collected
 from rulesarchive.exports.gitrepo import export_git
@@ -28,9 +29,7 @@ def check_request(
             raise ExportError("a git export holds one language: give one --lang")
         languages = languages or ("en",)
     if not stored:
-        raise ExportError(
-            f"the archive at {archive} has no releases: fill it with `rulesarchive ingest`"
-        )
+        raise ExportError(no_releases(archive))
     chosen = list(languages) or list(stored)
     unknown = [language for language in chosen if language not in stored]
     if unknown:

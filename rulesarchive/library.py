@@ -23,7 +23,7 @@ from rulesarchive.corpus.derived import DerivedData, Kind, collection_paused, en
 from rulesarchive.corpus.lookup import find_release, previous_release
 from rulesarchive.corpus.model import Document, Flag, GlossaryEntry, Heading, Release, Rule
 from rulesarchive.corpus.numbers import nearest_numbers, typed_number
-from rulesarchive.corpus.store import Archive, ArchiveError
+from rulesarchive.corpus.store import Archive, ArchiveError, no_releases
 from rulesarchive.diffs import Diffs
 from rulesarchive.lazy import lazy_module
 
@@ -250,7 +250,7 @@ class Library:
         typed = _typed(number)
         releases = self.releases(language)
         if not releases:
-            raise ArchiveError(f"no {language} releases in {self.root}")
+            raise ArchiveError(no_releases(self.root, language))
         at = releases.index(release) if release else len(releases) - 1
         lines = self._chapter_lines(language, releases, typed.partition(".")[0])
         try:

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 from rulesarchive.corpus.derived import code_version
 from rulesarchive.corpus.model import Document, Release
+from rulesarchive.corpus.store import no_releases
 from rulesarchive.differ.language import Language
 from rulesarchive.differ.references import LanguageCheck
 from rulesarchive.differ.release_report import release_label
@@ -73,10 +74,7 @@ def build_site(
     """
     languages = _languages(archive)
     if not languages:
-        raise BuildError(
-            f"the archive at {archive.root} has no releases: fill it with `rulesarchive scrape` "
-            "(or `rulesarchive ingest FILES`), or see a demo with `rulesarchive build --sample`"
-        )
+        raise BuildError(no_releases(archive.root))
     try:
         with building(out):
             return _build(archive, Path(out), base_url, progress, index_search, languages)

@@ -3,6 +3,7 @@
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -197,7 +198,7 @@ def test_history_cli_from_archive_and_from_file(tmp_path):
 def test_releases_of_a_missing_archive_is_an_error(tmp_path):
     result = CliRunner().invoke(main, ["--archive", str(tmp_path / "missing"), "releases"])
     assert result.exit_code == 1
-    assert f"no archive at {tmp_path / 'missing'}" in result.output
+    assert f"no releases in {tmp_path / 'missing'} (fill the archive with" in result.output
     (tmp_path / "empty").mkdir()
     empty = CliRunner().invoke(main, ["--archive", str(tmp_path / "empty"), "releases"])
     assert empty.exit_code == 0 and f"no releases in {tmp_path / 'empty'}" in empty.output
@@ -519,3 +520,30 @@ def test_build_reads_the_archive_as_it_was_when_it_started(tmp_path, monkeypatch
     assert "stopped after reading" in result.output
     assert seen == [["2011-04-01", "2011-05-01"]]
     assert not [path for path in archive.iterdir() if path.name.startswith(".snapshot-")]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["releases"],
+        ["rule", "100.1"],
+        ["history", "100.1"],
+        ["changelog"],
+        ["diff", "2020-01-01", "2021-01-01"],
+        ["check"],
+        ["translations"],
+        ["build", "--out", "SITE"],
+        ["export", "json", "OUT"],
+    ],
+)
+def test_every_command_says_no_archive_in_one_wording(tmp_path, command):
+    missing = tmp_path / "missing"
+    command = [str(tmp_path / part) if part in ("SITE", "OUT") else part for part in command]
+    result = CliRunner().invoke(main, ["--archive", str(missing), *command])
+    assert result.exit_code == 1
+    hint = "(fill the archive with 'rulesarchive ingest FILES' or 'rulesarchive scrape', "
+    assert re.fullmatch(
+        rf"Error: no (en )?releases in {re.escape(str(missing))} {re.escape(hint)}"
+        r"or point --archive at one\)\n",
+        result.output,
+    )

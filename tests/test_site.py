@@ -221,7 +221,7 @@ def test_cli_build_on_an_empty_archive_says_how_to_fill_it(tmp_path):
         main, ["--archive", str(tmp_path / "none"), "build", "--out", str(tmp_path / "site")]
     )
     assert result.exit_code != 0
-    assert re.search(r"has no releases: fill it with `rulesarchive scrape`", result.output)
+    assert f"Error: no releases in {tmp_path / 'none'} (fill the archive with" in result.output
     assert not (tmp_path / "site").exists()
 
 

@@ -11,6 +11,7 @@ import click
 
 from rulesarchive.api import Archive, Translation, json_text, scraped_history
 from rulesarchive.corpus.model import LANGUAGES
+from rulesarchive.corpus.store import no_releases
 from rulesarchive.differ.release_report import releases_text
 from rulesarchive.library import Library
 from rulesarchive.options import (
@@ -125,7 +126,10 @@ def translations(root: Path, language, reference, only_stale: bool, output: str)
     archive = Archive(root)
     languages = [language] if language else archive.translated_languages()
     if not languages:
-        raise click.ClickException("no translated releases in the archive")
+        empty = not archive.releases(None)
+        raise click.ClickException(
+            no_releases(root) if empty else f"no translated releases in {root}"
+        )
     found: list[Translation] = [
         archive.translation(lang, reference, only_stale) for lang in languages
     ]
@@ -153,15 +157,12 @@ def compare(root: Path, number: str, reference: str | None, output: str) -> None
 def releases(root: Path, lang: str | None, output: str) -> None:
     """List the releases in the archive, oldest first."""
     if not root.is_dir():
-        raise click.ClickException(
-            f"no archive at {root} (fill one with 'rulesarchive ingest FILES' or "
-            "'rulesarchive scrape', or point --archive at it)"
-        )
+        raise click.ClickException(no_releases(root))
     archive = Archive(root)
     found = archive.releases(lang)
     note_leftovers(archive.library)
     if not found:
-        click.echo(f"no {lang + ' ' if lang else ''}releases in {root}", err=True)
+        click.echo(no_releases(root, lang), err=True)
     if output == "json":
         click.echo(json_text([release.to_json() for release in found]), nl=False)
     else:
