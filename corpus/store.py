@@ -270,7 +270,7 @@ class Archive:
         if self._pinned:
             raise ArchiveError(f"{self._data}: a snapshot is read-only")
         target = self._folder(release.language, release.effective_date)
-        with self.lock():
+        with self.lock(), _unwritten(target):
             _make_folder(target.parent)
             staging = Path(tempfile.mkdtemp(prefix=".incoming-", dir=target.parent))
             try:
@@ -506,6 +506,20 @@ def _writers() -> ThreadPoolExecutor:
 # A forked child has none of its parent's threads: it starts its own writers when it writes.
 if hasattr(os, "register_at_fork"):  # POSIX
     os.register_at_fork(after_in_child=_WRITER_POOL.clear)
+
+
+@contextlib.contextmanager
+def _unwritten(target: Path) -> Iterator[None]:
+    """Turn a failed write (a full disk, a read-only folder) into one ArchiveError line.
+
+    The release written is in a hidden staging folder till its last byte is synced, and the
+    staging folder goes: what was stored before stays as it was.
+    """
+    try:
+        yield
+    except OSError as error:
+        why = error.strerror or str(error)
+        raise ArchiveError(f"{target}: cannot be written ({why}); nothing was changed") from None
 
 
 def _write(path: Path, content: str | bytes) -> None:

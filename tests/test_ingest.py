@@ -1,9 +1,10 @@
 """Ingest into the archive: atomic writes, duplicates, damage, overrides."""
 
 import datetime as dt
+import errno
 import json
+import os
 
-import pytest
 from rulesarchive.corpus.store import Archive
 from rulesarchive.scraper.ingest import Overrides, ingest_bytes, ingest_paths
 
@@ -166,12 +167,17 @@ def test_failed_write_leaves_the_archive_as_it_was(tmp_path, monkeypatch):
     ingest_bytes(archive, modern_text().encode(), "a.txt")
     before = _files(archive)
 
-    def broken_write(*args, **kwargs):
-        raise OSError("disk full")
+    def full_disk(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr("rulesarchive.corpus.store._write", broken_write)
-    with pytest.raises(OSError):
-        ingest_bytes(archive, modern_text(who="its owner").encode(), "b.txt", Overrides(force=True))
+    monkeypatch.setattr("rulesarchive.corpus.store._write", full_disk)
+    changed = modern_text(who="its owner").encode()
+    outcome = ingest_bytes(archive, changed, "b.txt", Overrides(force=True))
+    assert outcome.status == "failed"
+    assert outcome.message == (
+        f"b.txt: {archive.root / 'en' / '2024-11-08'}: cannot be written "
+        "(No space left on device); nothing was changed"
+    )
     assert _files(archive) == before
 
 
