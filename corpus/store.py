@@ -5,6 +5,7 @@ Layout (git-friendly):  ARCHIVE/<language>/<effective date>/
     document.json  the parsed, normalised document (printed text kept where it differs)
     rules.txt      normalised text, one rule or glossary entry per line, for `git diff`
     original.<ext> the bytes as they were ingested
+ARCHIVE/<language>/ids.tsv  the registry of permanent ids of its lines (corpus.ids)
 
 Hidden entries are never releases: .lock (the writer lock), <language>/.incoming-* (a release
 being written), <language>/.retired-<date>-<pid> (the old copy during a replace, where folders
@@ -40,7 +41,9 @@ from pathlib import Path
 from sys import intern
 from typing import TYPE_CHECKING, TypeVar
 
+from rulesarchive.corpus import ids
 from rulesarchive.corpus.derived import DerivedData, Kind, entry_key
+from rulesarchive.corpus.ids import Registry
 from rulesarchive.corpus.model import (
     LANGUAGES,
     Document,
@@ -292,6 +295,43 @@ class Archive:
                 _swap_into_place(staging, target)
             finally:
                 shutil.rmtree(staging, ignore_errors=True)
+
+    def registry(self, language: str) -> Registry:
+        """Return a language's registry of permanent ids (ARCHIVE/<language>/ids.tsv); the
+        package's for the shared archive when the archive has none yet."""
+        text = self.registry_text(language)
+        if text is None:
+            return ids.shipped_registry(language)
+        try:
+            return ids.parse_registry(text, str(ids.ids_file(self.root, language)))
+        except ids.RegistryError as error:
+            raise ArchiveError(str(error)) from None
+
+    def registry_text(self, language: str) -> str | None:
+        """Return the text of a language's registry of ids, None when the archive has none."""
+        path = ids.ids_file(self.root, check_language(language))
+        try:
+            return path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        except OSError as error:
+            raise ArchiveError(f"{path}: unreadable ({error.strerror})") from None
+
+    def save_registry(self, language: str, text: str) -> bool:
+        """Write a language's registry of ids into the archive (never a snapshot's copy: ids
+        are for good); return False when the archive cannot be written to."""
+        path = ids.ids_file(self.root, check_language(language))
+        try:
+            with self.lock():
+                _make_folder(path.parent)
+                write_file_atomically(path, text.encode("utf-8"))
+        except UnwritableArchive:
+            return False
+        except OSError as error:
+            if error.errno in _NOT_WRITABLE:
+                return False
+            raise
+        return True
 
     def save_sets(self, sets: list[MagicSet]) -> None:
         """Keep the set list (fetched by scrape) for naming releases the catalogue lacks."""

@@ -37,6 +37,7 @@ class Language:
     prefix: list[str] = field(default_factory=list)  # [i]: what releases 0..i say, summed up
     numbers: list[tuple[str, ...]] = field(default_factory=list)  # [i]: release i's, in order
     release_headings: list[tuple[Heading, ...]] = field(default_factory=list)  # [i]: release i's
+    aliases: dict[str, str] = field(default_factory=dict)  # retired id -> the line's id now
 
     def __post_init__(self) -> None:
         for line in self.lines:

@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 # The reports of diffs, histories, checks and translations, loaded when first printed: a rule
 # or the list of releases prints without the differ's word diffing.
 report = lazy_module("rulesarchive.differ.report")
+histories = lazy_module("rulesarchive.differ.history")
+lineage = lazy_module("rulesarchive.differ.lineage")
 
 __all__ = [
     "Archive",
@@ -305,6 +307,16 @@ class Archive:
         found = self.library.find(release, lang) if release is not None else None
         told = self.library.history(number, lang, found)
         return History(told, tuple(self.library.releases(lang)))
+
+    def history_of_id(self, line_id: str, *, lang: str = "en") -> History:
+        """Return every version of the rule a permanent id names (a retired id, an alias,
+        names the rule it was merged into)."""
+        line = self.library.line(line_id, lang)
+        releases = self.library.releases(lang)
+        told = histories.History(
+            line.rule.number, line.numbers, lineage.line_versions(line, releases)
+        )
+        return History(told, tuple(releases))
 
     def check(self, release: ReleaseRef = None, lang: str = "en") -> Check:
         """Return every citation of a release (default the newest) and its problems."""

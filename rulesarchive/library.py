@@ -9,6 +9,7 @@ histories, reference checks and translation reports are answered here, and only 
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import datetime as dt
 import hashlib
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.derived import DerivedData, Kind, collection_paused, entry_key
+from rulesarchive.corpus.ids import ids_file, parse_registry, render_registry, shipped_text
 from rulesarchive.corpus.lookup import find_release, previous_release
 from rulesarchive.corpus.model import Document, Flag, GlossaryEntry, Heading, Release, Rule
 from rulesarchive.corpus.numbers import nearest_numbers, typed_number
@@ -47,6 +49,7 @@ references = lazy_module("rulesarchive.differ.references")
 translation_align = lazy_module("rulesarchive.differ.translation_align")
 translation_compare = lazy_module("rulesarchive.differ.translation_compare")
 translations = lazy_module("rulesarchive.differ.translations")
+identity = lazy_module("rulesarchive.differ.identity")
 kept_lines = lazy_module("rulesarchive.lines")
 
 log = logging.getLogger(__name__)
@@ -191,12 +194,18 @@ class Library:
             previous = document
 
     def trace(self, language: str, most_new: int | None = None) -> Trace | None:
-        """Return the lines of descent of a language's rules, going on from those kept.
+        """Return the lines of descent of a language's rules (named by their permanent ids),
+        going on from those kept.
 
         Releases added at the end cost one diff each; one inserted before the kept ones means
         following every release again. None when more than `most_new` are left to follow.
         """
         releases = self.releases(language)
+        trace = self._trace(releases, most_new)
+        return None if trace is None else self._named(language, releases, trace)
+
+    def _trace(self, releases: list[Release], most_new: int | None = None) -> Trace | None:
+        """The trace of the releases as the differ names its lines (see `trace`)."""
         trace = kept_lines.kept_trace(self.derived, releases)
         count = trace.count
         if count == len(releases):
@@ -240,7 +249,7 @@ class Library:
 
         trace = lineage.extend_trace(kept, releases, steps())
         kept_lines.keep_trace(self.derived, releases, trace, kept.count)
-        return trace
+        return self._named(releases[0].language, releases, trace) if releases else trace
 
     def history(self, number: str, language: str = "en", release: Release | None = None) -> History:
         """Return every version of the rule numbered `number` in `release` (default: the
@@ -261,13 +270,14 @@ class Library:
     def _chapter_lines(self, language: str, releases: list[Release], chapter: str) -> list[Line]:
         """The lines of descent that held a number of `chapter` in some release."""
         lines = kept_lines.chapter_lines(self.derived, releases, chapter)
+        trace = None
         if lines is None:
-            trace = self.trace(language)
+            trace = self._trace(releases)
             assert trace is not None  # no limit given: always traced
             lines = kept_lines.chapter_lines(self.derived, releases, chapter)
             if lines is None:  # nothing can be kept: from the trace in memory
                 lines = list(trace.lines)
-        return lines
+        return identity.rename_lines(lines, self._line_ids(language, releases, trace))
 
     def compare_translations(self, number: str, release: Release | None = None) -> RuleTranslations:
         """Set the English rule numbered `number` in `release` (default: the newest; then a
@@ -276,7 +286,7 @@ class Library:
         typed = _typed(number)
         english = self.releases("en")
         if not english:
-            raise ArchiveError(f"no en releases in {self.root}")
+            raise ArchiveError(no_releases(self.root, "en"))
         at = english.index(release) if release else len(english) - 1
         lines = self._chapter_lines("en", english, typed.partition(".")[0])
         line = lineage.line_of(lines, typed, at, release is None)
@@ -301,6 +311,59 @@ class Library:
             return next((ln for ln in chapters[chapter] if ln.number_at(index) == number), None)
 
         return translation_compare.Track(language, found, holder)
+
+    def line_ids(self, language: str, releases: list[Release] | None = None) -> dict[str, str]:
+        """Return the permanent id of each of a language's lines, by the trace's name for it.
+
+        Lines first seen are minted an id, and the registry in the archive records it (when
+        the archive can be written to; the ids are the same either way).
+        """
+        releases = releases if releases is not None else self.releases(language)
+        return self._line_ids(language, releases, None)
+
+    def line(self, line_id: str, language: str = "en") -> Line:
+        """Return the line of descent an id names (or a retired id, an alias of it); raise
+        ArchiveError when none does."""
+        trace = self.trace(language)  # records the ids and aliases of lines first seen
+        assert trace is not None  # no limit given: always traced
+        target = self.aliases(language).get(line_id, line_id)
+        found = next((line for line in trace.lines if line.id == target), None)
+        if found is None:
+            raise ArchiveError(f"no {language} rule has the id {line_id!r}")
+        return found
+
+    def aliases(self, language: str) -> dict[str, str]:
+        """Return a language's retired ids, each with the id of the line it names now."""
+        registry = self.archive.registry(language)
+        found = {alias: registry.resolve(alias) for alias in registry.aliases}
+        return {alias: line_id for alias, line_id in found.items() if line_id is not None}
+
+    def _named(self, language: str, releases: list[Release], trace: Trace) -> Trace:
+        return identity.rename_trace(trace, self._line_ids(language, releases, trace))
+
+    def _line_ids(
+        self, language: str, releases: list[Release], trace: Trace | None
+    ) -> dict[str, str]:
+        recorded = self.archive.registry_text(language)
+        text = recorded if recorded is not None else shipped_text(language)
+        key = self._ids_key(releases, text)
+        kept = self.derived.get(key, kept_lines.KeptIds)
+        if kept is not None and kept.registry == _digest(text) and recorded is not None:
+            return kept.ids
+        trace = trace or self._trace(releases)
+        assert trace is not None  # no limit given: always traced
+        made = identity.assign_ids(trace.lines, releases, parse_registry(text))
+        after = render_registry(made.registry)
+        kept = kept_lines.KeptIds(made.ids, _digest(after))
+        self.derived.put_many((each, kept) for each in {key, self._ids_key(releases, after)})
+        if after != recorded:
+            with contextlib.suppress(ArchiveError):  # read-only: the same ids, not recorded
+                if self.archive.save_registry(language, after):
+                    log.info("%s: recorded the ids of the lines", ids_file(self.root, language))
+        return made.ids
+
+    def _ids_key(self, releases: list[Release], registry: str) -> str:
+        return entry_key(Kind.LINES, "ids", kept_lines.trace_keys(releases)[-1], _digest(registry))
 
     def gather(
         self,
@@ -341,7 +404,9 @@ class Library:
         trace = self.walk_and_trace(releases, see, start, diffs)
         if summary.count > start:
             self.derived.keep_latest(keys, summary, summary.count, start)
-        return summary.language(language, releases, diffs, list(trace.lines))
+        gathered = summary.language(language, releases, diffs, list(trace.lines))
+        gathered.aliases = self.aliases(language)
+        return gathered
 
     # Reference checks
 
@@ -564,6 +629,10 @@ def read_scraped_history(path: Path, number: str = "") -> History:
     except (OSError, UnicodeDecodeError) as error:
         raise ValueError(f"{path}: cannot read ({error})") from None
     return histories.parse_scraped_history(text, number, str(path))
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _glossaries(data: Language) -> list[tuple[GlossaryEntry, ...]]:

@@ -27,6 +27,15 @@ _READ: dict[str, Part] = {}
 
 
 @dataclass(frozen=True, slots=True)
+class KeptIds:
+    """The permanent id of each line of a trace (by the trace's name for it), as kept, with
+    the digest of the registry that records them."""
+
+    ids: dict[str, str]
+    registry: str
+
+
+@dataclass(frozen=True, slots=True)
 class _State:
     """A trace after its first `count` releases: its parts by chapter, and `holder` (see Trace)."""
 

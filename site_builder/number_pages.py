@@ -35,6 +35,9 @@ class NumberPages:
         for heading in data.headings:
             if len(heading.number) in (1, 3) and heading.number not in data.holders:
                 yield self.chapter_stub(heading.number)
+        for alias, line_id in data.aliases.items():
+            if line_id in data.by_id:
+                yield self.alias_stub(alias, data.by_id[line_id])
         yield self.goto()
 
     def number_periods(self, number: str) -> list[tuple[Line, int, int]]:
@@ -100,6 +103,21 @@ class NumberPages:
             number=number,
             rows=[],
             target=paths.relative(page, target) + anchor,
+        )
+
+    def alias_stub(self, alias: str, line: Line) -> Job:
+        """The page of a retired id (one that turned out to name the same rule as another):
+        redirects to the rule's permanent page, so an old link keeps working."""
+        page = paths.rule_page_of(self.site.language, alias)
+        target = paths.rule_page(self.site.language, line)
+        return self.site.page(
+            "number.html",
+            page,
+            canonical=self.site.base_url + target if self.site.base_url else "",
+            title=self.site.t["rule_title"].format(number=line.rule.number),
+            number=line.rule.number,
+            rows=[],
+            target=paths.relative(page, target),
         )
 
     def goto(self) -> Job:

@@ -27,7 +27,12 @@ def release_page(release: Release) -> str:
 
 def rule_page(language: str, line: Line) -> str:
     """Return a rule's permanent page: by its line of descent, never by its current number."""
-    return f"{language}/r/{line.id}/index.html"
+    return rule_page_of(language, line.id)
+
+
+def rule_page_of(language: str, line_id: str) -> str:
+    """Return the permanent page of a line's id (or of an alias of it)."""
+    return f"{language}/r/{line_id}/index.html"
 
 
 def number_page(language: str, number: str) -> str:

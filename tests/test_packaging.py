@@ -40,6 +40,7 @@ def test_wheel_holds_one_import_package_with_templates_and_data(wheel):
         "rulesarchive/site_builder/build.py",
         "rulesarchive/templates/base.html",
         "rulesarchive/corpus/data/releases.json",
+        "rulesarchive/corpus/data/ids/en.tsv",
         "rulesarchive/py.typed",
         "rulesarchive/api.py",
         "rulesarchive/library.py",

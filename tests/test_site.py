@@ -41,7 +41,7 @@ GOLDEN_PAGES = [
     "en/chapters/702/index.html",
     "zh-Hans/r/2014-02-01/400.6/index.html",
     "zh-Hans/goto.html",
-    "ko/r/2019-01-25/400.6/index.html",
+    "ko/r/2016-11-11/400.6/index.html",
     "ko/translation.html",
     "404.html",
 ]
@@ -376,7 +376,7 @@ def test_pages_follow_web_conventions(site):
     assert alternates == {
         "en": url,
         "zh-Hans": "http://localhost:8000/zh-Hans/r/2014-02-01/400.6/index.html",
-        "ko": "http://localhost:8000/ko/r/2019-01-25/400.6/index.html",
+        "ko": "http://localhost:8000/ko/r/2016-11-11/400.6/index.html",
     }
     stub = BeautifulSoup((site / "en/n/702.19/index.html").read_text(), "html.parser")
     assert stub.find("link", rel="canonical")["href"] == (

@@ -1,0 +1,153 @@
+"""Permanent ids for lines of descent: match a trace's lines to a registry, mint the rest.
+
+The trace (differ.lineage) names its lines by where they begin in the releases at hand, a
+name that moves when an older release is added or the aligner pairs rules otherwise. Here each
+line is given its permanent id instead: the registered id that held most of the line's
+(release, number) versions. Where two lines claim one id (a split), the one holding more of
+it keeps it and the other gets a new id; where a line holds versions of two ids no other line
+holds (a merge), it keeps the one minted first and the other becomes its alias. A line the
+registry knows nothing of is minted an id: its trace name, unless that was ever given (then
+`~2`, `~3`...).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from rulesarchive.corpus.ids import Registry, Run
+from rulesarchive.corpus.model import Release
+from rulesarchive.differ.lineage import Line, Trace
+
+Point = tuple[dt.date, str]  # a rule number as one release printed it
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Each line's permanent id (by its trace name), and the registry that records them."""
+
+    ids: dict[str, str]
+    registry: Registry
+
+
+def assign_ids(lines: Sequence[Line], releases: Sequence[Release], registry: Registry) -> Identity:
+    """Give every line its permanent id, and return them with the registry brought up to date."""
+    dates = [release.effective_date for release in releases]
+    owners = registry.owners()
+    points = [list(_points(line, dates)) for line in lines]
+    votes = [Counter(owners[p] for p in found if p in owners) for found in points]
+    ids = _matched(votes)
+    aliases = dict(registry.aliases)
+    minted = {line_id: order for order, line_id in enumerate(registry.ids)}
+    taken = set(ids.values())
+    for place, counted in enumerate(votes):
+        # a merge: the ids only this line holds name one rule; the first minted stays
+        merged = [i for i in counted if i == ids.get(place) or i not in taken]
+        if len(merged) > 1:
+            ids[place] = min(merged, key=minted.__getitem__)
+            aliases |= {line_id: ids[place] for line_id in merged if line_id != ids[place]}
+            taken.update(merged)
+    given = set(registry.ids) | set(aliases)
+    for place, line in enumerate(lines):
+        if place not in ids:
+            ids[place] = _mint(line.id, given)
+            given.add(ids[place])
+    held = _points_by_id(owners, dates, points, ids, aliases)
+    known = tuple(sorted(set(registry.releases) | set(dates)))
+    order = [*registry.ids, *(ids[place] for place in range(len(lines)))]
+    runs = {
+        line_id: _runs(held.get(line_id, []), known)
+        for line_id in dict.fromkeys(order)
+        if line_id not in aliases
+    }
+    named = {line.id: ids[place] for place, line in enumerate(lines)}
+    return Identity(named, Registry(known, runs, aliases))
+
+
+def _points(line: Line, dates: Sequence[dt.date]) -> Iterable[Point]:
+    for stretch in line.stretches:
+        for index in range(stretch.first, stretch.last + 1):
+            yield dates[index], stretch.rule.number
+
+
+def _matched(votes: Sequence[Counter[str]]) -> dict[int, str]:
+    """Pair lines with registered ids, the pairs sharing most versions first."""
+    pairs = sorted(
+        (-count, place, line_id)
+        for place, counted in enumerate(votes)
+        for line_id, count in counted.items()
+    )
+    ids: dict[int, str] = {}
+    taken: set[str] = set()
+    for _count, place, line_id in pairs:
+        if place not in ids and line_id not in taken:
+            ids[place] = line_id
+            taken.add(line_id)
+    return ids
+
+
+def _mint(name: str, given: set[str]) -> str:
+    line_id, copy = name.partition("~")[0], 2
+    candidate = line_id
+    while candidate in given:
+        candidate = f"{line_id}~{copy}"
+        copy += 1
+    return candidate
+
+
+def _points_by_id(
+    owners: dict[Point, str],
+    dates: Sequence[dt.date],
+    points: Sequence[list[Point]],
+    ids: dict[int, str],
+    aliases: dict[str, str],
+) -> dict[str, list[Point]]:
+    """Return each id's versions: the lines' own, and the registry's in releases not at hand."""
+    at_hand = set(dates)
+    held: dict[str, list[Point]] = {}
+    for point, line_id in owners.items():
+        if point[0] not in at_hand:
+            held.setdefault(_final(line_id, aliases), []).append(point)
+    for place, found in enumerate(points):
+        held.setdefault(ids[place], []).extend(found)
+    return held
+
+
+def _final(line_id: str, aliases: dict[str, str]) -> str:
+    """Follow aliases to the id they name now."""
+    seen = {line_id}
+    while line_id in aliases and aliases[line_id] not in seen:
+        line_id = aliases[line_id]
+        seen.add(line_id)
+    return line_id
+
+
+def _runs(points: list[Point], releases: Sequence[dt.date]) -> tuple[Run, ...]:
+    """Group versions into runs over the releases: the same number in consecutive releases."""
+    position = {date: index for index, date in enumerate(releases)}
+    runs: list[Run] = []
+    last_index = -2
+    for date, number in sorted(points):
+        index = position[date]
+        if runs and runs[-1].number == number and index == last_index + 1:
+            runs[-1] = replace(runs[-1], last=date)
+        else:
+            runs.append(Run(number, date, date))
+        last_index = index
+    return tuple(runs)
+
+
+def rename_trace(trace: Trace, ids: dict[str, str]) -> Trace:
+    """Return the trace with its lines named by their permanent ids."""
+    return Trace(
+        trace.count,
+        tuple(rename_lines(trace.lines, ids)),
+        {number: ids.get(name, name) for number, name in trace.holder.items()},
+    )
+
+
+def rename_lines(lines: Iterable[Line], ids: dict[str, str]) -> list[Line]:
+    """Return the lines named by their permanent ids."""
+    return [Line(ids.get(line.id, line.id), line.stretches) for line in lines]
