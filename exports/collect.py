@@ -30,10 +30,16 @@ class ReleaseText:
 
 @dataclass(frozen=True, slots=True)
 class Collected:
-    """A language gathered for export: releases, diffs and lines, and each release's text."""
+    """A language gathered for export: releases, diffs and lines, each release's text, and the
+    citations each release's changes put right (`fixes[i]`, by rule number in release i)."""
 
     gathered: Language
     texts: tuple[ReleaseText, ...]
+    fixes: tuple[dict[str, tuple[str, ...]], ...] = ()
+
+    def fixes_of(self, index: int) -> dict[str, tuple[str, ...]]:
+        """Return the citations release `index`'s changes put right, by rule number."""
+        return self.fixes[index] if index < len(self.fixes) else {}
 
 
 # What an export keeps of a release's document as gathering passes it.
@@ -47,7 +53,11 @@ def document_parts(document: Document) -> DocumentParts:
     return numbers, document.headings, document.glossary, document.excerpt
 
 
-def collected(gathered: Language, parts: list[DocumentParts]) -> Collected:
+def collected(
+    gathered: Language,
+    parts: list[DocumentParts],
+    fixes: tuple[dict[str, tuple[str, ...]], ...] = (),
+) -> Collected:
     """Return a gathered language with each release's text (`parts`: each release's)."""
     printed = _printed_by_release(gathered.lines, len(gathered.releases))
     texts = []
@@ -55,7 +65,7 @@ def collected(gathered: Language, parts: list[DocumentParts]) -> Collected:
         rules = tuple(printed[index][number].pop(0) for number in numbers)
         printed[index] = {}  # release what is no longer needed as we go
         texts.append(ReleaseText(gathered.releases[index], rules, headings, glossary, excerpt))
-    return Collected(gathered, tuple(texts))
+    return Collected(gathered, tuple(texts), fixes)
 
 
 def _printed_by_release(lines: list[Line], count: int) -> list[dict[str, list[tuple[str, Rule]]]]:

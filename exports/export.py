@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections.abc import Callable, Sequence
 from importlib.metadata import version
 from pathlib import Path
@@ -15,6 +16,21 @@ from rulesarchive.exports.jsonfiles import SCHEMA_VERSION, export_json
 from rulesarchive.exports.sqlite import export_sqlite
 
 FORMATS = ("sqlite", "json", "git")
+
+
+def data_version(collected: Sequence[Collected]) -> str:
+    """Return the version of the data exported: a hash of every release's content and every
+    rule's permanent id (and the schema's version), the same on every machine for the same
+    archive; no clock in it."""
+    digest = hashlib.sha256(f"schema {SCHEMA_VERSION}\n".encode())
+    for language in collected:
+        for text in language.texts:
+            digest.update(f"{text.release.key} {text.release.content_sha256}\n".encode())
+        for line in language.gathered.lines:
+            digest.update(f"{line.id}\n".encode())
+        for alias, line_id in sorted(language.gathered.aliases.items()):
+            digest.update(f"{alias} {line_id}\n".encode())
+    return digest.hexdigest()[:16]
 
 
 def check_request(
@@ -49,15 +65,17 @@ def write_export(
     if fmt == "git":
         export_git(collected[0], dest)
     elif fmt == "sqlite":
-        export_sqlite(collected, dest, export_meta())
+        export_sqlite(collected, dest, export_meta(collected))
     else:
-        export_json(collected, dest, export_meta())
+        export_json(collected, dest, export_meta(collected))
 
 
-def export_meta() -> dict:
-    """Return what an export says about itself: schema version, time, rulesarchive version."""
+def export_meta(collected: Sequence[Collected]) -> dict:
+    """Return what an export says about itself: schema version, data version, time,
+    rulesarchive version."""
     return {
         "schema_version": SCHEMA_VERSION,
+        "data_version": data_version(collected),
         "generated_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "rulesarchive_version": version("rulesarchive"),
     }

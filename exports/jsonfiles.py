@@ -9,9 +9,13 @@ from importlib import resources
 from pathlib import Path
 
 from rulesarchive.corpus.model import Rule
+from rulesarchive.differ.history import History
+from rulesarchive.differ.lineage import Line, line_versions
 from rulesarchive.differ.release_report import release_summary
+from rulesarchive.differ.report import diff_data, history_data
 from rulesarchive.exports.collect import Collected, ReleaseText
 from rulesarchive.exports.place import staged
+from rulesarchive.exports.sqlite import english_numbers, translation_rows
 
 SCHEMA_VERSION = 1
 SCHEMA_FILES = (
@@ -32,10 +36,19 @@ def export_json(collected: Sequence[Collected], dest: Path, meta: dict) -> None:
     """Write DEST/<language>.json per language and the schemas beside them, replacing DEST whole."""
     with staged(dest, _is_json_export, "a folder of JSON files") as folder:
         folder.mkdir()
+        english = next((c for c in collected if c.gathered.language == "en"), None)
+        numbers = english_numbers(english) if english is not None else {}
         for language in collected:
+            translated = english is not None and language is not english
             data = {
                 "meta": {**meta, "language": language.gathered.language},
-                "releases": [_release(text) for text in language.texts],
+                "releases": [
+                    _release(text, _english_ids(text, english, numbers) if translated else {})
+                    | {"changes": _changes(language, index)}
+                    for index, text in enumerate(language.texts)
+                ],
+                "lines": [_line(language, line) for line in language.gathered.lines],
+                "aliases": dict(sorted(language.gathered.aliases.items())),
             }
             path = folder / f"{language.gathered.language}.json"
             with path.open("w", encoding="utf-8") as handle:
@@ -48,16 +61,51 @@ def _is_json_export(path: Path) -> bool:
     return path.is_dir() and all(child.suffix == ".json" for child in path.iterdir())
 
 
-def _release(text: ReleaseText) -> dict:
+def _english_ids(
+    text: ReleaseText, english: Collected | None, numbers: dict[str, set[str]]
+) -> dict[str, str]:
+    """Return, by rule number, the permanent id of the English rule a translated one translates."""
+    assert english is not None
+    rows = translation_rows(text, english, numbers)
+    return {row[2]: row[8] for row in rows if row[8]}
+
+
+def _release(text: ReleaseText, english_ids: dict[str, str]) -> dict:
     return {
         **release_summary(text.release),
         "headings": [{"number": h.number, "title": h.title} for h in text.headings],
-        "rules": [_rule(line_id, rule) for line_id, rule in text.rules],
+        "rules": [
+            _rule(line_id, rule)
+            | ({"english_id": english_ids[rule.number]} if rule.number in english_ids else {})
+            for line_id, rule in text.rules
+        ],
         "glossary": [
             {"term": entry.term, "text": entry.printed_text}
             | ({"normalised_text": entry.text} if entry.original else {})
             for entry in text.glossary
         ],
+    }
+
+
+def _changes(language: Collected, index: int) -> dict | None:
+    """A release's changes from the one before, as `changelog --format json` prints them."""
+    diff = language.gathered.diffs[index] if index else None
+    if diff is None:
+        return None
+    old, new = language.texts[index - 1].release, language.texts[index].release
+    return diff_data(old, new, diff, language.fixes_of(index))
+
+
+def _line(language: Collected, line: Line) -> dict:
+    """A line of descent: its permanent id, numbers, and history as `history` tells it."""
+    releases = language.gathered.releases
+    history = History(line.rule.number, line.numbers, line_versions(line, releases))
+    return {
+        "id": line.id,
+        "numbers": list(line.numbers),
+        "first": releases[line.first].effective_date.isoformat(),
+        "last": releases[line.last].effective_date.isoformat(),
+        "versions": history_data(history)["versions"],
     }
 
 

@@ -22,16 +22,22 @@ CREATE TABLE lines (
     language TEXT NOT NULL,
     line_id TEXT NOT NULL,
     position INTEGER NOT NULL,
-    first INTEGER NOT NULL,
-    last INTEGER NOT NULL,
+    first INTEGER NOT NULL REFERENCES releases (id),
+    last INTEGER NOT NULL REFERENCES releases (id),
     numbers TEXT NOT NULL,
     UNIQUE (language, line_id)
+);
+CREATE TABLE line_aliases (
+    language TEXT NOT NULL,
+    alias TEXT NOT NULL,
+    line INTEGER NOT NULL REFERENCES lines (id),
+    PRIMARY KEY (language, alias)
 );
 CREATE TABLE versions (
     line INTEGER NOT NULL REFERENCES lines (id),
     position INTEGER NOT NULL,
-    first INTEGER NOT NULL,
-    last INTEGER NOT NULL,
+    first INTEGER NOT NULL REFERENCES releases (id),
+    last INTEGER NOT NULL REFERENCES releases (id),
     number TEXT NOT NULL,
     text TEXT NOT NULL,
     examples TEXT NOT NULL,
@@ -39,7 +45,7 @@ CREATE TABLE versions (
     phrases TEXT NOT NULL,
     example_phrases TEXT NOT NULL,
     diff TEXT NOT NULL,
-    compared INTEGER,
+    compared INTEGER REFERENCES releases (id),
     PRIMARY KEY (line, position)
 ) WITHOUT ROWID;
 CREATE INDEX versions_by_number ON versions (number, first);
@@ -99,13 +105,15 @@ def line_row(line: Line, releases: list[Release], positions: dict) -> LineRow:
 
 
 def write_lines(
-    connection: sqlite3.Connection, language: str, lines: Iterable[tuple[int, LineRow]]
+    connection: sqlite3.Connection, language: str, lines: Iterable[tuple[int, int, LineRow]]
 ) -> None:
-    """Insert lines (each with its position) and their versions into `lines` and `versions`."""
-    for position, line in lines:
-        cursor = connection.execute(
-            "INSERT INTO lines VALUES (NULL, ?, ?, ?, ?, ?, ?)",
+    """Insert lines (each with its row id and position) and their versions into `lines` and
+    `versions`."""
+    for row, position, line in lines:
+        connection.execute(
+            "INSERT INTO lines VALUES (?, ?, ?, ?, ?, ?, ?)",
             (
+                row,
                 language,
                 line.id,
                 position,
@@ -117,7 +125,7 @@ def write_lines(
         connection.executemany(
             "INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                (cursor.lastrowid, index, *_version_columns(version))
+                (row, index, *_version_columns(version))
                 for index, version in enumerate(line.versions)
             ),
         )

@@ -12,7 +12,7 @@ import enum
 import json
 import multiprocessing
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.pool import AsyncResult
 from pathlib import Path
 
@@ -53,17 +53,21 @@ CREATE TABLE rules (
     position INTEGER NOT NULL,
     number TEXT NOT NULL,
     line_id TEXT NOT NULL,
+    line INTEGER NOT NULL REFERENCES lines (id),
     text TEXT NOT NULL,
     examples TEXT NOT NULL,
     normalised_text TEXT,
     normalised_examples TEXT
 );
 CREATE TABLE headings (
+    id INTEGER PRIMARY KEY,
     release_id INTEGER NOT NULL REFERENCES releases (id),
+    position INTEGER NOT NULL,
     number TEXT NOT NULL,
     title TEXT NOT NULL
 );
 CREATE TABLE glossary (
+    id INTEGER PRIMARY KEY,
     release_id INTEGER NOT NULL REFERENCES releases (id),
     position INTEGER NOT NULL,
     term TEXT NOT NULL,
@@ -75,24 +79,63 @@ CREATE TABLE changes (
     old_release_id INTEGER NOT NULL REFERENCES releases (id),
     new_release_id INTEGER NOT NULL REFERENCES releases (id),
     kind TEXT NOT NULL,
+    heading INTEGER NOT NULL,
     old_number TEXT,
     new_number TEXT,
     line_id TEXT,
+    line INTEGER REFERENCES lines (id),
     moved INTEGER NOT NULL,
     old_text TEXT NOT NULL,
     new_text TEXT NOT NULL,
     phrases TEXT NOT NULL,
     old_examples TEXT NOT NULL,
     new_examples TEXT NOT NULL,
-    example_phrases TEXT NOT NULL
+    example_phrases TEXT NOT NULL,
+    fixes TEXT NOT NULL
 );
 CREATE TABLE renumbering (
+    id INTEGER PRIMARY KEY,
     old_release_id INTEGER NOT NULL REFERENCES releases (id),
     new_release_id INTEGER NOT NULL REFERENCES releases (id),
     old_number TEXT NOT NULL,
     new_number TEXT NOT NULL
 );
+CREATE TABLE sweeps (
+    id INTEGER PRIMARY KEY,
+    old_release_id INTEGER NOT NULL REFERENCES releases (id),
+    new_release_id INTEGER NOT NULL REFERENCES releases (id),
+    old TEXT NOT NULL,
+    new TEXT NOT NULL,
+    rules TEXT NOT NULL
+);
+CREATE TABLE splits (
+    id INTEGER PRIMARY KEY,
+    old_release_id INTEGER NOT NULL REFERENCES releases (id),
+    new_release_id INTEGER NOT NULL REFERENCES releases (id),
+    old_numbers TEXT NOT NULL,
+    new_numbers TEXT NOT NULL
+);
+CREATE TABLE merges (
+    id INTEGER PRIMARY KEY,
+    old_release_id INTEGER NOT NULL REFERENCES releases (id),
+    new_release_id INTEGER NOT NULL REFERENCES releases (id),
+    old_numbers TEXT NOT NULL,
+    new_numbers TEXT NOT NULL
+);
+CREATE TABLE glossary_changes (
+    id INTEGER PRIMARY KEY,
+    old_release_id INTEGER NOT NULL REFERENCES releases (id),
+    new_release_id INTEGER NOT NULL REFERENCES releases (id),
+    kind TEXT NOT NULL,
+    old_term TEXT,
+    new_term TEXT,
+    old_text TEXT NOT NULL,
+    new_text TEXT NOT NULL,
+    phrases TEXT NOT NULL,
+    fixes TEXT NOT NULL
+);
 CREATE TABLE translations (
+    id INTEGER PRIMARY KEY,
     release_id INTEGER NOT NULL REFERENCES releases (id),
     base_release_id INTEGER REFERENCES releases (id),
     number TEXT NOT NULL,
@@ -100,7 +143,8 @@ CREATE TABLE translations (
     stale_since_release_id INTEGER REFERENCES releases (id),
     english_number TEXT,
     problems TEXT NOT NULL,
-    printed_date_release_id INTEGER REFERENCES releases (id)
+    printed_date_release_id INTEGER REFERENCES releases (id),
+    english_line INTEGER REFERENCES lines (id)
 );
 """
     + LINE_TABLES
@@ -109,24 +153,73 @@ INDEXES = """
 CREATE UNIQUE INDEX rules_by_release ON rules (release_id, position);
 CREATE INDEX rules_by_number ON rules (number, release_id);
 CREATE INDEX rules_by_line ON rules (line_id, release_id);
-CREATE INDEX headings_by_release ON headings (release_id);
-CREATE INDEX glossary_by_release ON glossary (release_id);
+CREATE INDEX rules_by_line_row ON rules (line);
+CREATE UNIQUE INDEX headings_by_release ON headings (release_id, position);
+CREATE UNIQUE INDEX glossary_by_release ON glossary (release_id, position);
 CREATE INDEX glossary_by_term ON glossary (term);
 CREATE INDEX changes_by_pair ON changes (new_release_id, old_release_id);
 CREATE INDEX changes_by_line ON changes (line_id);
 CREATE INDEX changes_by_number ON changes (new_number);
 CREATE INDEX renumbering_by_pair ON renumbering (new_release_id, old_release_id);
+CREATE INDEX sweeps_by_pair ON sweeps (new_release_id, old_release_id);
+CREATE INDEX splits_by_pair ON splits (new_release_id, old_release_id);
+CREATE INDEX merges_by_pair ON merges (new_release_id, old_release_id);
+CREATE INDEX glossary_changes_by_pair ON glossary_changes (new_release_id, old_release_id);
 CREATE INDEX translations_by_release ON translations (release_id, number);
 CREATE INDEX lines_by_language ON lines (language, position);
+CREATE INDEX versions_by_release ON versions (first, last);
+"""
+# Full-text search, declared as sqlite-utils and Datasette look for it (content="<table>"):
+# `sqlite-utils search` and Datasette's ?_search= then find it. The trigram tables search
+# Chinese (and Korean), which unicode61 cannot split into words, by any three characters.
+SEARCH = """
 CREATE VIRTUAL TABLE rules_fts USING fts5 (
-    text, content='rules', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
+    number, text, examples, content="rules", content_rowid="id",
+    tokenize="unicode61 remove_diacritics 2"
+);
+CREATE VIRTUAL TABLE glossary_fts USING fts5 (
+    term, text, content="glossary", content_rowid="id", tokenize="unicode61 remove_diacritics 2"
+);
+CREATE VIRTUAL TABLE changes_fts USING fts5 (
+    old_text, new_text, content="changes", content_rowid="id",
+    tokenize="unicode61 remove_diacritics 2"
+);
+CREATE VIRTUAL TABLE rules_trigram USING fts5 (
+    text, examples, content="rules", content_rowid="id", tokenize="trigram"
+);
+CREATE VIRTUAL TABLE glossary_trigram USING fts5 (
+    term, text, content="glossary", content_rowid="id", tokenize="trigram"
 );
 INSERT INTO rules_fts (rules_fts) VALUES ('rebuild');
+INSERT INTO glossary_fts (glossary_fts) VALUES ('rebuild');
+INSERT INTO changes_fts (changes_fts) VALUES ('rebuild');
+INSERT INTO rules_trigram (rules_trigram) VALUES ('rebuild');
+INSERT INTO glossary_trigram (glossary_trigram) VALUES ('rebuild');
 """
+# What the rules said on a date: each release with the day it was superseded (none for the
+# newest), and each rule with the days its release was in force. On a date D:
+#   SELECT number, text FROM rules_in_force WHERE language = 'en'
+#     AND in_force_from <= D AND (in_force_until IS NULL OR in_force_until > D)
+VIEWS = """
+CREATE VIEW release_periods AS
+SELECT id, language, effective_date AS in_force_from,
+    lead(effective_date) OVER (PARTITION BY language ORDER BY effective_date) AS in_force_until
+FROM releases;
+CREATE VIEW rules_in_force AS
+SELECT rules.id AS rule_id, periods.language, periods.in_force_from, periods.in_force_until,
+    rules.number, rules.line_id, rules.text, rules.examples
+FROM rules JOIN release_periods AS periods ON periods.id = rules.release_id;
+"""
+RULES_ON_DATE = (
+    "SELECT number, line_id, text, examples, in_force_from FROM rules_in_force"
+    " WHERE language = :language AND in_force_from <= :date"
+    " AND (in_force_until IS NULL OR in_force_until > :date)"
+)
 
 
 def export_sqlite(collected: Sequence[Collected], dest: Path, meta: dict) -> None:
-    """Write the languages into a new SQLite file at `dest` (replaced whole, never half)."""
+    """Write the languages into a new SQLite file at `dest` (replaced whole, never half), and
+    Datasette's metadata beside it (`metadata_path`)."""
     with staged(dest, _is_sqlite, "a SQLite file") as path:
         connection = sqlite3.connect(path)
         try:
@@ -136,6 +229,61 @@ def export_sqlite(collected: Sequence[Collected], dest: Path, meta: dict) -> Non
                 raise ExportError(f"{dest}: the export refers to missing rows ({problems[:3]})")
         finally:
             connection.close()
+    with staged(metadata_path(dest), Path.is_file, "a JSON file") as path:
+        path.write_text(json.dumps(datasette_metadata(dest, meta), indent=2) + "\n")
+
+
+def metadata_path(dest: Path) -> Path:
+    """Return where Datasette's metadata of a SQLite export goes: rules.sqlite ->
+    rules.metadata.json (`datasette rules.sqlite -m rules.metadata.json`)."""
+    return dest.with_name(f"{dest.stem}.metadata.json")
+
+
+def datasette_metadata(dest: Path, meta: dict) -> dict:
+    """Return the Datasette metadata of an export: what each table holds, its search, and the
+    query of the rules in force on a date."""
+    searched = {"rules": "rules_fts", "glossary": "glossary_fts", "changes": "changes_fts"}
+    tables = {
+        name: {"description": text}
+        | ({"fts_table": searched[name], "fts_pk": "id"} if name in searched else {})
+        for name, text in TABLE_DESCRIPTIONS.items()
+    }
+    return {
+        "title": "Magic: The Gathering Comprehensive Rules, every release",
+        "description": f"rulesarchive export (data version {meta.get('data_version', '')})",
+        "source": "Wizards of the Coast",
+        "databases": {
+            dest.stem: {
+                "tables": tables,
+                "queries": {
+                    "rules_on_date": {
+                        "title": "The rules in force on a date",
+                        "sql": RULES_ON_DATE,
+                    }
+                },
+            }
+        },
+    }
+
+
+TABLE_DESCRIPTIONS = {
+    "releases": "One row per release: language, effective date, set, source file.",
+    "rules": "Every rule as each release printed it; line_id is its permanent id.",
+    "headings": "The chapter and section headings of each release.",
+    "glossary": "The glossary entries of each release.",
+    "changes": "What changed between consecutive releases; heading = 1 for headings, fixes: "
+    "the citations the change put right.",
+    "renumbering": "Rules that moved, between consecutive releases.",
+    "sweeps": "One wording change made across many rules at once.",
+    "splits": "One rule split into several.",
+    "merges": "Several rules merged into one.",
+    "glossary_changes": "Glossary entries added, removed or reworded.",
+    "translations": "Each translated rule against the English release it translates.",
+    "lines": "Each rule's line of descent: its permanent id, releases and numbers.",
+    "line_aliases": "Retired ids, each naming the line it was merged into.",
+    "versions": "Each version of a line of descent, as `rulesarchive history` tells it.",
+    "rules_in_force": "Each rule with the days its release was in force.",
+}
 
 
 def _is_sqlite(path: Path) -> bool:
@@ -148,25 +296,47 @@ def _is_sqlite(path: Path) -> bool:
 def _fill(connection: sqlite3.Connection, collected: Sequence[Collected], meta: dict) -> None:
     # A throwaway file until renamed into place: no journal, no waiting for the disk.
     connection.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
-    connection.executescript(SCHEMA)
+    connection.executescript(SCHEMA + VIEWS)
     connection.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
     ids = _release_ids(collected)
+    rows = _line_rows(collected)
     with _Workers(collected) as workers:
         for language in collected:
-            _insert_language(connection, language, ids)
+            _insert_language(connection, language, ids, rows)
         for language, lines in zip(collected, workers.lines(), strict=True):
+            name = language.gathered.language
             write_lines(
                 connection,
-                language.gathered.language,
-                ((place, _by_release_id(line, language, ids)) for place, line in enumerate(lines)),
+                name,
+                (
+                    (rows[name, line.id], place, _by_release_id(line, language, ids))
+                    for place, line in enumerate(lines)
+                ),
+            )
+            connection.executemany(
+                "INSERT INTO line_aliases VALUES (?, ?, ?)",
+                (
+                    (name, alias, rows[name, line_id])
+                    for alias, line_id in sorted(language.gathered.aliases.items())
+                    if (name, line_id) in rows
+                ),
             )
         for translated in workers.translations():
             connection.executemany(
-                "INSERT INTO translations VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (_with_ids(row, ids) for row in translated),
+                "INSERT INTO translations VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (_with_ids(row, ids, rows) for row in translated),
             )
-    connection.executescript(INDEXES)
+    connection.executescript(INDEXES + SEARCH)
     connection.commit()
+
+
+def _line_rows(collected: Sequence[Collected]) -> dict[tuple[str, str], int]:
+    """Number the lines 1, 2, ... in the order they are written, by (language, line id)."""
+    rows: dict[tuple[str, str], int] = {}
+    for language in collected:
+        for line in language.gathered.lines:
+            rows[language.gathered.language, line.id] = len(rows) + 1
+    return rows
 
 
 def _release_ids(collected: Sequence[Collected]) -> dict[str, int]:
@@ -175,9 +345,9 @@ def _release_ids(collected: Sequence[Collected]) -> dict[str, int]:
     return {key: number for number, key in enumerate(keys, start=1)}
 
 
-def _with_ids(row: tuple, ids: dict[str, int]) -> tuple:
-    """Name a translation row's releases (keys, or None) by their ids."""
-    release, base, number, status, stale_since, english_number, problems, printed = row
+def _with_ids(row: tuple, ids: dict[str, int], lines: dict[tuple[str, str], int]) -> tuple:
+    """Name a translation row's releases (keys, or None) by their ids, and its English line."""
+    release, base, number, status, stale_since, english_number, problems, printed, english = row
     return (
         ids[release],
         ids[base] if base else None,
@@ -187,6 +357,7 @@ def _with_ids(row: tuple, ids: dict[str, int]) -> tuple:
         english_number,
         problems,
         ids[printed] if printed else None,
+        lines.get(("en", english)) if english else None,
     )
 
 
@@ -227,10 +398,7 @@ class _Workers:
 
     def __init__(self, collected: Sequence[Collected]) -> None:
         english = collected[0] if collected and collected[0].gathered.language == "en" else None
-        numbers = {}
-        if english is not None:
-            numbers = {t.release.key: {rule.number for _, rule in t.rules} for t in english.texts}
-        self._shared = (collected, numbers)
+        self._shared = (collected, english_numbers(english) if english is not None else {})
         self._lines = [(_Task.LINES, index, 0) for index in range(len(collected))]
         self._translations = [
             (_Task.TRANSLATIONS, index, text)
@@ -287,11 +455,14 @@ def _work(task: tuple) -> list:
         releases = gathered.releases
         positions = {release.effective_date: place for place, release in enumerate(releases)}
         return [line_row(line, releases, positions) for line in gathered.lines]
-    return _translation_rows(collected[index].texts[text], collected[0], numbers)
+    return translation_rows(collected[index].texts[text], collected[0], numbers)
 
 
-def _insert_language(connection: sqlite3.Connection, language: Collected, ids: dict) -> None:
+def _insert_language(
+    connection: sqlite3.Connection, language: Collected, ids: dict, lines: dict
+) -> None:
     memo: dict[int, tuple] = {}
+    name = language.gathered.language
     for text in language.texts:
         summary = release_summary(text.release)
         summary["flags"] = json.dumps(summary["flags"])
@@ -302,24 +473,29 @@ def _insert_language(connection: sqlite3.Connection, language: Collected, ids: d
             {"id": release_id, **summary},
         )
         connection.executemany(
-            "INSERT INTO rules VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?)",
-            _rule_rows(release_id, text, memo),
+            "INSERT INTO rules VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            _rule_rows(release_id, text, memo, lambda line_id: lines[name, line_id]),
         )
         connection.executemany(
-            "INSERT INTO headings VALUES (?, ?, ?)",
-            ((release_id, heading.number, heading.title) for heading in text.headings),
+            "INSERT INTO headings VALUES (NULL, ?, ?, ?, ?)",
+            (
+                (release_id, position, heading.number, heading.title)
+                for position, heading in enumerate(text.headings)
+            ),
         )
         connection.executemany(
-            "INSERT INTO glossary VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO glossary VALUES (NULL, ?, ?, ?, ?, ?)",
             (
                 (release_id, position, entry.term, entry.printed_text, entry.text)
                 for position, entry in enumerate(text.glossary)
             ),
         )
-    _insert_changes(connection, language, ids)
+    _insert_changes(connection, language, ids, lines)
 
 
-def _rule_rows(release_id: int, text: ReleaseText, memo: dict[int, tuple]) -> Iterator[tuple]:
+def _rule_rows(
+    release_id: int, text: ReleaseText, memo: dict[int, tuple], line_row_of: Callable[[str], int]
+) -> Iterator[tuple]:
     # Most releases print most rules as the release before did, and the lines of descent share
     # one Rule object per version (all alive while exporting): each version's columns are made
     # once, keyed by the object.
@@ -327,7 +503,7 @@ def _rule_rows(release_id: int, text: ReleaseText, memo: dict[int, tuple]) -> It
         columns = memo.get(id(rule))
         if columns is None:
             columns = memo[id(rule)] = _rule_columns(rule)
-        yield (release_id, position, rule.number, line_id, *columns)
+        yield (release_id, position, rule.number, line_id, line_row_of(line_id), *columns)
 
 
 def _rule_columns(rule: Rule) -> tuple:
@@ -340,8 +516,10 @@ def _rule_columns(rule: Rule) -> tuple:
     )
 
 
-def _insert_changes(connection: sqlite3.Connection, language: Collected, ids: dict) -> None:
-    texts, diffs = language.texts, language.gathered.diffs
+def _insert_changes(
+    connection: sqlite3.Connection, language: Collected, ids: dict, lines: dict
+) -> None:
+    texts, diffs, name = language.texts, language.gathered.diffs, language.gathered.language
     for index in range(1, len(texts)):
         diff = diffs[index]
         if diff is None:
@@ -350,37 +528,79 @@ def _insert_changes(connection: sqlite3.Connection, language: Collected, ids: di
         pair = (ids[old.release.key], ids[new.release.key])
         new_lines = {rule.number: line_id for line_id, rule in new.rules}
         old_lines = {rule.number: line_id for line_id, rule in old.rules}
-        data = diff_data(old.release, new.release, diff)
+        data = diff_data(old.release, new.release, diff, language.fixes_of(index))
+        changes = []
+        for change in data["changes"]:
+            line_id = None
+            if not change["heading"]:
+                line_id = new_lines.get(change["new_number"]) or old_lines.get(change["old_number"])
+            changes.append((*pair, *_change_columns(change, line_id, lines.get((name, line_id)))))
         connection.executemany(
-            "INSERT INTO changes VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO changes VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            changes,
+        )
+        _insert_pair_tables(connection, pair, data)
+
+
+def _change_columns(change: dict, line_id: str | None, line: int | None) -> tuple:
+    return (
+        change["kind"],
+        change["heading"],
+        change["old_number"],
+        change["new_number"],
+        line_id,
+        line,
+        change["moved"],
+        change["old_text"],
+        change["new_text"],
+        _json(change["phrases"]),
+        _json(change["old_examples"]),
+        _json(change["new_examples"]),
+        _json(change["example_phrases"]),
+        _json(change["fixes"]),
+    )
+
+
+def _insert_pair_tables(connection: sqlite3.Connection, pair: tuple, data: dict) -> None:
+    """Insert what a release diff says beside its changes: renumbering, sweeps, splits,
+    merges and glossary changes."""
+    connection.executemany(
+        "INSERT INTO renumbering VALUES (NULL, ?, ?, ?, ?)",
+        ((*pair, move["old"], move["new"]) for move in data["renumbering"]),
+    )
+    connection.executemany(
+        "INSERT INTO sweeps VALUES (NULL, ?, ?, ?, ?, ?)",
+        ((*pair, s["old"], s["new"], _json(s["rules"])) for s in data["sweeps"]),
+    )
+    for table in ("splits", "merges"):
+        connection.executemany(
+            f"INSERT INTO {table} VALUES (NULL, ?, ?, ?, ?)",
+            ((*pair, _json(s["old"]), _json(s["new"])) for s in data[table]),
+        )
+    connection.executemany(
+        "INSERT INTO glossary_changes VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
             (
-                (
-                    *pair,
-                    change["kind"],
-                    change["old_number"],
-                    change["new_number"],
-                    new_lines.get(change["new_number"]) or old_lines.get(change["old_number"]),
-                    change["moved"],
-                    change["old_text"],
-                    change["new_text"],
-                    _json(change["phrases"]),
-                    _json(change["old_examples"]),
-                    _json(change["new_examples"]),
-                    _json(change["example_phrases"]),
-                )
-                for change in data["changes"]
-            ),
-        )
-        connection.executemany(
-            "INSERT INTO renumbering VALUES (?, ?, ?, ?)",
-            ((*pair, move["old"], move["new"]) for move in data["renumbering"]),
-        )
+                *pair,
+                g["kind"],
+                g["old_term"],
+                g["new_term"],
+                g["old_text"],
+                g["new_text"],
+                _json(g["phrases"]),
+                _json(g["fixes"]),
+            )
+            for g in data["glossary"]
+        ),
+    )
 
 
-def _translation_rows(
+def translation_rows(
     text: ReleaseText, english: Collected, numbers: dict[str, set[str]]
 ) -> list[tuple]:
-    """One translated release against its English base, as `rulesarchive translations` says."""
+    """One translated release against its English base, as `rulesarchive translations` says:
+    (release, base, number, status, stale since, English number, problems, printed-date
+    release, English line id) per rule, releases by key."""
     english_releases = english.gathered.releases
     document = text.document()
     base = base_release(text.release, document, english_releases, lambda r: numbers[r.key])
@@ -404,9 +624,21 @@ def _translation_rows(
             rule.english_number,
             _json(rule.problems),
             disagrees,
+            _english_line(english, start, rule.english_number) if base else None,
         )
         for rule in report.rules
     ]
+
+
+def english_numbers(english: Collected) -> dict[str, set[str]]:
+    """Return each English release's rule numbers, by release key (what translation_rows reads)."""
+    return {text.release.key: {rule.number for _, rule in text.rules} for text in english.texts}
+
+
+def _english_line(english: Collected, index: int, number: str | None) -> str | None:
+    """Return the id of the English rule printed as `number` in English release `index`."""
+    line = english.gathered.holder(number, index) if number else None
+    return line.id if line is not None else None
 
 
 _encode = json.JSONEncoder(ensure_ascii=False).encode

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulesarchive.corpus.model import Document, Release
-from rulesarchive.exports.collect import DocumentParts, collected, document_parts
+from rulesarchive.exports.collect import Collected, DocumentParts, collected, document_parts
 from rulesarchive.exports.export import check_request, write_export
 from rulesarchive.library import Library
 
@@ -36,13 +36,17 @@ def export_archive(
     chosen = check_request(fmt, languages, stored, library.root)
     for language in chosen:  # the diffs not yet kept, worked out on every core first
         library.make_diffs(language)
-    languages_collected = []
+    languages_collected: list[Collected] = []
     for language in chosen:
         if progress:
             progress(f"reading and diffing the {language} releases")
         parts: list[DocumentParts] = []
         gathered = library.gather(language, _keeper(parts))
-        languages_collected.append(collected(gathered, parts))
+        english = next(
+            (c.gathered for c in languages_collected if c.gathered.language == "en"), None
+        )
+        fixes = library.check(language, gathered, english).fixes if fmt != "git" else ()
+        languages_collected.append(collected(gathered, parts, fixes))
     write_export(languages_collected, fmt, dest, progress)
     return ExportReport(
         tuple(chosen),

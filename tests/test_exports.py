@@ -1,15 +1,18 @@
 """`rulesarchive export sqlite|json|git`: each checked with the tool its users would use."""
 
+import asyncio
 import json
 import shutil
 import sqlite3
 import subprocess
+import sys
 
 import jsonschema
 import pytest
 from click.testing import CliRunner
 from rulesarchive.corpus.store import Archive
 from rulesarchive.exports.jsonfiles import SCHEMA_FILES, schema_path
+from rulesarchive.exports.sqlite import INDEXES, SCHEMA, SEARCH, VIEWS
 from rulesarchive.site_builder.build import sample_archive
 
 from rulesarchive.cli import main
@@ -64,7 +67,8 @@ def test_sqlite_tables_keys_and_search(sample, tmp_path):
     ]
     assert {v[1] for v in versions} == {"400.6"}
     assert db.execute("PRAGMA foreign_key_check").fetchall() == []
-    assert db.execute("PRAGMA foreign_key_list(rules)").fetchall()[0][2] == "releases"
+    keys = {row[2] for row in db.execute("PRAGMA foreign_key_list(rules)")}
+    assert keys == {"releases", "lines"}
     indexes = {row[1] for row in db.execute("SELECT * FROM sqlite_master WHERE type = 'index'")}
     assert {"rules_by_line", "rules_by_number", "changes_by_pair"} <= indexes
     found = db.execute(
@@ -74,6 +78,89 @@ def test_sqlite_tables_keys_and_search(sample, tmp_path):
     assert found and {number for (number,) in found} == {"400.6"}
     meta = dict(db.execute("SELECT key, value FROM meta"))
     assert meta["schema_version"] == "1" and meta["rulesarchive_version"]
+
+
+def test_sqlite_search_is_found_by_sqlite_utils_and_datasette(sample, tmp_path):
+    dest = tmp_path / "rules.sqlite"
+    export(sample, "sqlite", dest)
+    found = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sqlite_utils",
+            "search",
+            str(dest),
+            "rules",
+            "all players look",
+            *COLUMNS,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert {row["number"] for row in json.loads(found)} == {"400.6"}
+    assert {row["line_id"] for row in json.loads(found)} == {"2010-02-01/400.6"}
+    metadata = json.loads((tmp_path / "rules.metadata.json").read_text())
+    rows = asyncio.run(_datasette(dest, metadata, "/rules/rules.json?_search=deathtouch"))
+    assert rows and {row["number"] for row in rows} == {"702.18"}  # not every rule
+    on_date = "/rules/rules_on_date.json?language=en&date=2011-01-01"
+    in_force = asyncio.run(_datasette(dest, metadata, on_date))
+    assert {row["in_force_from"] for row in in_force} == {"2010-10-01"}
+
+
+COLUMNS = ["-c", "number", "-c", "line_id"]
+
+
+async def _datasette(path, metadata, url):
+    from datasette.app import Datasette
+
+    response = await Datasette([str(path)], metadata=metadata).client.get(
+        url + "&_shape=array&_size=max"
+    )
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_sqlite_keys_flags_and_tables_of_a_diff(sample, tmp_path):
+    dest = tmp_path / "rules.sqlite"
+    export(sample, "sqlite", dest)
+    db = sqlite3.connect(dest)
+    tables = [name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+    for table in tables:
+        if table.endswith(("_fts", "_trigram")) or "_fts_" in table or "_trigram_" in table:
+            continue
+        columns = db.execute(f"PRAGMA table_info({table})").fetchall()
+        assert any(column[5] for column in columns), f"{table} has no primary key"
+    assert {"sweeps", "splits", "merges", "glossary_changes", "line_aliases"} <= set(tables)
+    for table, column in (("lines", "first"), ("versions", "compared"), ("rules", "line")):
+        keys = db.execute(f"PRAGMA foreign_key_list({table})").fetchall()
+        assert any(key[3] == column for key in keys), (table, column)
+    changes = cli_json(sample, "changelog", "2011-05-01")["changes"]
+    rows = db.execute(
+        "SELECT count(*) FROM changes JOIN releases ON releases.id = new_release_id "
+        "WHERE effective_date = '2011-05-01' AND heading = 0 AND kind = 'substantive'"
+    ).fetchone()[0]
+    assert rows == sum(1 for c in changes if c["kind"] == "substantive" and not c["heading"])
+
+
+def test_sqlite_chinese_is_searched_by_trigrams(tmp_path):
+    db = sqlite3.connect(tmp_path / "x.sqlite")
+    db.executescript(SCHEMA + VIEWS)
+    db.execute(
+        "INSERT INTO releases VALUES (1, 'zh-Hans', '2024-01-01', '', '', 1, 0, '', '', '', '')"
+    )
+    db.execute("INSERT INTO lines VALUES (1, 'zh-Hans', 'a', 0, 1, 1, '[]')")
+    destroy = "消灭永久物即是将其从战场移到其拥有者的坟墓场。"  # 701.7 (zh-Hans)
+    db.execute(
+        "INSERT INTO rules VALUES (1, 1, 0, '701.7', 'a', 1, ?, '[]', NULL, NULL)", (destroy,)
+    )
+    db.executescript(INDEXES + SEARCH)
+    assert db.execute("SELECT count(*) FROM rules_fts WHERE rules_fts MATCH '消灭'").fetchone() == (
+        0,
+    )
+    assert db.execute(
+        "SELECT rowid FROM rules_trigram WHERE rules_trigram MATCH '战场移'"
+    ).fetchall() == [(1,)]
 
 
 def test_sqlite_changes_are_the_diff_json(sample, tmp_path):
@@ -103,7 +190,10 @@ def test_an_export_replaces_the_old_one_whole_and_a_failure_keeps_it(sample, tmp
     assert result.exit_code == 1
     assert "no xx releases" in result.output
     assert sqlite3.connect(dest).execute("SELECT count(*) FROM rules").fetchone() == first
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["rules.sqlite"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == [
+        "rules.metadata.json",
+        "rules.sqlite",
+    ]
 
 
 def test_an_export_never_replaces_something_else(sample, tmp_path):
@@ -136,8 +226,16 @@ def test_json_export_validates_against_its_shipped_schema(sample, tmp_path):
     newest = data["releases"][-1]
     assert newest["effective_date"] == "2019-01-25"
     (rule,) = [rule for rule in newest["rules"] if rule["number"] == "400.6"]
-    assert rule["id"] == "2010-02-01/400.6"
+    assert rule["id"] == "2010-02-01/400.6"  # as the sample's registry (en/ids.tsv) records it
     assert rule["text"] == cli_json(sample, "rule", "400.6")["text"]
+    (line,) = [line for line in data["lines"] if line["id"] == rule["id"]]
+    assert line["versions"] == cli_json(sample, "history", "400.6")["versions"]
+    assert newest["changes"] == cli_json(sample, "changelog", "2019-01-25")
+    assert data["releases"][0]["changes"] is None
+    again = tmp_path / "again"
+    export(sample, "json", again)
+    version = json.loads((again / "en.json").read_text(encoding="utf-8"))["meta"]["data_version"]
+    assert version == data["meta"]["data_version"]  # no clock in it
 
 
 def test_diff_and_history_json_validate_against_their_schemas(sample):
