@@ -11,6 +11,7 @@ from rulesarchive.differ.language import GlossaryLine
 from rulesarchive.differ.lineage import Line
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.render import Job, Memoised
+from rulesarchive.site_builder.vocabulary import vocabulary_json
 
 if TYPE_CHECKING:
     from rulesarchive.site_builder.pages import LanguagePages
@@ -23,7 +24,8 @@ class IndexPages:
         self.site = site
 
     def jobs(self) -> Iterator[Job | Memoised]:
-        """Yield the chapter index, each chapter, the removed rules and the glossary pages."""
+        """Yield the chapter index, each chapter, the removed rules, the glossary pages and the
+        words the search page corrects misspellings by."""
         yield self.chapters()
         for heading in self.site.data.headings:
             if len(heading.number) == 3:
@@ -34,6 +36,12 @@ class IndexPages:
                 )
         yield self.glossary_index()
         yield self.removed_rules()
+        words = paths.search_words(self.site.language)
+        yield self.site.memoised(
+            words,
+            self.site.releases_memo,
+            lambda: self.site.data_file(words, vocabulary_json(self.site.data, self.site.newest)),
+        )
         for term in self.site.data.glossary:
             yield self.memoised_term(term)
 

@@ -45,6 +45,11 @@ def history_data(language: str, chapter: str) -> str:
     return f"data/{language}/history/{chapter}.json"
 
 
+def search_words(language: str) -> str:
+    """Return the JSON list of a language's words the search page corrects misspellings by."""
+    return f"data/{language}/words.json"
+
+
 def chapter_page(language: str, chapter: str) -> str:
     """Return the page listing a chapter's rules."""
     return f"{language}/chapters/{chapter}/index.html"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -119,13 +120,32 @@ class RulePages:
             return ("gone", gone, others)
         changed = line.stretches[-1].first
         page = paths.rule_page(self.site.language, line)
-        return ("current", data.prefix[changed], changed, self._surroundings(page, line), others)
+        surroundings = (self._surroundings(page, line), self.section(line))
+        return ("current", data.prefix[changed], changed, surroundings, others)
 
     def _surroundings(self, page: str, line: Line) -> tuple:
         """What a current rule's page shows of the newest release but the rule: its text and
         examples linked there (references and glossary terms), its neighbours, what it cites
         and what cites it."""
         return self._link_rule(page, line), self._neighbours(page, line), self._citations(line)
+
+    def section(self, line: Line) -> tuple[str, bool]:
+        """Return the name of a rule's section as its last release prints it, and whether the
+        rule is the one that name belongs to: the keyword or title its section rule holds
+        ('Trample' for 702.19b, 702.19's own), else its chapter's title (the chapter's first
+        rule's own)."""
+        data, at = self.site.data, line.last
+        number = line.rule.number
+        section = re.match(r"\d{3}\.\d+", number)
+        holder = data.holder(section.group(), at) if section else None
+        for stretch in holder.stretches if holder else ():
+            if stretch.first <= at <= stretch.last:
+                title = stretch.rule.printed_text.strip()
+                if len(title) <= _TITLE_LENGTH and not title.endswith((".", "。", ":", "：")):
+                    return title, holder is line
+        headings = data.release_headings[at] if at < len(data.release_headings) else ()
+        title = next((h.title for h in headings if h.number == number[:3]), "")
+        return title, number == f"{number[:3]}.1"
 
     def _history_file(self, chapter: str, lines: list[Line]) -> Memoised:
         path = paths.history_data(self.site.language, chapter)
@@ -297,11 +317,14 @@ class RulePages:
         switches = self._switches(page, line)
         text_html, examples_html = self._link_rule(page, line)
         is_current = line.last == self.site.newest
+        section, owns_section = self.section(line)
         return self.site.page(
             "rule.html",
             page,
             modified=_modified(line, self.site.newest),
-            title=f"{current.number} {_short(current.printed_text)}",
+            title=f"{current.number} · {section}" if section else current.number,
+            section=section,
+            owns_section=owns_section,
             line_id=line.id,
             numbers=line.numbers,
             rule=current,
@@ -428,6 +451,10 @@ class RulePages:
 
 # Where a kept history entry of a current rule names the newest release and counts the releases
 # since the rule changed: marks no rule text holds (JSON writes a NUL as \u0000).
+# A section rule whose text is at most this long, without a closing stop, is a title
+# ("702.19. Trample"); a longer one is a rule of its own ("704.5. The state-based actions ...").
+_TITLE_LENGTH = 40
+
 _LIVE_UNTIL, _LIVE_RELEASES = "\0until\0", "\0releases\0"
 _UNTIL, _RELEASES = json.dumps(_LIVE_UNTIL), json.dumps(_LIVE_RELEASES)
 

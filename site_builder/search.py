@@ -17,14 +17,14 @@ class SearchIndexError(Exception):
 def searchable_language(path: str) -> str | None:
     """Return the language whose search index holds a page, or None.
 
-    Indexed: the chapter pages (every current rule under a heading of its own), the page of
-    removed rules and the glossary: a few hundred pages instead of one per rule, so that the
-    index stays a few hundred files.
+    Indexed: each rule's page (current and removed, told apart by a filter) and each glossary
+    term's page, so that a result is the rule or the term itself. A chapter page would rank
+    every rule of a chapter by the chapter's words, passing mentions with the rule they name.
     """
     parts = path.split("/")
-    if len(parts) == 4 and parts[1] == "chapters" and parts[3] == "index.html":
-        return parts[0]
-    if path in {f"{parts[0]}/removed.html", f"{parts[0]}/glossary/index.html"}:
+    if parts[-1] != "index.html":
+        return None
+    if (len(parts) == 5 and parts[1] == "r") or (len(parts) == 4 and parts[1] == "glossary"):
         return parts[0]
     return None
 
@@ -44,7 +44,7 @@ class Indexer:
     def start(self, language: str) -> None:
         """Start indexing one language (its pages must all be in place)."""
         shutil.rmtree(self.site / "pagefind" / language, ignore_errors=True)
-        pages = f"{language}/{{chapters/*/index.html,removed.html,glossary/index.html}}"
+        pages = f"{language}/{{r/*/*,glossary/*}}/index.html"
         output = f"pagefind/{language}"
         command = [sys.executable, "-m", "pagefind", "--site", str(self.site)]
         command += ["--glob", pages, "--output-subdir", output]

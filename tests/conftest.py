@@ -64,9 +64,10 @@ def library(ingested):
 
 @pytest.fixture(scope="session")
 def real_site(library, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Build the site of the whole ingested archive once per session (no search index)."""
+    """Build the site of the whole ingested archive once per session, with its search index
+    (tests/test_search_ranking.py searches it)."""
     from rulesarchive.site_builder.build import build_site
 
     out = tmp_path_factory.mktemp("real-site") / "site"
-    build_site(library, out, index_search=False)
+    build_site(library, out)
     return out

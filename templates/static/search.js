@@ -1,5 +1,6 @@
 // Full-text search over rules, examples and the glossary with the Pagefind index built with
-// the site (no request leaves it). A rule number also links straight to that rule.
+// the site (no request leaves it): a result is a rule or a glossary term. A rule number also
+// links straight to that rule.
 const form = document.getElementById("search-form");
 const input = document.getElementById("q");
 const status = document.getElementById("search-status");
@@ -21,21 +22,43 @@ function speak() {
   input.placeholder = say("search_placeholder");
 }
 
+// Pagefind instances by language. Where a language is written without spaces (Chinese), the
+// index holds the words Pagefind's own segmenter found, but Pagefind splits a query with the
+// browser's, which may cut finer ("连击" into "连" and "击", found together nowhere): a second
+// instance, made under the neutral language code "und", takes the query as one word.
 const engines = {};
-async function engine(code) {
-  if (!engines[code]) {
-    engines[code] = await import(new URL(`pagefind/${code}/pagefind.js`, root).href);
-    await engines[code].options({ baseUrl: root.pathname });
+async function engine(code, segmented = true) {
+  const key = segmented ? code : `${code} as typed`;
+  if (!engines[key]) {
+    const base = new URL(`pagefind/${code}/`, root);
+    const module = await import(new URL("pagefind.js", base).href);
+    const html = document.documentElement;
+    const spoken = html.lang;
+    if (!segmented) html.lang = "und"; // Pagefind reads the page's language as it is made
+    try {
+      engines[key] = module.createInstance({ basePath: base.pathname, baseUrl: root.pathname });
+    } finally {
+      html.lang = spoken;
+    }
   }
-  return engines[code];
+  return engines[key];
 }
+const UNSPACED = /\p{Script=Han}/u;
 
-function entry(href, title, excerptHtml) {
+function entry(href, title, excerptHtml, found = {}) {
   const li = document.createElement("li");
   const a = document.createElement("a");
   a.href = href;
   a.textContent = title;
   li.appendChild(a);
+  if (found.rule) li.dataset.rule = found.rule;
+  if (found.term) li.dataset.term = found.term;
+  if (found.gone) {
+    const badge = document.createElement("span");
+    badge.className = "badge";
+    badge.textContent = found.gone;
+    li.append(" ", badge);
+  }
   if (excerptHtml) {
     const p = document.createElement("p");
     p.innerHTML = excerptHtml; // Pagefind's excerpt: our own escaped text with <mark> added
@@ -44,39 +67,109 @@ function entry(href, title, excerptHtml) {
   return li;
 }
 
+// Pagefind matches words and their beginnings only: a word the language's rules never use
+// ("deathtuch") is replaced by the nearest word they do use, and a query with a word near
+// none of them ("asdfghjkl") finds nothing rather than whatever shares a few letters.
+const vocabularies = {};
+async function vocabulary(code) {
+  if (!(code in vocabularies)) {
+    const response = await fetch(new URL(`data/${code}/words.json`, root));
+    vocabularies[code] = response.ok ? await response.json() : null;
+  }
+  return vocabularies[code];
+}
+
+// Edits (insert, delete, substitute, swap two neighbours) from a to b, or limit + 1 past it.
+function distance(a, b, limit) {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let before = null;
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    let least = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + cost);
+      if (before && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        value = Math.min(value, before[j - 2] + 1);
+      }
+      next.push(value);
+      least = Math.min(least, value);
+    }
+    if (least > limit) return limit + 1;
+    [before, row] = [row, next];
+  }
+  return row[b.length];
+}
+
+function nearest(word, words) {
+  if (words.some((known) => known.startsWith(word))) return word;
+  const limit = word.length >= 8 ? 2 : word.length >= 5 ? 1 : 0;
+  let best = null;
+  let bestDistance = limit + 1;
+  for (const known of words) { // most frequent first: the first at the least distance wins
+    const d = distance(word, known, Math.min(limit, bestDistance - 1));
+    if (d < bestDistance) [best, bestDistance] = [known, d];
+    if (bestDistance === 1) break;
+  }
+  return best;
+}
+
+// The query with its unknown Latin-script words corrected; null if one is near no word.
+async function corrected(query) {
+  const words = await vocabulary(language.value);
+  if (!words) return query;
+  const parts = [];
+  for (const part of query.trim().split(/\s+/)) {
+    const word = part.toLowerCase();
+    if (!/^[a-z][a-z'’-]*$/.test(word)) { parts.push(part); continue; }
+    const known = nearest(word, words);
+    if (known === null) return null;
+    parts.push(known);
+  }
+  return parts.join(" ");
+}
+
 async function search(query) {
   results.textContent = "";
-  if (!query.trim()) { status.textContent = ""; return; }
+  results.setAttribute("aria-busy", "true");
+  if (!query.trim()) { status.textContent = ""; results.setAttribute("aria-busy", "false"); return; }
   status.textContent = say("search_searching");
   const number = window.ruleNumber.normalise(query);
+  let count = 0;
   if (number) {
     const goto = new URL(`${language.value}/goto.html`, root);
     goto.searchParams.set("n", number);
-    results.appendChild(entry(goto.href, say("search_rule", { number }), ""));
+    results.appendChild(entry(goto.href, say("search_rule", { number }), "", { rule: number }));
+    count++;
   }
   try {
-    // Current rules and terms first, then removed ones, each in Pagefind's order of relevance.
-    const pagefind = await engine(language.value);
-    const found = [];
-    for (const status of ["current", "removed"]) {
-      found.push(...(await pagefind.search(query, { filters: { status } })).results);
-    }
-    // A page is a chapter, the removed rules or the glossary: each rule or term in it is a
-    // sub-result (a heading with an anchor), listed by how often it matches.
-    const pages = await Promise.all(found.slice(0, 20).map((result) => result.data()));
-    let count = 0;
-    for (const page of pages) {
-      const parts = (page.sub_results || []).filter((sub) => sub.url.includes("#"));
-      parts.sort((a, b) => (b.weighted_locations || []).length - (a.weighted_locations || []).length);
-      for (const sub of parts.length ? parts : [page]) {
-        if (count < 50) results.appendChild(entry(sub.url, sub.title || page.meta.title, sub.excerpt));
-        count++;
+    // Each page is one rule or one glossary term. Current ones first, then removed ones,
+    // each in Pagefind's order of relevance.
+    const asked = number ? query : await corrected(query);
+    let found = [];
+    // Chinese typed as one word is searched as such first, then as the browser splits it.
+    const ways = UNSPACED.test(query) && !/\s/.test(query.trim()) ? [false, true] : [true];
+    for (const segmented of asked === null ? [] : ways) {
+      const pagefind = await engine(language.value, segmented);
+      for (const status of ["current", "removed"]) {
+        found.push(...(await pagefind.search(asked, { filters: { status } })).results);
       }
+      if (found.length) break;
     }
-    status.textContent = say(count === 1 ? "search_matches_one" : "search_matches", { count, query });
+    const pages = await Promise.all(found.slice(0, 50).map((result) => result.data()));
+    for (const page of pages) {
+      if (number && page.meta.rule === number) continue; // listed first already
+      results.appendChild(entry(page.url, page.meta.title, page.excerpt, page.meta));
+      count++;
+    }
+    count += Math.max(0, found.length - pages.length);
+    const shown = asked && asked !== query.trim() ? asked : query;
+    status.textContent = say(count === 1 ? "search_matches_one" : "search_matches", { count, query: shown });
   } catch (error) {
     status.textContent = say("search_needs_http");
   }
+  results.setAttribute("aria-busy", "false");
 }
 
 form.addEventListener("submit", (event) => {
