@@ -40,6 +40,9 @@ async function engine(code, segmented = true) {
     } finally {
       html.lang = spoken;
     }
+    // A word as typed outranks the longer words it begins ("치명타" the rule titled so, before
+    // "치명타는" in its sub-rules, rarer and so weighing more by frequency alone).
+    await engines[key].options({ ranking: { termSimilarity: 5 } });
   }
   return engines[key];
 }
@@ -147,15 +150,21 @@ async function search(query) {
     // Each page is one rule or one glossary term. Current ones first, then removed ones,
     // each in Pagefind's order of relevance.
     const asked = number ? query : await corrected(query);
-    let found = [];
-    // Chinese typed as one word is searched as such first, then as the browser splits it.
+    const found = [];
+    // Chinese typed as one word is searched both as typed and as the browser splits it, the
+    // two lists merged by score (one index, one scale).
     const ways = UNSPACED.test(query) && !/\s/.test(query.trim()) ? [false, true] : [true];
-    for (const segmented of asked === null ? [] : ways) {
-      const pagefind = await engine(language.value, segmented);
-      for (const status of ["current", "removed"]) {
-        found.push(...(await pagefind.search(asked, { filters: { status } })).results);
+    for (const status of asked === null ? [] : ["current", "removed"]) {
+      const scored = new Map();
+      for (const segmented of ways) {
+        const pagefind = await engine(language.value, segmented);
+        for (const result of (await pagefind.search(asked, { filters: { status } })).results) {
+          if (!scored.has(result.id) || scored.get(result.id).score < result.score) {
+            scored.set(result.id, result);
+          }
+        }
       }
-      if (found.length) break;
+      found.push(...[...scored.values()].sort((a, b) => b.score - a.score));
     }
     const pages = await Promise.all(found.slice(0, 50).map((result) => result.data()));
     for (const page of pages) {
