@@ -194,7 +194,7 @@ class Fetcher:
 
     def _read_body(self, url: str, response: requests.Response, deadline: float) -> bytes:
         declared = response.headers.get("Content-Length", "")
-        if declared and not declared.isdigit():
+        if declared and not (declared.isascii() and declared.isdigit()):  # '²' is a digit too
             raise FetchError(f"{url}: invalid Content-Length {declared[:40]!r}")
         if declared and int(declared) > self.settings.max_bytes:
             raise FetchError(f"{url}: body of {declared} bytes is over the limit")

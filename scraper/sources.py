@@ -85,14 +85,45 @@ def chinese_downloads(fetcher: Fetcher) -> list[Download]:
         except (FetchError, ValueError) as error:
             problems.append(str(error))
             continue
+        if not isinstance(entries, list):  # an error object, a rate limit: not a listing
+            problems.append(f"{listing}: not a folder listing ({str(entries)[:100]})")
+            continue
         for entry in entries:
-            match = _ZH_FILE.fullmatch(entry.get("name", ""))
-            if match and entry.get("download_url"):
-                date = dt.date(*map(int, match.groups()))
-                downloads.setdefault(date, Download(entry["download_url"], "zh-Hans", date))
+            found = _zh_download(entry)
+            if found and found.date:
+                downloads.setdefault(found.date, found)
     if not downloads and problems:
         raise FetchError(problems[0])
     return [downloads[date] for date in sorted(downloads)]
+
+
+def _zh_download(entry: object) -> Download | None:
+    """Read one entry of a GitHub listing: a YYYYMMDD_Zh.txt file and its URL, else None.
+
+    A name that is not a date (20261399_Zh.txt) is no release: it is passed over.
+    """
+    if not isinstance(entry, dict) or not isinstance(entry.get("download_url"), str):
+        return None
+    match = _ZH_FILE.fullmatch(str(entry.get("name", "")))
+    if not match:
+        return None
+    try:
+        date = dt.date(*map(int, match.groups()))
+    except ValueError:
+        return None
+    return Download(entry["download_url"], "zh-Hans", date)
+
+
+def _json_answer(fetcher: Fetcher, url: str) -> dict:
+    """Fetch an API's JSON object; a page that is not one (an HTML challenge) is a FetchError."""
+    body = fetcher.get(url).body
+    try:
+        answer = json.loads(body)
+    except ValueError:
+        raise FetchError(f"{url}: not a JSON answer ({body[:60]!r}...)") from None
+    if not isinstance(answer, dict):
+        raise FetchError(f"{url}: not a JSON object")
+    return answer
 
 
 def italian_pages(fetcher: Fetcher) -> list[str]:
@@ -101,17 +132,23 @@ def italian_pages(fetcher: Fetcher) -> list[str]:
         f"{ITALIAN_WIKI_API}?action=query&list=search&format=json&srlimit=500"
         f"&srsearch={quote(chr(34) + ITALIAN_MARKER + chr(34))}"
     )
-    answer = json.loads(fetcher.get(query).body)
-    return sorted(hit["title"] for hit in answer.get("query", {}).get("search", []))
+    answer = _json_answer(fetcher, query)
+    try:
+        return sorted(str(hit["title"]) for hit in answer.get("query", {}).get("search", []))
+    except (TypeError, KeyError, AttributeError):
+        raise FetchError(f"{query}: not a search answer") from None
 
 
 def italian_page_html(fetcher: Fetcher, title: str) -> tuple[str, str]:
     """Return (URL, HTML) of one wiki page, through the MediaWiki parse API."""
     url = f"{ITALIAN_WIKI_API}?action=parse&format=json&page={quote(title)}"
-    answer = json.loads(fetcher.get(url).body)
-    if "parse" not in answer:
-        raise FetchError(f"{url}: {answer.get('error', {}).get('info', 'no page in the answer')}")
-    return url, answer["parse"]["text"]["*"]
+    answer = _json_answer(fetcher, url)
+    try:
+        return url, str(answer["parse"]["text"]["*"])
+    except (KeyError, TypeError):
+        error = answer.get("error")
+        why = error.get("info") if isinstance(error, dict) else None
+        raise FetchError(f"{url}: {why or 'no page in the answer'}") from None
 
 
 def scryfall_sets(fetcher: Fetcher) -> list[MagicSet]:

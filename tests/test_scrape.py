@@ -519,3 +519,50 @@ def test_a_body_longer_than_its_content_length_is_an_error(httpserver, fetcher):
     httpserver.expect_request("/example.org/long.txt").respond_with_handler(too_long)
     with pytest.raises(FetchError, match="body longer than its Content-Length of 200000 bytes"):
         fetcher.get("https://example.org/long.txt")
+
+
+def test_a_malformed_github_listing_costs_only_its_source(
+    httpserver, archive, fetcher, shared_archive
+):
+    # One repository answers an object (a rate limit), the other lists a file that is no date.
+    repo = "athenacykes/magic-comp-rules-zh-cn"
+    raw = f"https://raw.githubusercontent.com/{repo}/main/plain_text/20260417_Zh.txt"
+    httpserver.expect_request(
+        "/api.github.com/repos/HeliumOctahelide/magic-comp-rules-zh-cn/contents/plain_text"
+    ).respond_with_json({"message": "API rate limit exceeded"})
+    httpserver.expect_request(
+        f"/api.github.com/repos/{repo}/contents/plain_text"
+    ).respond_with_json(
+        [
+            {"name": "20261399_Zh.txt", "download_url": raw.replace("0417", "1399")},
+            {"name": "20260417_Zh.txt", "download_url": raw},
+            "not an entry",
+        ]
+    )
+    httpserver.expect_request(
+        f"/raw.githubusercontent.com/{repo}/main/plain_text/20260417_Zh.txt"
+    ).respond_with_data((shared_archive / "zh-Hans" / "2026-04-17.txt").read_bytes())
+    _, outcomes = scrape(archive, fetcher, ("zh-Hans",))
+    assert [o.status for o in outcomes] == ["added"], [o.message for o in outcomes]
+
+
+def test_a_wiki_answering_an_html_challenge_costs_only_its_source(httpserver, archive, fetcher):
+    challenge = "<!DOCTYPE html><html><title>Just a moment...</title></html>"
+    httpserver.expect_request("/magicthegathering.fandom.com/it/api.php").respond_with_data(
+        challenge, content_type="text/html"
+    )
+    _, outcomes = scrape(archive, fetcher, ("it",))
+    assert [o.status for o in outcomes] == ["failed"]
+    assert outcomes[0].message.startswith("it: https://magicthegathering.fandom.com/it/api.php?")
+    assert "not a JSON answer" in outcomes[0].message
+
+
+def test_a_content_length_of_other_digits_is_one_error(httpserver, fetcher):
+    def superscript(_request: Request) -> Response:
+        response = Response([b"body"])
+        response.headers["Content-Length"] = "\u00b2"  # '²'.isdigit() is True
+        return response
+
+    httpserver.expect_request("/example.org/two.txt").respond_with_handler(superscript)
+    with pytest.raises(FetchError, match="invalid Content-Length '²'"):
+        fetcher.get("https://example.org/two.txt")
