@@ -48,14 +48,16 @@ def test_a_replace_killed_between_renames_stays_readable_and_is_put_back(tmp_pat
     assert folder.is_dir() and not retired.exists()
 
 
-def test_metadata_must_match_its_folder(tmp_path):
+def test_metadata_must_match_its_folder(tmp_path, caplog):
     archive = _stored(tmp_path)
     path = archive.root / "en" / "2024-11-08" / "release.json"
     data = json.loads(path.read_text())
     data["language"] = "../../../tmp/evil"
     path.write_text(json.dumps(data))
+    assert archive.releases() == []  # left out, and said so
+    assert "not en/2024-11-08 as its folder does: left out" in caplog.text
     with pytest.raises(ArchiveError, match="not en/2024-11-08 as its folder does"):
-        archive.releases()
+        archive.get("en", dt.date(2024, 11, 8))
 
 
 def test_unknown_folders_and_language_codes_are_not_releases(tmp_path):
