@@ -8,6 +8,8 @@ from contextlib import contextmanager
 
 import click
 
+from rulesarchive.system.extras import missing_extra
+
 # The domain errors by module: a class is looked up only once its module is loaded (a command
 # that never imported the site builder cannot have raised its errors), so mapping errors
 # imports nothing.
@@ -29,6 +31,11 @@ def reported_errors() -> Iterator[None]:
     """Turn a domain error raised inside into a ClickException carrying its message."""
     try:
         yield
+    except ImportError as error:  # an optional part of the install is missing
+        found = missing_extra(error)
+        if found is None:
+            raise
+        raise click.ClickException(str(found)) from None
     except Exception as error:
         if type(error) in _PLAIN_ERRORS or isinstance(error, _loaded_domain_errors()):
             raise click.ClickException(str(error)) from None

@@ -12,6 +12,7 @@ from rulesarchive.scraper.decode import check_not_garbled, decode_bytes
 from rulesarchive.scraper.errors import InputError
 from rulesarchive.scraper.pdf import pdf_text
 from rulesarchive.scraper.settings import MAX_BYTES
+from rulesarchive.system.extras import extra_needed
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +86,8 @@ def _checked(text: str, kind: Format, encoding: str, limit: int) -> Extracted:
 
 
 def _docx_text(data: bytes, limit: int) -> str:
-    import docx
+    with extra_needed():
+        import docx
 
     _check_zip_sizes(data, 2 * limit)
     try:
@@ -117,6 +119,7 @@ def _reason(error: BaseException) -> str:
 
 
 def _rtf_text(data: bytes) -> str:
-    from striprtf.striprtf import rtf_to_text
+    with extra_needed():
+        from striprtf.striprtf import rtf_to_text
 
     return rtf_to_text(data.decode("latin-1"), encoding="cp1252", errors="replace")

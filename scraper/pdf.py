@@ -13,6 +13,7 @@ import re
 
 from rulesarchive.corpus.numbers import NUMBER
 from rulesarchive.scraper.errors import InputError
+from rulesarchive.system.extras import extra_needed
 
 # What may start a paragraph after a gap: a rule, a section or chapter heading.
 _NUMBERED = re.compile(rf"{NUMBER}\.?\s|\d{{1,3}}\.\s\S")
@@ -28,8 +29,9 @@ _EXTRA_SPACE = re.compile(
 
 def pdf_text(data: bytes) -> str:
     """Return the text of a PDF, one paragraph per blank-line-separated block."""
-    from pdfminer.high_level import extract_text
-    from pdfminer.layout import LAParams
+    with extra_needed():
+        from pdfminer.high_level import extract_text
+        from pdfminer.layout import LAParams
 
     check_streams(data)
     try:
@@ -51,8 +53,9 @@ def check_streams(data: bytes) -> None:
     pdfminer.six inflates streams without a limit; pypdf stops at 75 MB a stream, and here
     at MAX_UNPACKED in all. Each stream is let go once measured (pypdf keeps what it read).
     """
-    from pypdf import PdfReader
-    from pypdf.generic import IndirectObject, StreamObject
+    with extra_needed():
+        from pypdf import PdfReader
+        from pypdf.generic import IndirectObject, StreamObject
 
     unpacked = 0
     try:

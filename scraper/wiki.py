@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from rulesarchive.corpus.model import Document, Heading, Rule
 from rulesarchive.corpus.numbers import CHAPTER, NUMBER, parent_of
 from rulesarchive.scraper.errors import InputError
+from rulesarchive.system.extras import extra_needed
 
 if TYPE_CHECKING:
     from bs4 import Tag
@@ -112,7 +113,8 @@ def merge_pages(pages: list[_Page]) -> Document:
 def _html_lines(html: str) -> list[str]:
     """Flatten the part of a page under its `Regolamento` heading into lines of text."""
     # bs4 is imported here, not at the top: every ingest asks is_wiki_page, few read a page.
-    from bs4 import BeautifulSoup
+    with extra_needed():
+        from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(html, "html.parser")
     start = next((h for h in soup.find_all(["h2", "h3"]) if "Regolamento" in h.get_text()), None)

@@ -1,5 +1,6 @@
 """The installed distribution is one import package, `rulesarchive`, with its data files."""
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -70,6 +71,42 @@ def test_wheel_metadata_names_licence_authors_urls_and_extras(wheel):
     assert "click>=8.2" in requires
     assert 'fast-diff-match-patch>=2.1; extra == "fast"' in requires
     assert not any(r.startswith("fast-diff-match-patch") and "extra" not in r for r in requires)
+    # the default install reads an archive; each heavier job is an extra
+    for package, extra in (("pypdf", "formats"), ("pagefind", "site"), ("requests", "scrape")):
+        assert any(r.startswith(package) and f'extra == "{extra}"' in r for r in requires)
+        assert not any(r.startswith(package) and "extra" not in r for r in requires)
+
+
+# A command run with the optional packages made unimportable, as on a default install.
+WITHOUT_EXTRAS = """
+import sys
+for name in ("docx", "pdfminer", "pypdf", "striprtf", "jinja2", "markupsafe", "feedgen",
+             "pagefind", "requests", "bs4"):
+    sys.modules[name] = None
+from rulesarchive.cli import main
+main(sys.argv[1:], prog_name="rulesarchive")
+"""
+
+
+def _without_extras(*args):
+    return subprocess.run(
+        [sys.executable, "-c", WITHOUT_EXTRAS, *args], capture_output=True, text=True
+    )
+
+
+def test_the_default_install_reads_an_archive_and_names_the_extra_a_job_needs(tmp_path):
+    from rulesarchive.site_builder.build import sample_archive
+
+    archive = tmp_path / "archive"
+    shutil.copytree(sample_archive(), archive)
+    read = _without_extras("--archive", str(archive), "rule", "400.6")
+    assert read.returncode == 0 and read.stdout.startswith("400.6 "), read.stderr
+    history = _without_extras("--archive", str(archive), "history", "400.6", "--format", "json")
+    assert history.returncode == 0, history.stderr
+    built = _without_extras("--archive", str(archive), "build", "--out", str(tmp_path / "site"))
+    assert built.returncode == 1
+    assert built.stderr.count("\n") == 1
+    assert "pip install 'rulesarchive[site]'" in built.stderr
 
 
 def test_version_option_prints_the_installed_version():

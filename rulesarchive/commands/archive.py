@@ -12,11 +12,8 @@ import click
 from rulesarchive.library import Library
 from rulesarchive.options import INTERRUPTED, language_option, languages_option
 from rulesarchive.progress import outcomes, planned, report
-from rulesarchive.scraper.http import Fetcher
 from rulesarchive.scraper.ingest import Overrides, ingest_paths
 from rulesarchive.scraper.outcome import STORED, Outcome, Status
-from rulesarchive.scraper.scrape import SCRAPED
-from rulesarchive.scraper.scrape import scrape as run_scrape
 from rulesarchive.scraper.settings import MAX_BYTES, HttpSettings
 
 
@@ -79,6 +76,11 @@ def scrape(
     root: Path, since, languages, dry_run: bool, mirror, deadline, document_deadline
 ) -> None:
     """Fetch the releases the archive lacks from Wizards and the translations, and ingest them."""
+    # the network code (the `scrape` extra) is loaded only here: ingesting files needs none
+    from rulesarchive.scraper.http import Fetcher
+    from rulesarchive.scraper.scrape import SCRAPED
+    from rulesarchive.scraper.scrape import scrape as run_scrape
+
     library = Library(root)
     settings = HttpSettings(document_deadline=document_deadline, run_deadline=deadline)
     fetcher = Fetcher(library.derived, settings, mirror=mirror)
