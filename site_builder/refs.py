@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 
 from markupsafe import Markup, escape
-from rulesarchive.corpus.numbers import parse_citations
+from rulesarchive.corpus.numbers import Citation, parse_citations
 from rulesarchive.differ.language import Language
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.link_cache import LinkCache, Linked
@@ -189,12 +189,13 @@ class References:
         return Markup("".join(parts))
 
     def _found(self, text: str) -> list[Found]:
-        """The numbers the text's citations spell out (corpus.numbers.parse_citations, as the
-        reference check reads them), in order."""
+        """The numbers the text's citations name (corpus.numbers.parse_citations, as the
+        reference check reads them), in order: a range's end written short is linked too
+        ('h' of '601.2f–h' to 601.2h)."""
         found = self._found_in.get(text)
         if found is None:
             citations = parse_citations(text) if _DIGITS.search(text) else ()
-            found = [span for citation in citations for span in citation.spans]
+            found = [span for citation in citations for span in _linked_spans(citation)]
             self._found_in[text] = found
         return found
 
@@ -278,6 +279,15 @@ class References:
             keys = {word: key for word, key, _ in self._terms_of(index)}
             self._terms[index] = (_pattern(keys), keys)
         return self._terms[index]
+
+
+def _linked_spans(citation: Citation) -> tuple[Found, ...]:
+    """The numbers of a citation a link is put on: each one spelled out, and a range's end
+    written short, whose letters stand for the whole number."""
+    spans = citation.spans
+    if len(spans) == 1 and citation.last_at >= 0 and citation.last != citation.first:
+        return (*spans, (citation.last_at, citation.end, citation.last))
+    return spans
 
 
 def _pattern(keys: dict[str, str]) -> re.Pattern[str] | None:

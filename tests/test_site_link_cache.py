@@ -235,3 +235,13 @@ def test_a_section_number_changed_in_a_word_diff_links_with_the_words_before_it(
     # A piece alone shows no section reference: the same pieces without 'rule' link none.
     alone = str(refs.diff_html(RULE_PAGE, [(0, "See "), (-1, "400"), (1, "702")], newest, newest))
     assert "<a " not in alone
+
+
+def test_both_ends_of_a_range_written_short_are_linked(tmp_path):
+    archive = fixture_archive(tmp_path / "archive")
+    data = archive.gather("en")
+    refs = References(data, {}, LinkCache(None, "en"))
+    newest = len(data.releases) - 1
+    html = str(refs.html(RULE_PAGE, "See rules 400.6–8.", newest))
+    assert ">400.6</a>–<a " in html and ">8</a>." in html
+    assert html.count("<a href=") == 2
