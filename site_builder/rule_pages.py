@@ -10,6 +10,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup, escape
+from rulesarchive.corpus.model import Rule
 from rulesarchive.corpus.numbers import cited_numbers, parent_of, rule_sort_key
 from rulesarchive.differ.history import History, Version
 from rulesarchive.differ.lineage import Line
@@ -133,7 +134,7 @@ class RulePages:
         """Return the name of a rule's section as its last release prints it, and whether the
         rule is the one that name belongs to: the keyword or title its section rule holds
         ('Trample' for 702.19b, 702.19's own), else its chapter's title (the chapter's first
-        rule's own)."""
+        rule's own), or its section's for the general rules opening a section."""
         data, at = self.site.data, line.last
         number = line.rule.number
         section = re.match(r"\d{3}\.\d+", number)
@@ -144,7 +145,10 @@ class RulePages:
                 if len(title) <= _TITLE_LENGTH and not title.endswith((".", "。", ":", "：")):
                     return title, holder is line
         headings = data.release_headings[at] if at < len(data.release_headings) else ()
-        title = next((h.title for h in headings if h.number == number[:3]), "")
+        # A section's first chapter (100, 400, ...) holds its general rules ("400. General"):
+        # the section's title ("4. Zones") names them.
+        wanted = number[0] if number[1:3] == "00" else number[:3]
+        title = next((h.title for h in headings if h.number == wanted), "")
         return title, number == f"{number[:3]}.1"
 
     def _history_file(self, chapter: str, lines: list[Line]) -> Memoised:
@@ -353,6 +357,7 @@ class RulePages:
                         page, f"{counterpart.language}/r/{counterpart.line_id}/index.html"
                     ),
                     "since_href": _relative_change(page, counterpart),
+                    "translates_this": _same_words(counterpart.shown["english"], current),
                 }
                 for counterpart in self._counterparts(line)
             ],
@@ -478,6 +483,14 @@ class Seen:
     line_id: str
     english_line_id: str
     change: str
+
+
+def _same_words(english: Rule, rule: Rule) -> bool:
+    """Whether a translation translates the English rule as its page prints it."""
+    return (english.printed_text, english.printed_examples) == (
+        rule.printed_text,
+        rule.printed_examples,
+    )
 
 
 def _seen(counterpart: Counterpart) -> Seen:

@@ -110,15 +110,23 @@ def test_rule_text_is_escaped_and_a_missing_citation_is_flagged(site):
 
 def test_a_number_resolves_to_the_rule_holding_it_in_the_newest_release(site):
     # 702.18 was Banding; Deathtouch took the number when it was inserted in 2011-09-30.
+    def stub(number: str) -> BeautifulSoup:
+        return BeautifulSoup((site / f"en/n/{number}/index.html").read_text(), "html.parser")
+
     def target(number: str) -> str:
-        stub = BeautifulSoup((site / f"en/n/{number}/index.html").read_text(), "html.parser")
-        refresh = stub.find("meta", attrs={"http-equiv": "refresh"})["content"]
-        canonical = stub.find("link", rel="canonical")["href"]
+        refresh = stub(number).find("meta", attrs={"http-equiv": "refresh"})["content"]
+        canonical = stub(number).find("link", rel="canonical")["href"]
         assert canonical.endswith(refresh.split("url=")[1].replace("../", ""))
         return refresh.split("url=")[1]
 
-    assert target("702.18") == "../../r/2011-09-30/702.18/index.html"  # Deathtouch, not Banding
-    assert target("702.19") == "../../r/2010-02-01/702.18/index.html"  # Banding, now 702.19
+    # A number several rules held opens none of them by itself: it lists them, the one
+    # holding it now first (Deathtouch, not Banding), and names that one canonical.
+    for number, now in [("702.18", "2011-09-30/702.18"), ("702.19", "2010-02-01/702.18")]:
+        page = stub(number)
+        assert page.find("meta", attrs={"http-equiv": "refresh"}) is None
+        assert page.select_one("ul.holders li a")["href"] == f"../../r/{now}/index.html"
+        assert page.find("link", rel="canonical")["href"].endswith(f"r/{now}/index.html")
+    assert target("702.19b") == "../../r/2019-05-03/702.19b/index.html"
     assert target("702") == "../../chapters/702/index.html"
     assert target("7") == "../../chapters/index.html#s7"
     history = (site / "en/r/2010-02-01/702.18/index.html").read_text()
@@ -459,7 +467,7 @@ def test_the_not_found_page_works_under_a_sub_path(tmp_path):
     )
     soup = BeautifulSoup((out / "404.html").read_text(), "html.parser")
     links = [tag.get("href") or tag.get("src") for tag in soup.find_all(["a", "link", "script"])]
-    internal = [link for link in links if link and not link.startswith(("http", "data:"))]
+    internal = [link for link in links if link and not link.startswith(("http", "data:", "#"))]
     assert internal and all(link.startswith("/rules/") for link in internal), internal
 
 

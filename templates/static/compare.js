@@ -67,7 +67,7 @@
   function item(number, was, kind, oldText, newText) {
     var li = document.createElement("li");
     li.className = "change " + kind;
-    var h = document.createElement("h3");
+    var h = document.createElement("h2");
     var a = document.createElement("a");
     a.href = settings.rules + number + "/index.html";
     a.textContent = number;

@@ -43,11 +43,14 @@
     return a;
   }
   if (!typed) { if (!settings.notFound) status.textContent = messages.ask; return; }
+  var dated = typed.match(/^(.*?)\s*(?:\bas\s+of\b|\bin\b|@|,)?\s*(\d{4}(?:-\d{2}(?:-\d{2})?)?)\s*$/i);
+  var when = "";
+  if (dated && window.ruleNumber.normalise(dated[1])) { typed = dated[1]; when = "?date=" + dated[2]; }
   var wanted = window.ruleNumber.normalise(typed);
   var numbers = all[language] || [];
   if (wanted && numbers.indexOf(wanted) >= 0) {
     status.textContent = say(messages.going, wanted);
-    location.replace(settings.root + language + "/n/" + wanted + "/index.html");
+    location.replace(settings.root + language + "/n/" + wanted + "/index.html" + when);
     return;
   }
   if (wanted && language !== "en" && (all.en || []).indexOf(wanted) >= 0) {
