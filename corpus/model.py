@@ -11,6 +11,14 @@ from enum import StrEnum
 LANGUAGES = ("en", "zh-Hans", "it", "ko")
 
 
+class DocKind(StrEnum):
+    """Which rules text a document is: the same core keeps, parses and lists each kind."""
+
+    CR = "cr"  # Comprehensive Rules: numbered rules, glossary
+    MTR = "mtr"  # Magic Tournament Rules (formerly DCI (Universal) Tournament / Floor Rules)
+    IPG = "ipg"  # Infraction Procedure Guide (formerly DCI Penalty Guidelines)
+
+
 @dataclass(frozen=True, slots=True)
 class Rule:
     """One numbered rule as it reads in one document."""
@@ -55,8 +63,50 @@ class GlossaryEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class SectionPart:
+    """A named piece of a section: an IPG infraction's Definition, Philosophy, Upgrade..."""
+
+    name: str
+    paragraphs: tuple[str, ...]
+    original: tuple[str, ...] = ()  # the paragraphs as printed, where normalising changed them
+
+    @property
+    def printed_paragraphs(self) -> tuple[str, ...]:
+        """Return the paragraphs as the document printed them."""
+        return self.original or self.paragraphs
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A numbered section of a tournament document ('3.9', 'Appendix B'): many paragraphs.
+
+    `number` is its address ('3', '3.9', '101', 'B'); `paragraphs` come before any part.
+    """
+
+    number: str
+    title: str
+    paragraphs: tuple[str, ...] = ()
+    parts: tuple[SectionPart, ...] = ()
+    original: tuple[str, ...] = ()  # the paragraphs as printed, where normalising changed them
+
+    @property
+    def printed_paragraphs(self) -> tuple[str, ...]:
+        """Return the paragraphs as the document printed them."""
+        return self.original or self.paragraphs
+
+    def part(self, name: str) -> SectionPart | None:
+        """Return the part of this name ('philosophy', 'Additional Remedy'), or None."""
+        wanted = name.casefold().replace("-", " ")
+        return next((part for part in self.parts if part.name.casefold() == wanted), None)
+
+
+@dataclass(frozen=True, slots=True)
 class Document:
-    """A whole Comprehensive Rules document, parsed (and usually normalised)."""
+    """A whole rules document of one kind, parsed (and usually normalised).
+
+    A Comprehensive Rules document has rules and a glossary; a tournament document (MTR, IPG)
+    has sections instead.
+    """
 
     language: str
     effective_date: dt.date | None
@@ -72,6 +122,16 @@ class Document:
     set_name: str = ""  # as the document states it, where it does (the Italian wiki does)
     excerpt: bool = False  # quotes some chapters only (a wiki page), not the whole rules
     glossary_omitted: bool = False  # the translator printed "omitted" for the glossary (ko)
+    kind: DocKind = DocKind.CR
+    sections: tuple[Section, ...] = ()
+
+    def section(self, address: str) -> Section | SectionPart | None:
+        """Return the section '2.1' or its part '2.1/philosophy', or None."""
+        number, _, part = address.partition("/")
+        found = next((section for section in self.sections if section.number == number), None)
+        if found is None or not part:
+            return found
+        return found.part(part)
 
     def rule(self, number: str) -> Rule | None:
         """Return the rule with this number, or None."""
@@ -126,11 +186,14 @@ class Release:
     notes: tuple[str, ...] = ()
     normalisation: tuple[tuple[str, int], ...] = ()
     decode_repairs: tuple[str, ...] = field(default=())
+    kind: DocKind = DocKind.CR
+    section_count: int = 0
 
     @property
     def key(self) -> str:
-        """Return 'en/2024-11-08', the release's place in the archive."""
-        return f"{self.language}/{self.effective_date.isoformat()}"
+        """Return 'en/2024-11-08' (a CR) or 'mtr/en/2021-07-23', the release's place."""
+        place = f"{self.language}/{self.effective_date.isoformat()}"
+        return place if self.kind == DocKind.CR else f"{self.kind}/{place}"
 
     @property
     def label(self) -> str:

@@ -1,6 +1,7 @@
 """The archive on disk: one folder per release, written atomically, read back as typed objects.
 
-Layout (git-friendly):  ARCHIVE/<language>/<effective date>/
+Layout (git-friendly):  ARCHIVE/<language>/<effective date>/ for the Comprehensive Rules,
+ARCHIVE/<kind>/<language>/<effective date>/ for the other kinds (mtr, ipg); each holds
     release.json   metadata (Release)
     document.json  the parsed, normalised document (printed text kept where it differs)
     rules.txt      normalised text, one rule or glossary entry per line, for `git diff`
@@ -35,7 +36,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from itertools import repeat
 from pathlib import Path
 from sys import intern
@@ -46,6 +47,7 @@ from rulesarchive.corpus.derived import DerivedData, Kind, entry_key
 from rulesarchive.corpus.ids import Registry
 from rulesarchive.corpus.model import (
     LANGUAGES,
+    DocKind,
     Document,
     Flag,
     GlossaryEntry,
@@ -53,6 +55,8 @@ from rulesarchive.corpus.model import (
     Provenance,
     Release,
     Rule,
+    Section,
+    SectionPart,
 )
 from rulesarchive.corpus.numbers import CHAPTER, RULE_NUMBER, SECTION, numbering_era
 from rulesarchive.corpus.sets import MagicSet
@@ -67,6 +71,8 @@ _DATE = r"\d{4}-\d{2}-\d{2}"
 _RELEASE_FOLDER = re.compile(rf"(?P<date>{_DATE})|\.retired-(?P<retired>{_DATE})-\d+")
 _SNAPSHOT = re.compile(r"\.snapshot-(\d+)-.*")
 _HEADING_NUMBER = re.compile(rf"{SECTION}|{CHAPTER}")
+# A tournament document's section address ('3', '3.9', '2.10', '101', 'B', 'B.2'): a path part.
+_SECTION_ADDRESS = re.compile(r"(?:\d{1,3}|[A-Z])(?:\.\d{1,3}){0,2}")
 _LOCK = ".lock"
 _NOT_WRITABLE = (errno.EACCES, errno.EPERM, errno.EROFS)
 # What json.dumps(text, ensure_ascii=False) calls for a string (the C version where there is one).
@@ -117,18 +123,30 @@ class Archive:
         pinned: Path | None = None,
         cache: bool = True,
         derived: DerivedData | None = None,
+        kind: DocKind = DocKind.CR,
     ) -> None:
-        """Open the archive in `root`; its documents are kept packed in `derived` (by default
-        the user's store, none when `cache` is False)."""
+        """Open the archive in `root` for one kind of document; its documents are kept packed
+        in `derived` (by default the user's store, none when `cache` is False)."""
         self.root = Path(root)
         if derived is None:
             derived = DerivedData.default() if cache else DerivedData(None)
         self.derived = derived
-        self._data = pinned or self.root  # where releases are read: a snapshot's copy, or root
+        self.kind = DocKind(kind)
+        # Where releases are read: a snapshot's copy, or the kind's folder (the root for CR,
+        # so archives made before there were other kinds stay valid).
+        self._data = pinned or kind_folder(self.root, self.kind)
         self._pinned = pinned is not None
         self._lock: FileLock | None = None
         # each language's releases as last read in this process, with their files' stamps
         self._listed: dict[str, tuple[tuple, tuple[Release, ...]]] = {}
+
+    def of_kind(self, kind: DocKind) -> Archive:
+        """Return this archive's view of another kind of document (itself for its own kind)."""
+        if kind == self.kind:
+            return self
+        if self._pinned:
+            raise ArchiveError(f"{self._data}: a snapshot holds {self.kind} releases only")
+        return Archive(self.root, derived=self.derived, kind=kind)
 
     @property
     def data_folder(self) -> Path:
@@ -160,7 +178,7 @@ class Archive:
         found = []
         for lang, date, folder in folders:
             try:
-                found.append(_read_release(folder, lang, date))
+                found.append(_read_release(folder, lang, date, self.kind))
             except ArchiveError as error:  # one bad release costs only itself: said, left out
                 log.warning("%s: left out", error)
         self._listed[language] = (stamp, tuple(found))
@@ -169,7 +187,7 @@ class Archive:
     def get(self, language: str, effective_date: dt.date) -> Release | None:
         """Return the release of this language and date, or None."""
         folder = self._readable(language, effective_date)
-        return _read_release(folder, language, effective_date) if folder else None
+        return _read_release(folder, language, effective_date, self.kind) if folder else None
 
     def neighbours(self, language: str, effective_date: dt.date) -> list[Release]:
         """Return the stored releases just before and just after a date, oldest first.
@@ -191,7 +209,8 @@ class Archive:
         return [
             release
             for found in (before, after)
-            if found is not None and (release := _readable_release(found[1], language, found[0]))
+            if found is not None
+            and (release := _readable_release(found[1], language, found[0], self.kind))
         ]
 
     def _candidates(self, language: str) -> dict[dt.date, list[Path]]:
@@ -377,7 +396,7 @@ class Archive:
             yield self
             return
         try:
-            yield Archive(self.root, pinned=folder, derived=self.derived)
+            yield Archive(self.root, pinned=folder, derived=self.derived, kind=self.kind)
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
@@ -409,7 +428,7 @@ class Archive:
             if (match := _SNAPSHOT.fullmatch(path.name)) and not _alive(int(match.group(1)))
         ]
         for language in LANGUAGES:
-            folder = self.root / language
+            folder = self._data / language
             if folder.is_dir():
                 found += [
                     path
@@ -475,6 +494,11 @@ class Archive:
                     yield lang, dt.date.fromisoformat(name), Path(folder)
                 except ValueError:
                     continue  # 2024-13-45: not a date, not a release
+
+
+def kind_folder(root: Path, kind: DocKind) -> Path:
+    """Return the folder holding a kind's language folders: the root itself for CR."""
+    return root if kind == DocKind.CR else root / kind.value
 
 
 def _stamp(folder: Path) -> tuple[str, int, int, int]:
@@ -648,8 +672,17 @@ except (AttributeError, OSError):
 
 
 def render_rules_text(document: Document) -> str:
-    """Render the normalised text one rule (and one glossary entry) per line."""
+    """Render the normalised text one rule (and one glossary entry) per line.
+
+    A tournament document's: each section's number and title, then each of its paragraphs
+    behind its number (and part name).
+    """
     lines = []
+    for section in document.sections:
+        lines.append(f"{section.number} {section.title}".rstrip())
+        lines.extend(f"{section.number} ¶ {paragraph}" for paragraph in section.paragraphs)
+        for part in section.parts:
+            lines.extend(f"{section.number} {part.name}: {text}" for text in part.paragraphs)
     for rule in document.rules:
         lines.append(f"{rule.number} {rule.text}")
         lines.extend(f"{rule.number} Example: {example}" for example in rule.examples)
@@ -665,6 +698,8 @@ def release_to_json(release: Release) -> dict:
     data = asdict(release)
     data["effective_date"] = release.effective_date.isoformat()
     data["normalisation"] = dict(release.normalisation)
+    if release.kind == DocKind.CR:  # as before there were other kinds
+        del data["kind"], data["section_count"]
     return data
 
 
@@ -677,24 +712,28 @@ _RELEASE_FIELDS = {
 _JSON_NAMES = {str: "a string", int: "a whole number", list: "a list", dict: "an object"}
 
 
-def _readable_release(folder: Path, language: str, effective_date: dt.date) -> Release | None:
+def _readable_release(
+    folder: Path, language: str, effective_date: dt.date, kind: DocKind = DocKind.CR
+) -> Release | None:
     """Read a release's metadata, or say why it cannot be read and return None."""
     try:
-        return _read_release(folder, language, effective_date)
+        return _read_release(folder, language, effective_date, kind)
     except ArchiveError as error:
         log.warning("%s: left out", error)
         return None
 
 
-def _read_release(folder: Path, language: str, effective_date: dt.date) -> Release:
-    """Read a release's metadata; it must name the language and date of its folder."""
+def _read_release(
+    folder: Path, language: str, effective_date: dt.date, kind: DocKind = DocKind.CR
+) -> Release:
+    """Read a release's metadata; it must name the kind, language and date of its folder."""
     path = os.path.join(folder, "release.json")
     try:
         with open(path, "rb") as handle:
             data = json.loads(handle.read())
-        for key, kind in _RELEASE_FIELDS.items():
-            if not isinstance(data[key], kind) or isinstance(data[key], bool):
-                raise TypeError(f"{key} is not {_JSON_NAMES[kind]}")
+        for key, json_type in _RELEASE_FIELDS.items():
+            if not isinstance(data[key], json_type) or isinstance(data[key], bool):
+                raise TypeError(f"{key} is not {_JSON_NAMES[json_type]}")
         release = Release(
             language=data["language"],
             effective_date=dt.date.fromisoformat(data["effective_date"]),
@@ -708,13 +747,14 @@ def _read_release(folder: Path, language: str, effective_date: dt.date) -> Relea
             notes=tuple(data["notes"]),
             normalisation=tuple(data["normalisation"].items()),
             decode_repairs=tuple(data["decode_repairs"]),
+            kind=DocKind(data.get("kind", DocKind.CR)),
+            section_count=data.get("section_count", 0),
         )
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ArchiveError(f"{path}: unreadable release metadata ({error})") from None
-    if (release.language, release.effective_date) != (language, effective_date):
-        raise ArchiveError(
-            f"{path}: says {release.key}, not {language}/{effective_date} as its folder does"
-        )
+    if (release.kind, release.language, release.effective_date) != (kind, language, effective_date):
+        place = replace(release, kind=kind, language=language, effective_date=effective_date).key
+        raise ArchiveError(f"{path}: says {release.key}, not {place} as its folder does")
     return release
 
 
@@ -786,7 +826,41 @@ def _document_fields(
         "excerpt": document.excerpt,
         # only when true: the documents of every language but Korean keep their bytes
         **({"glossary_omitted": True} if document.glossary_omitted else {}),
+        # only for the other kinds: a Comprehensive Rules document keeps its bytes
+        **(
+            {"kind": document.kind.value, "sections": list(map(section_to_json, document.sections))}
+            if document.kind != DocKind.CR
+            else {}
+        ),
     }
+
+
+def section_to_json(section: Section) -> dict:
+    """Return the JSON form of a section, leaving out printed text equal to the normalised."""
+    data: dict = {"number": section.number, "title": section.title}
+    data["paragraphs"] = list(section.paragraphs)
+    if section.original:
+        data["original"] = list(section.original)
+    if section.parts:
+        data["parts"] = [
+            {"name": part.name, "paragraphs": list(part.paragraphs)}
+            | ({"original": list(part.original)} if part.original else {})
+            for part in section.parts
+        ]
+    return data
+
+
+def _section_from_json(data: dict) -> Section:
+    return Section(
+        data["number"],
+        data["title"],
+        tuple(data["paragraphs"]),
+        tuple(
+            SectionPart(part["name"], tuple(part["paragraphs"]), tuple(part.get("original", ())))
+            for part in data.get("parts", ())
+        ),
+        tuple(data.get("original", ())),
+    )
 
 
 def _rule_to_json(rule: Rule) -> dict:
@@ -828,7 +902,9 @@ def _entry_line(entry: GlossaryEntry) -> str:
     return line + "}"
 
 
-def check_numbers(rules: Iterable[str], headings: Iterable[str]) -> None:
+def check_numbers(
+    rules: Iterable[str], headings: Iterable[str], sections: Iterable[str] = ()
+) -> None:
     """Refuse numbers that are no rule, chapter or section numbers (raise ValueError).
 
     Rule and heading numbers become parts of the site's paths: a tampered document (or a
@@ -840,14 +916,20 @@ def check_numbers(rules: Iterable[str], headings: Iterable[str]) -> None:
     for number in headings:
         if not isinstance(number, str) or not _HEADING_NUMBER.fullmatch(number):
             raise ValueError(f"{number!r} is not a section or chapter number")
+    for number in sections:
+        if not isinstance(number, str) or not _SECTION_ADDRESS.fullmatch(number):
+            raise ValueError(f"{number!r} is not a tournament document's section number")
 
 
 def document_from_json(data: dict) -> Document:
     """Rebuild a Document from its JSON form; numbers that are no rule numbers are refused
     (see `check_numbers`)."""
     date = data["effective_date"]
+    sections = tuple(map(_section_from_json, data.get("sections", ())))
     check_numbers(
-        [rule["number"] for rule in data["rules"]], [number for number, _ in data["headings"]]
+        [rule["number"] for rule in data["rules"]],
+        [number for number, _ in data["headings"]],
+        [section.number for section in sections],
     )
     return Document(
         language=data["language"],
@@ -878,6 +960,8 @@ def document_from_json(data: dict) -> Document:
         set_name=data.get("set_name", ""),
         excerpt=data.get("excerpt", False),
         glossary_omitted=data.get("glossary_omitted", False),
+        kind=DocKind(data.get("kind", DocKind.CR)),
+        sections=sections,
     )
 
 
@@ -918,8 +1002,20 @@ def pack_document(document: Document, interned: bool = True) -> bytes:
             document.set_name,
             document.excerpt,
             document.glossary_omitted,
+            document.kind.value,
+            tuple(map(_section_row, document.sections)),
         )
     )
+
+
+def _section_row(section: Section) -> tuple:
+    parts = tuple((part.name, part.paragraphs, part.original) for part in section.parts)
+    return (section.number, section.title, section.paragraphs, parts, section.original)
+
+
+def _section_from_row(row: tuple) -> Section:
+    number, title, paragraphs, parts, original = row
+    return Section(number, title, paragraphs, tuple(SectionPart(*part) for part in parts), original)
 
 
 def _build(cls: type[T], *columns: tuple) -> tuple[T, ...]:
@@ -951,8 +1047,9 @@ def unpack_document(packed: bytes) -> Document:
     )[:7]
     numbers, texts, examples, originals, original_examples = columns[7:12]
     terms, definitions, printed, credits, notes, normalisation, set_name = columns[12:19]
-    excerpt, glossary_omitted = columns[19:]
-    check_numbers(numbers, heading_numbers)
+    excerpt, glossary_omitted, kind, section_rows = columns[19:]
+    sections = tuple(map(_section_from_row, section_rows))
+    check_numbers(numbers, heading_numbers, [section.number for section in sections])
     return Document(
         language=language,
         effective_date=dt.date.fromordinal(ordinal) if ordinal else None,
@@ -968,4 +1065,6 @@ def unpack_document(packed: bytes) -> Document:
         set_name=set_name,
         excerpt=excerpt,
         glossary_omitted=glossary_omitted,
+        kind=DocKind(kind),
+        sections=sections,
     )
