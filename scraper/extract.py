@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import io
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import PurePath
 
 from rulesarchive.scraper.decode import check_not_garbled, decode_bytes
 from rulesarchive.scraper.errors import InputError
-from rulesarchive.scraper.pdf import pdf_text
+from rulesarchive.scraper.pdf import pdf_pages, pdf_text
 from rulesarchive.scraper.settings import MAX_BYTES
 from rulesarchive.system.extras import extra_needed
 
@@ -23,6 +23,7 @@ class Extracted:
     format: Format
     encoding: str
     repairs: tuple[str, ...] = ()
+    pages: tuple[str, ...] = ()  # a PDF's pages as drawn, when asked for
 
 
 class Format(StrEnum):
@@ -56,13 +57,26 @@ def sniff_format(data: bytes, name: str = "") -> Format:
     return Format.HTML if suffix in {"html", "htm"} else Format.TXT
 
 
-def extract_text(data: bytes, name: str = "", limit: int = MAX_BYTES) -> Extracted:
-    """Return the text of a document of any supported format (at most `limit` characters)."""
+def extract_text(
+    data: bytes, name: str = "", limit: int = MAX_BYTES, pages: bool = False
+) -> Extracted:
+    """Return the text of a document of any supported format (at most `limit` characters).
+
+    With `pages`, a PDF's pages are also kept as drawn, apart (`Extracted.pages`), for the
+    layout to be read from them (scraper.layout) rather than tidied as a CR's text is.
+    """
     if not data:
         raise InputError("empty file")
     if len(data) > limit:
         raise InputError(f"{len(data)} bytes is over the size limit of {limit}")
     kind = sniff_format(data, name)
+    if kind != Format.PDF and PurePath(name).suffix.lower() == ".pdf":
+        raise InputError(
+            f"named .pdf but holds no PDF, not a document (it starts {_opening(data)})"
+        )
+    if kind == Format.PDF and pages:
+        drawn = tuple(map(_line_ends, pdf_pages(data)))
+        return replace(_checked("\n".join(drawn), kind, "PDF text", limit), pages=drawn)
     if kind == Format.TXT:
         decoded = decode_bytes(data)
         return Extracted(decoded.text, kind, decoded.encoding, decoded.repairs)
@@ -77,12 +91,22 @@ def extract_text(data: bytes, name: str = "", limit: int = MAX_BYTES) -> Extract
     raise InputError(f"unsupported format '{kind}' (convert it to .txt, .docx, .pdf or .rtf)")
 
 
+def _opening(data: bytes) -> str:
+    """Quote the first line of a file that is not what its name says (a download log...)."""
+    line = data[:200].decode("utf-8", "replace").strip().split("\n")[0].strip()
+    return repr(line[:60])
+
+
 def _checked(text: str, kind: Format, encoding: str, limit: int) -> Extracted:
     if len(text) > limit:
         raise InputError(f"{kind.upper()} holds {len(text)} characters of text, over the limit")
-    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x0b", "\n")
+    text = _line_ends(text)
     check_not_garbled(text)
     return Extracted(text, kind, encoding)
+
+
+def _line_ends(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x0b", "\n")
 
 
 def _docx_text(data: bytes, limit: int) -> str:

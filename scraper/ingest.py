@@ -15,7 +15,7 @@ from pathlib import Path
 
 from rulesarchive.corpus.catalogue import entry_for
 from rulesarchive.corpus.derived import collection_paused
-from rulesarchive.corpus.model import Document, Flag, Provenance, Release
+from rulesarchive.corpus.model import DocKind, Document, Flag, Provenance, Release
 from rulesarchive.corpus.sets import LOOKAHEAD, choose_set
 from rulesarchive.corpus.store import (
     Archive,
@@ -29,12 +29,13 @@ from rulesarchive.corpus.store import (
 )
 from rulesarchive.corpus.typography import Normalisation
 from rulesarchive.scraper.errors import InputError
-from rulesarchive.scraper.extract import MAX_BYTES, Extracted, Format, extract_text
+from rulesarchive.scraper.extract import MAX_BYTES, Extracted, Format, extract_text, sniff_format
 from rulesarchive.scraper.integrity import Neighbour, compare_with_neighbours, find_damage
 from rulesarchive.scraper.normalise import normalise_document
 from rulesarchive.scraper.outcome import STORED, Outcome, Status
 from rulesarchive.scraper.parse import detect_language, parse_document
 from rulesarchive.scraper.placeholders import repair_placeholders, unrepaired
+from rulesarchive.scraper.tournament import document_kind, read_tournament
 from rulesarchive.scraper.wiki import is_wiki_page, parse_wiki
 from rulesarchive.system.processes import (
     MEMORY_LIMIT,
@@ -55,6 +56,7 @@ class Overrides:
     set_name: str | None = None
     force: bool = False
     max_bytes: int = MAX_BYTES  # ceiling on a file's size and on its extracted text
+    kind: DocKind | None = None  # the kind of document (default: named by its text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +84,7 @@ def _render(document: Document, set_name: str, data: bytes) -> _Rendered:
         rules_text,
         hashlib.sha256(rules_text).hexdigest(),
         render_document_json(replace(document, set_name=set_name)).encode(),
-        tuple(find_damage(document)),
+        tuple(find_damage(document)) if document.kind == DocKind.CR else (),
         hashlib.sha256(data).hexdigest(),
         any("?" in rule.text for rule in document.rules),
     )
@@ -99,21 +101,23 @@ class _Read:
     more than the rest of the main process's work on it.
     """
 
-    head: Document  # without headings, rules and glossary
+    head: Document  # without headings, rules, glossary and sections
     rule_count: int
     glossary_count: int
     packed: bytes | None = None  # the whole document, from a worker
     document: Document | None = None  # the whole document, read in this process
+    section_count: int = 0
 
     @classmethod
     def of(cls, document: Document, packed: bool = False, here: bool = False) -> _Read:
         """Describe a document read; `packed` sends it whole, `here` keeps it (no worker)."""
         return cls(
-            replace(document, headings=(), rules=(), glossary=()),
+            replace(document, headings=(), rules=(), glossary=(), sections=()),
             len(document.rules),
             len(document.glossary),
             pack_document(document, interned=False) if packed else None,
             document if here else None,
+            len(document.sections),
         )
 
     def whole(self, rendered: _Rendered | None) -> Document:
@@ -142,7 +146,10 @@ def read_document(
         raise InputError(_too_big(len(data), overrides.max_bytes))
     if overrides.language:
         _check_language_code(overrides.language)
-    if is_wiki_page(data):
+    kind = overrides.kind or document_kind(data, sniff_format(data, name))
+    if kind != DocKind.CR:
+        document, extracted = read_tournament(data, name, kind, overrides.max_bytes)
+    elif is_wiki_page(data):
         document = parse_wiki(data)
         extracted = Extracted("", Format.WIKI, "utf-8")
     else:
@@ -401,6 +408,7 @@ def _store_reading(
     With `wait`, a document only far smaller than a neighbour raises _Shortfall, unrefused.
     """
     stored = stored or _Stored()
+    archive = archive.of_kind(read.head.kind)
     try:
         document = read.head  # the whole document only where it is needed
         whole = None
@@ -466,8 +474,13 @@ def _find_set(archive: Archive, document: Document, overrides: Overrides) -> tup
 
 
 def _set_without_archive(document: Document, overrides: Overrides) -> tuple[str, str, str] | None:
-    """Return the set given, catalogued or named by the document; None for the set list to say."""
+    """Return the set given, catalogued or named by the document; None for the set list to say.
+
+    A tournament document (MTR, IPG) is named by no set.
+    """
     assert document.effective_date is not None
+    if document.kind != DocKind.CR:
+        return "", "", ""
     entry = entry_for(document.effective_date)
     if overrides.set_name:
         return (*_split_set(overrides.set_name, entry.set_code if entry else ""), "")
@@ -513,6 +526,8 @@ def _describe_release(
         notes=(*document.notes, set_note) if set_note else document.notes,
         normalisation=document.normalisation,
         decode_repairs=extracted.repairs,
+        kind=document.kind,
+        section_count=read.section_count,
     )
 
 
@@ -527,6 +542,8 @@ def _check_integrity(
 ) -> Release:
     if document.excerpt:
         return release  # a few chapters by design: no glossary, credits or full rule count
+    if release.kind != DocKind.CR:
+        return _check_sections(archive, release, force)
     problems = list(rendered.damage)
     neighbours = [
         other
@@ -607,6 +624,23 @@ def _prints_question_marks(document: Document) -> bool:
     ) or any("?" in entry.printed_text for entry in document.glossary)
 
 
+def _check_sections(archive: Archive, release: Release, force: bool) -> Release:
+    """Refuse a tournament document with far fewer sections than the releases around it."""
+    neighbours = [
+        Neighbour(other.key, other.effective_date, other.section_count)
+        for other in archive.neighbours(release.language, release.effective_date)
+        if Flag.DAMAGED not in other.flags
+    ]
+    problem = compare_with_neighbours(
+        release.section_count, release.effective_date, neighbours, "sections", 0.4
+    )
+    if problem is None:
+        return release
+    if not force:
+        raise InputError(f"damaged document: {problem} (use --force to store it flagged damaged)")
+    return replace(release, flags=(*release.flags, Flag.DAMAGED), notes=(*release.notes, problem))
+
+
 def _neighbour_documents(archive: Archive, document: Document, stored: _Stored) -> list[Document]:
     """Load the neighbours' documents (for a document that prints a `?` somewhere)."""
     assert document.effective_date is not None
@@ -626,6 +660,9 @@ def _store(
     existing = archive.get(release.language, release.effective_date)
     label = f"{release.key} {release.set_code}".rstrip()
     counts = f"{release.rule_count} rules, {release.glossary_count} glossary entries"
+    if release.kind != DocKind.CR:
+        counts = f"{release.section_count} sections"
+        set_note = "; ".join(note for note in release.notes if note.startswith("prints the date"))
     if existing is not None:
         same = existing.source.sha256 == release.source.sha256
         if same or (

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 from itertools import accumulate
 from operator import add
 
-from rulesarchive.corpus.model import Document, GlossaryEntry, Rule
+from rulesarchive.corpus.model import Document, GlossaryEntry, Rule, Section, SectionPart
 from rulesarchive.corpus.typography import Normalisation, normalise_texts
 
 
 def normalise_document(document: Document) -> Document:
     """Normalise every rule, example and glossary entry, keeping the printed text beside it."""
+    if document.sections:
+        return _normalised_sections(document)
     counts: Counter[Normalisation] = Counter()
     rules = document.rules
     # Columns rather than a call per rule: a full ingest normalises 300,000 of them.
@@ -78,3 +81,46 @@ def _normalised_rule(rule: Rule, text: str, examples: tuple[str, ...]) -> Rule:
 def _normalised_entry(entry: GlossaryEntry, term: str, lines: list[str]) -> GlossaryEntry:
     text = "\n".join(lines)
     return GlossaryEntry(term, text, entry.printed_text if text != entry.printed_text else "")
+
+
+def _normalised_sections(document: Document) -> Document:
+    """Normalise a tournament document's introduction, section titles and paragraphs (the
+    printed paragraphs kept).
+
+    Its layout counts (scraper.layout), already in `normalisation`, are kept beside the
+    typography's.
+    """
+    typography: Counter[Normalisation] = Counter()
+    introduction = document.introduction.split("\n")
+    printed: list[str] = list(introduction)
+    for section in document.sections:
+        printed += [section.title, *section.printed_paragraphs]
+        for part in section.parts:
+            printed += part.printed_paragraphs
+    canonical = iter(normalise_texts(printed, typography))
+    introduction = [next(canonical) for _ in introduction]
+    sections = []
+    for section in document.sections:
+        title = next(canonical)
+        paragraphs, original = _taken(canonical, section.printed_paragraphs)
+        parts = tuple(
+            SectionPart(part.name, *_taken(canonical, part.printed_paragraphs))
+            for part in section.parts
+        )
+        sections.append(Section(section.number, title, paragraphs, parts, original))
+    counts = Counter(dict(document.normalisation))
+    counts.update({kind.value: count for kind, count in typography.items()})
+    return replace(
+        document,
+        introduction="\n".join(introduction),
+        sections=tuple(sections),
+        normalisation=tuple(sorted(counts.items())),
+    )
+
+
+def _taken(
+    canonical: Iterator[str], printed: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Take the normalised forms of `printed`; return them and the printed (or () if the same)."""
+    texts = tuple(next(canonical) for _ in printed)
+    return texts, (printed if texts != printed else ())

@@ -47,6 +47,31 @@ def pdf_text(data: bytes) -> str:
 MAX_UNPACKED = 256 * 2**20
 
 
+# A bullet drawn from a symbol font comes out as the C1 control character U+0083 (the 2002-02-19
+# MTR's 103 list items): it is the bullet it shows.
+_SYMBOL_BULLETS = str.maketrans({"\x83": "•"})
+
+
+def pdf_pages(data: bytes, first: int | None = None) -> list[str]:
+    """Return the text of each page (or of the `first` pages) of a PDF, as its content stream
+    draws it.
+
+    For the tournament documents (MTR, IPG) rather than pdfminer.six's layout analysis, which
+    splits '1.1 Tournament Types' into two boxes and puts a chapter's title after its first
+    section: Word drew their pages in reading order, columns included. The pages are kept
+    apart so that running headers, footers and page numbers can be told (scraper.layout).
+    pypdf's own limits refuse a decompression bomb (see check_streams).
+    """
+    from pypdf import PdfReader
+
+    try:
+        pages = PdfReader(io.BytesIO(data)).pages
+        return [page.extract_text().translate(_SYMBOL_BULLETS) for page in list(pages)[:first]]
+    except Exception as error:  # pypdf's read errors and its limits, of every kind
+        line = (str(error).strip().splitlines() or [""])[0][:200]
+        raise InputError(f"not a readable PDF file ({type(error).__name__}: {line})") from None
+
+
 def check_streams(data: bytes) -> None:
     """Decode every stream once through pypdf, whose limits refuse a decompression bomb.
 

@@ -1,0 +1,241 @@
+"""Parse a tournament document (MTR, IPG) into its numbered sections.
+
+Its text comes without layout (scraper.layout). A heading is a number and a title on a line
+of its own ('3.9 Sleeves', '2.1. Game Play Error — Missed Trigger', '101. Deck Problem—...',
+'Appendix B—Time Limits'), taken only where its number follows the headings before it, so a
+numbered list in a section is no heading. An IPG infraction's parts (Definition, Examples,
+Philosophy, Additional Remedy, Upgrade...) stand alone on their lines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from rulesarchive.corpus.model import DocKind, Document, Section, SectionPart
+from rulesarchive.scraper.layout import Layout
+
+# 'Effective July 23, 2021', 'Effective — March 20, 2008', 'Effective Mar 1, 2008'
+MONTH = r"(?P<month>[A-Z][a-z]{2,8})\.?"
+EFFECTIVE = re.compile(
+    rf"Effective(?:\s+date)?\s*[:—–-]?\s*{MONTH}\s+(?P<day>\d{{1,2}}),?\s+(?P<year>\d{{4}})",
+    re.IGNORECASE,
+)
+_NUMBERED = re.compile(r"(?P<number>\d{1,3}(?:\.\d{1,2}){0,2})\.?\s+(?P<title>\S.*)")
+_APPENDIX = re.compile(r"appendix\s+(?P<number>[A-Z])\b\s*[—–:.-]*\s*(?P<title>.*)", re.IGNORECASE)
+# A title in capitals with the first line of the other column after it (two-column pages).
+_CAPITALS_THEN_TEXT = re.compile(r"(?P<title>[A-Z][A-Z'’&/,\- ]*[A-Z])\s+(?P<rest>[A-Z][a-z].*)")
+# The words a title leaves in lower case ('Withdrawing from an Event').
+_SMALL_WORDS = frozenset(
+    "a an and as at by for from in into of on or per the to vs with".split()  # noqa: SIM905
+)
+_PART_NAMES = (
+    "Definition",
+    "Examples",
+    "Example",
+    "Philosophy",
+    "Additional Remedy",
+    "Upgrade",
+    "Penalty",
+)
+_PARTS = {name.casefold(): name for name in _PART_NAMES}
+# An IPG infraction's penalty printed at the end of its title line ('... Missed Trigger No
+# Penalty'): kept as its 'Penalty' part.
+_PENALTY = re.compile(
+    r"\s+(?P<penalty>No Penalty|Warning|Game Loss|Match Loss|Disqualification"
+    r"|(?:Warning|Game Loss|Match Loss)\s*/\s*(?:Game Loss|Match Loss|Disqualification))$"
+)
+_BULLET = re.compile(r"(?:[•◦▪●·]|[-–]\s|\(?[A-Za-z0-9]\)\s|[A-H]\.\s)")
+_ENDS_SENTENCE = re.compile(r"""[.!?:;"”')]$""")
+_HYPHENATED = re.compile(r"[a-z]-$")
+_POST_PART = re.compile(r"[A-Z][A-Za-z' ]{3,40}:")  # 'Floor Rules:' in the 1994 post
+_POST_ITEM = re.compile(r"(?P<number>\d{1,2})\.\s+(?P<text>\S.*)")
+
+
+@dataclass
+class _Open:
+    """The section being read: its heading and the lines of its text and of each part."""
+
+    number: str
+    title: str
+    lines: list[str] = field(default_factory=list)
+    parts: list[tuple[str, list[str]]] = field(default_factory=list)
+
+    def add(self, line: str) -> None:
+        (self.parts[-1][1] if self.parts else self.lines).append(line)
+
+
+def parse_tournament(lines: list[str], kind: DocKind, counts: Counter[str]) -> Document:
+    """Parse a tournament document's lines (without layout) into its sections."""
+    width = _line_width(lines)
+    dated = next((at for at, line in enumerate(lines[:40]) if EFFECTIVE.search(line)), None)
+    title = next((line for line in lines if line), "")
+    if counts[Layout.USENET_HEADERS]:
+        preamble, sections = _parse_post(lines)
+        notes: tuple[str, ...] = (
+            "the 1994 post numbers each part's rules from 1: rule 3 of its second part is 2.3",
+        )
+    else:
+        start = dated + 1 if dated is not None else 1
+        preamble, sections = _parse_sections(lines[start:], kind)
+        notes = ()
+    return Document(
+        language="en",
+        effective_date=None,
+        title=title,
+        introduction="\n".join(_paragraphs(preamble, width, counts)),
+        sections=tuple(_section(opened, width, counts) for opened in sections),
+        notes=notes,
+        kind=kind,
+    )
+
+
+def _line_width(lines: list[str]) -> int:
+    """Return the length of a full line of the text (a paragraph's last line is shorter)."""
+    lengths = sorted(len(line) for line in lines if line)
+    return lengths[int(len(lengths) * 0.9)] if lengths else 80
+
+
+def _parse_sections(lines: list[str], kind: DocKind) -> tuple[list[str], list[_Open]]:
+    preamble: list[str] = []
+    sections: list[_Open] = []
+    for line in lines:
+        heading = _heading(line, sections[-1] if sections else None)
+        if heading:
+            number, title, rest = heading
+            penalty = _PENALTY.search(title) if kind == DocKind.IPG and "—" in title else None
+            opened = _Open(number, title[: penalty.start()] if penalty else title)
+            if penalty:
+                opened.parts.append(("Penalty", [penalty["penalty"]]))
+            sections.append(opened)
+            if rest:
+                opened.add(rest)
+        elif sections and kind == DocKind.IPG and _part_name(line):
+            sections[-1].parts.append((_part_name(line), []))
+        elif sections:
+            sections[-1].add(line)
+        else:
+            preamble.append(line)
+    return preamble, sections
+
+
+def _heading(line: str, last: _Open | None) -> tuple[str, str, str] | None:
+    """Return the number, title and any text after it of a heading that follows `last`."""
+    match = _NUMBERED.fullmatch(line) or _APPENDIX.fullmatch(line)
+    if not match or not _follows(match["number"].upper(), last.number if last else None):
+        return None
+    title, rest = match["title"].strip(), ""
+    split = _CAPITALS_THEN_TEXT.fullmatch(title)
+    if split and len(split["title"]) > 3 and _is_prose(split["rest"]):
+        title, rest = split["title"], split["rest"]
+    if not _looks_like_title(title) or (match.re is _APPENDIX and not title):
+        return None
+    return match["number"].upper(), title, rest
+
+
+def _is_prose(text: str) -> bool:
+    """Tell a sentence's words ('The DCI Penalty Guidelines apply') from a title's ('Magic
+    TOURNAMENT RULES')."""
+    letters = [char for char in text if char.isalpha()]
+    return len(text.split()) >= 4 and sum(char.islower() for char in letters) > 0.6 * len(letters)
+
+
+def _looks_like_title(title: str) -> bool:
+    """Tell a title ('Conceding or Intentionally Drawing Games') from a numbered list item's
+    words ('2. Present it'): short, no closing punctuation, its words capitalised."""
+    words = [word for word in re.findall(r"[A-Za-z][\w'’-]*", title) if word not in _SMALL_WORDS]
+    return (
+        0 < len(title) <= 90
+        and not re.search(r"[.,;:]$", title)
+        and bool(words)
+        and all(word[0].isupper() for word in words)
+    )
+
+
+def _follows(number: str, last: str | None) -> bool:
+    """Tell whether a heading numbered `number` may come after one numbered `last`."""
+    if number.isalpha():  # appendices: A, then the next letter
+        if last is None or not last.isalpha():
+            return number == "A"
+        return ord(number) == ord(last) + 1
+    if last is not None and last[0].isalpha():
+        return False  # nothing numbered after the appendices
+    parts = [int(part) for part in number.split(".")]
+    if last is None:
+        return parts[0] in (1, 10, 100) and all(part <= 1 for part in parts[1:])
+    before = [int(part) for part in last.split(".")]
+    if len(parts) == 1:  # the next section: '4' after '3.12', '110' after '106', '200' after '164'
+        step = parts[0] - before[0]
+        return 0 < step <= 10 or (parts[0] % 100 == 0 and 0 < step <= 100)
+    if len(parts) == len(before) + 1:  # a first subsection: '3.1' after '3'
+        return parts[:-1] == before and parts[-1] <= 2
+    if len(parts) > len(before):
+        return False
+    same_level = before[: len(parts)]  # the next subsection: '3.10' after '3.9' or '3.9.2'
+    return parts[:-1] == same_level[:-1] and 0 < parts[-1] - same_level[-1] <= 3
+
+
+def _part_name(line: str) -> str:
+    return _PARTS.get(line.rstrip(":").strip().casefold(), "")
+
+
+def _parse_post(lines: list[str]) -> tuple[list[str], list[_Open]]:
+    """Read the 1994 post: parts ('Floor Rules:') of rules numbered from 1 in each."""
+    preamble: list[str] = []
+    sections: list[_Open] = []
+    parts = 0
+    for at, line in enumerate(lines):
+        before = lines[at - 1] if at else ""
+        if _POST_PART.fullmatch(line) and not before:
+            parts += 1
+            sections.append(_Open(str(parts), line.rstrip(":")))
+        elif sections and not before and (item := _POST_ITEM.fullmatch(line)):
+            sections.append(_Open(f"{parts}.{item['number']}", ""))
+            sections[-1].add(item["text"])
+        elif sections:
+            sections[-1].add(line)
+        else:
+            preamble.append(line)
+    return preamble, sections
+
+
+def _section(opened: _Open, width: int, counts: Counter[str]) -> Section:
+    parts = tuple(
+        SectionPart(name, tuple(_paragraphs(lines, width, counts))) for name, lines in opened.parts
+    )
+    paragraphs = tuple(_paragraphs(opened.lines, width, counts))
+    return Section(opened.number, opened.title, paragraphs, parts)
+
+
+def _ends_paragraph(line: str, width: int) -> bool:
+    """Tell a paragraph's (or a list item's) last line: short, and most often a sentence's end."""
+    short = 0.75 if _ENDS_SENTENCE.search(line) else 0.5
+    return len(line) < short * width
+
+
+def _paragraphs(lines: list[str], width: int, counts: Counter[str]) -> Iterator[str]:
+    """Join hard-wrapped lines into paragraphs, mending words broken at line ends."""
+    current = ""
+    for line in lines:
+        if not line or _BULLET.match(line):
+            if current and current not in "•◦▪●·":
+                yield current
+                current = ""
+            if not line:
+                continue
+        if not current:
+            current = line
+        elif current in "•◦▪●·":
+            current = f"{current} {line}"
+        elif _HYPHENATED.search(current) and line[:1].islower():
+            counts[Layout.HYPHENATION] += 1
+            current = current[:-1] + line
+        else:
+            current = f"{current} {line}"
+        if _ends_paragraph(line, width):
+            yield current
+            current = ""
+    if current:
+        yield current

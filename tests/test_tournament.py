@@ -1,0 +1,258 @@
+"""Tournament documents (MTR, IPG): kind, printed date, layout, sections, storage by kind."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections import Counter
+
+import pytest
+from rulesarchive.corpus.model import DocKind, Document, Provenance, Release, Section, SectionPart
+from rulesarchive.corpus.store import (
+    Archive,
+    document_from_json,
+    pack_document,
+    release_to_json,
+    render_document_json,
+    render_rules_text,
+    unpack_document,
+)
+from rulesarchive.scraper.errors import InputError
+from rulesarchive.scraper.extract import extract_text
+from rulesarchive.scraper.ingest import Overrides, ingest_bytes, read_document
+from rulesarchive.scraper.layout import Layout, strip_layout
+from rulesarchive.scraper.sections import parse_tournament
+from rulesarchive.scraper.tournament import detect_kind, find_printed_date
+
+FULL = "x" * 90  # a full line of the page, for the paragraph joining to measure against
+
+IPG_TEXT = f"""MAGIC INFRACTION PROCEDURE GUIDE
+Effective July 22, 2016
+CONTENTS
+1. General Philosophy ........................................ 3
+2. Game Play Errors ........................................... 7
+2.1. Game Play Error — Missed Trigger ......................... 7
+1. GENERAL PHILOSOPHY
+Judges are neutral arbiters and enforcers of policy and rules. A judge shouldn't intervene in a
+game unless he or she believes a rules violation has occurred.
+2. GAME PLAY ERRORS
+Game Play Errors are caused by incorrect or inaccurate play of the game.
+2.1. Game Play Error — Missed Trigger No Penalty
+Definition
+A triggered ability triggers, but the player controlling the ability doesn't demon-
+strate awareness of the trigger's existence.
+Examples
+A. Knight of Infamy attacks alone.
+B. A player forgets to remove the final time counter.
+Philosophy
+Triggered abilities are common and invisible.
+Additional Remedy
+If the triggered ability is a delayed one, the opponent chooses.
+Upgrade
+{FULL}
+"""
+
+
+def _parse(text: str, kind: DocKind = DocKind.IPG) -> tuple[Document, Counter[str]]:
+    counts: Counter[str] = Counter()
+    return parse_tournament(strip_layout([text], counts), kind, counts), counts
+
+
+@pytest.mark.parametrize(
+    ("opening", "kind"),
+    [
+        ("MAGIC: THE GATHERING® TOURNAMENT RULES\nEffective July 23, 2021", DocKind.MTR),
+        ("DCI™ PENALTY GUIDELINES\nSee the DCI Universal Tournament Rules", DocKind.IPG),
+        ("MAGIC INFRACTION PROCEDURE GUIDE\nSee the Magic Tournament Rules", DocKind.IPG),
+        ("Subject: MTG: Official Tournament Rules", DocKind.MTR),
+        ("MAGIC: THE GATHERING® DCI™ Floor Rules", DocKind.MTR),
+        ("Magic: The Gathering Comprehensive Rules\nsee the Tournament Rules", DocKind.CR),
+        ("A shopping list", None),
+    ],
+)
+def test_the_kind_is_the_first_title_the_opening_prints(opening: str, kind: DocKind | None):
+    assert detect_kind(opening) == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "date"),
+    [
+        ("TOURNAMENT RULES\nEffective July 23, 2021\n", dt.date(2021, 7, 23)),
+        ("Release — March 1, 2008\nEffective — March 20, 2008\n", dt.date(2008, 3, 20)),
+        ("DCI FLOOR RULES\nEffective Mar 1, 2008\n", dt.date(2008, 3, 1)),
+        ("Effective    September 20, 2007\n", dt.date(2007, 9, 20)),
+        ("From: someone\nDate: 26 Jan 94 12:30:31\n\nrules", dt.date(1994, 1, 26)),
+        ("Tournament Rules, no date", None),
+    ],
+)
+def test_the_printed_effective_date_is_read(text: str, date: dt.date | None):
+    assert find_printed_date(text) == date
+
+
+def test_page_numbers_running_headers_and_dot_leaders_are_removed_and_counted():
+    words = ["alpha", "beta", "gamma", "delta", "epsilon"]
+    bodies = [[f"The {word} paragraph, line {line}." for line in range(4)] for word in words]
+    pages = [
+        "\n".join(
+            [f"Tournament Rules — updated {n}", *body, f"Magic Tournament Rules Page {n}", str(n)]
+        )
+        for n, body in enumerate(bodies, start=1)
+    ]
+    header, rest = pages[0].split("\n", 1)
+    pages[0] = f"{header}\nContents\n1. Fundamentals ........ 2\n1.1 Types ......... 2\n{rest}"
+    counts: Counter[str] = Counter()
+    lines = strip_layout(pages, counts)
+    assert [line for line in lines if line] == [line for body in bodies for line in body]
+    assert counts[Layout.PAGE_NUMBERS] == 5
+    assert counts[Layout.RUNNING_HEADERS] == 10
+    assert counts[Layout.CONTENTS] == 3
+
+
+def test_a_part_name_at_many_page_edges_is_no_running_header():
+    pages = [
+        f"Definition\nText of infraction {n}.\nMore.\nAnd more.\nPenalty\nWarning" for n in "abcdef"
+    ]
+    counts: Counter[str] = Counter()
+    assert strip_layout(pages, counts).count("Definition") == 6
+    assert not counts[Layout.RUNNING_HEADERS]
+
+
+def test_contents_without_leaders_end_where_the_body_repeats_their_first_entry():
+    text = "GUIDE\nCONTENTS\n10 Format of Infractions\n20 Penalties\n10. FORMAT OF INFRACTIONS\nx"
+    counts: Counter[str] = Counter()
+    lines = strip_layout([text], counts)
+    assert lines == ["GUIDE", "10. FORMAT OF INFRACTIONS", "x"]
+    assert counts[Layout.CONTENTS] == 3
+
+
+def test_usenet_headers_and_the_posters_note_are_no_part_of_the_rules():
+    post = "From: a@b\nNewsgroups: rec.games\nDate: 26 Jan 94\n\nHere it is.\n" + "=" * 40
+    counts: Counter[str] = Counter()
+    assert strip_layout([post + "\nDeck rules:\n"], counts) == ["Deck rules:", ""]
+    assert counts[Layout.USENET_HEADERS] == 5
+
+
+def test_an_infraction_has_its_penalty_and_its_parts_as_addressable_pieces():
+    document, counts = _parse(IPG_TEXT)
+    assert [s.number for s in document.sections] == ["1", "2", "2.1"]
+    trigger = document.sections[2]
+    assert trigger.title == "Game Play Error — Missed Trigger"
+    assert [part.name for part in trigger.parts] == [
+        "Penalty",
+        "Definition",
+        "Examples",
+        "Philosophy",
+        "Additional Remedy",
+        "Upgrade",
+    ]
+    definition = document.section("2.1/definition")
+    assert isinstance(definition, SectionPart)
+    assert definition.paragraphs == (
+        "A triggered ability triggers, but the player controlling the ability doesn't "
+        "demonstrate awareness of the trigger's existence.",
+    )
+    assert document.section("2.1/examples").paragraphs == (  # type: ignore[union-attr]
+        "A. Knight of Infamy attacks alone.",
+        "B. A player forgets to remove the final time counter.",
+    )
+    assert document.section("2.1/penalty").paragraphs == ("No Penalty",)  # type: ignore[union-attr]
+    assert counts[Layout.HYPHENATION] == 1
+    assert counts[Layout.CONTENTS] == 4  # 'CONTENTS' and its three entries
+
+
+def test_a_numbered_list_inside_a_section_is_no_heading():
+    text = f"""TOURNAMENT RULES
+Effective July 1, 2009
+1. Tournament Fundamentals
+1.1 Tournament Types
+Players must follow these steps:
+1. Shuffle the deck
+2. Present it
+1.2 Registration
+Players register. {FULL}
+"""
+    document, _counts = _parse(text, DocKind.MTR)
+    assert [s.number for s in document.sections] == ["1", "1.1", "1.2"]
+    assert document.sections[1].paragraphs == (
+        "Players must follow these steps:",
+        "1. Shuffle the deck",
+        "2. Present it",
+    )
+
+
+def test_a_heading_in_the_left_column_keeps_its_title_apart_from_the_text_beside_it():
+    text = f"""PENALTY GUIDELINES
+Effective November 1, 2001
+10. FORMAT OF INFRACTIONS
+{FULL}
+20. DEFINITION OF PENALTIES
+{FULL}
+30. APPLYING PENALTIES The DCI Penalty Guidelines apply to every game the DCI sanctions.
+"""
+    document, _counts = _parse(text)
+    applying = document.section("30")
+    assert isinstance(applying, Section)
+    assert applying.title == "APPLYING PENALTIES"
+    assert applying.paragraphs[0].startswith("The DCI Penalty Guidelines apply")
+
+
+def test_a_file_named_pdf_holding_a_download_log_is_refused_in_one_line():
+    log = b"--2020-04-25 11:01:39--  https://example.org/mtr.pdf\nResolving example.org\n"
+    with pytest.raises(InputError, match=r"named \.pdf but holds no PDF") as raised:
+        extract_text(log, "mtr-2020-04-17.pdf")
+    assert "\n" not in str(raised.value)
+
+
+def test_a_tournament_document_round_trips_through_its_json_and_packed_forms():
+    document, _counts = read_document(IPG_TEXT.encode(), "ipg.txt", Overrides())
+    assert document.kind == DocKind.IPG
+    assert document.effective_date == dt.date(2016, 7, 22)
+    assert document_from_json(json.loads(render_document_json(document))) == document
+    assert unpack_document(pack_document(document)) == document
+    assert "2.1 Philosophy: Triggered abilities are common and invisible." in (
+        render_rules_text(document)
+    )
+
+
+def test_typography_is_normalised_in_sections_and_the_printed_text_kept():
+    document, _ = read_document(IPG_TEXT.encode(), "ipg.txt", Overrides())
+    definition = document.section("2.1/definition")
+    assert isinstance(definition, SectionPart)
+    assert definition.paragraphs[0].endswith(
+        "doesn't demonstrate awareness of the trigger's existence."
+    )
+    assert document.section("2.1").title == "Game Play Error—Missed Trigger"  # type: ignore[union-attr]
+    assert dict(document.normalisation)["dashes"] >= 1
+
+
+def test_a_tournament_release_is_stored_under_its_kind_and_a_cr_archive_never_lists_it(tmp_path):
+    outcome = ingest_bytes(Archive(tmp_path), IPG_TEXT.encode(), "ipg-2016-07-22.txt")
+    assert outcome.message.startswith("added ipg/en/2016-07-22 (3 sections)")
+    assert (tmp_path / "ipg" / "en" / "2016-07-22" / "release.json").is_file()
+    assert Archive(tmp_path).releases() == []
+    stored = Archive(tmp_path, kind=DocKind.IPG).releases()
+    assert [(r.kind, r.section_count, r.key) for r in stored] == [
+        (DocKind.IPG, 3, "ipg/en/2016-07-22")
+    ]
+    loaded = Archive(tmp_path, kind=DocKind.IPG).load(stored[0])
+    assert loaded.section("2.1/upgrade") is not None
+
+
+def test_a_file_named_by_another_date_than_it_prints_is_reported(tmp_path):
+    outcome = ingest_bytes(Archive(tmp_path), IPG_TEXT.encode(), "ipg-2016-07-01.txt")
+    assert "prints the date 2016-07-22, not 2016-07-01 as its file name says" in outcome.message
+
+
+def test_the_kind_given_overrides_the_title():
+    text = IPG_TEXT.replace("MAGIC INFRACTION PROCEDURE GUIDE", "A GUIDE")
+    document, _ = read_document(text.encode(), "x.txt", Overrides(kind=DocKind.IPG))
+    assert document.kind == DocKind.IPG
+
+
+def test_a_cr_release_json_is_written_as_before_there_were_other_kinds():
+    release = Release(
+        "en", dt.date(2024, 11, 8), "FDN", "Foundations", 1, 1, "0" * 64, Provenance()
+    )
+    data = release_to_json(release)
+    assert "kind" not in data and "section_count" not in data
+    assert release.key == "en/2024-11-08"
