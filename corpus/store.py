@@ -89,12 +89,12 @@ class UnwritableArchive(ArchiveError):
     """The archive's folder cannot be written to (read-only media, another user's folder)."""
 
 
-def no_releases(root: Path | str, language: str | None = None) -> str:
-    """Say that an archive (or one language of it) has no releases, and how to fill it.
+def no_releases(root: Path | str, language: str | None = None, doc: str = "cr") -> str:
+    """Say that an archive (or one kind or language of it) has no releases, and how to fill it.
 
     The one wording of every command that finds nothing to read, missing folder or empty.
     """
-    which = f"{language} " if language else ""
+    which = "".join(f"{word} " for word in (doc if doc != "cr" else "", language) if word)
     return (
         f"no {which}releases in {root} (fill the archive with 'rulesarchive ingest FILES' or "
         "'rulesarchive scrape', or point --archive at one)"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rulesarchive.corpus.model import Release, Rule
+from rulesarchive.corpus.model import DocKind, Release, Rule
 
 
 def release_label(release: Release) -> dict:
@@ -21,10 +21,14 @@ def release_label(release: Release) -> dict:
 
 def release_summary(release: Release) -> dict:
     """Return the JSON object `rulesarchive releases` prints for one release."""
+    counts = (
+        {"rule_count": release.rule_count, "glossary_count": release.glossary_count}
+        if release.kind == DocKind.CR
+        else {"doc": release.kind.value, "section_count": release.section_count}
+    )
     return {
         **release_label(release),
-        "rule_count": release.rule_count,
-        "glossary_count": release.glossary_count,
+        **counts,
         "flags": list(release.flags),
         "source": release.source.name,
         "sha256": release.source.sha256,
@@ -52,6 +56,12 @@ def releases_text(releases: Iterable[Release]) -> str:
     lines = []
     for release in releases:
         flags = f"  [{', '.join(release.flags)}]" if release.flags else ""
+        if release.kind != DocKind.CR:  # a tournament document: no set, sections for rules
+            lines.append(
+                f"{release.kind:4} {release.language:3} {release.effective_date}  "
+                f"{release.section_count:4} sections  {release.source.name}{flags}\n"
+            )
+            continue
         lines.append(
             f"{release.language:8} {release.effective_date}  {release.set_code:5} "
             f"{release.set_name:45} "

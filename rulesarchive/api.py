@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.derived import DerivedData
+from rulesarchive.corpus.model import DocKind, Rule
 from rulesarchive.corpus.model import Release as StoredRelease
-from rulesarchive.corpus.model import Rule
 from rulesarchive.corpus.store import ArchiveError
 from rulesarchive.differ import release_report
 from rulesarchive.differ.kinds import Kind
@@ -245,15 +245,19 @@ class Archive:
     Releases are named as on the command line: an effective date ('2024-11-08' or a
     datetime.date), a catalogue file date, a set code ('FDN'), or a Release; None is the newest.
     What is worked out is kept in the user's cache folder (`cache`, default the platform's or
-    `RULESARCHIVE_CACHE`; `cache=False` keeps nothing).
+    `RULESARCHIVE_CACHE`; `cache=False` keeps nothing). `doc` names the kind of document read:
+    'cr' (the Comprehensive Rules), 'mtr' or 'ipg' (whose releases are listed and loaded; their
+    diffs, histories and checks are not made yet).
     """
 
-    def __init__(self, root: Path | str = "archive", cache: Path | str | bool = True) -> None:
+    def __init__(
+        self, root: Path | str = "archive", cache: Path | str | bool = True, doc: str = "cr"
+    ) -> None:
         if cache is True:
             derived = DerivedData.default()
         else:
             derived = DerivedData(Path(cache) if cache else None)
-        self.library = Library(root, derived)
+        self.library = Library(root, derived, DocKind(doc))
 
     @property
     def root(self) -> Path:

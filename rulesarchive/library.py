@@ -23,7 +23,15 @@ from typing import TYPE_CHECKING
 from rulesarchive.corpus.derived import DerivedData, Kind, collection_paused, entry_key
 from rulesarchive.corpus.ids import ids_file, parse_registry, render_registry, shipped_text
 from rulesarchive.corpus.lookup import find_release, previous_release
-from rulesarchive.corpus.model import Document, Flag, GlossaryEntry, Heading, Release, Rule
+from rulesarchive.corpus.model import (
+    DocKind,
+    Document,
+    Flag,
+    GlossaryEntry,
+    Heading,
+    Release,
+    Rule,
+)
 from rulesarchive.corpus.numbers import nearest_numbers, typed_number
 from rulesarchive.corpus.store import Archive, ArchiveError, no_releases
 from rulesarchive.diffs import Diffs
@@ -80,10 +88,14 @@ class Library:
     keeps nothing either: that folder holds nothing but releases.
     """
 
-    def __init__(self, root: Path | str, derived: DerivedData | None = None) -> None:
+    def __init__(
+        self, root: Path | str, derived: DerivedData | None = None, kind: DocKind = DocKind.CR
+    ) -> None:
+        """Open the archive in `root` for one kind of document (its releases and documents;
+        so far only the Comprehensive Rules are diffed, checked and traced)."""
         chosen = derived if derived is not None else DerivedData.default()
         self.derived = chosen.outside(Path(root))
-        self.archive = Archive(root, derived=self.derived)
+        self.archive = Archive(root, derived=self.derived, kind=kind)
         self.diffs = Diffs(self.archive)
 
     @property
@@ -589,7 +601,10 @@ class Library:
         check kept (when there was a check to extend). A bulk ingest leaves all that to the
         first reader, which works the diffs out on every core.
         """
-        ready = []
+        ready: list[str] = []
+        if self.archive.kind != DocKind.CR:
+            return ready  # diffs, checks and lines of descent are the CR's only, so far
+        added = [release for release in added if release.kind == DocKind.CR]
         for language in sorted({release.language for release in added}):
             releases = self.releases(language)
             if any(r.language == language and r not in releases[-MOST_AT_INGEST:] for r in added):

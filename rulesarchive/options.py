@@ -7,7 +7,7 @@ import re
 
 import click
 
-from rulesarchive.corpus.model import LANGUAGES
+from rulesarchive.corpus.model import LANGUAGES, DocKind
 from rulesarchive.differ.kinds import RENUMBERING, GlossaryKind, Kind
 
 DEFAULT_ARCHIVE = "archive"
@@ -45,6 +45,17 @@ def languages_option(help: str, closed: bool = True):
     """
     kind = click.Choice(LANGUAGES) if closed else None
     return click.option("--lang", "languages", multiple=True, type=kind, help=help)
+
+
+def doc_option(help: str, default: str | None = DocKind.CR.value):
+    """Add `--doc cr|mtr|ipg`, passed as `doc` (the kind of document; `default=None`: none)."""
+    return click.option(
+        "--doc",
+        type=click.Choice([kind.value for kind in DocKind]),
+        default=default,
+        show_default=default is not None,
+        help=help,
+    )
 
 
 def format_option(choices: tuple[str, ...] = TEXT_FORMATS):

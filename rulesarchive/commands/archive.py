@@ -9,8 +9,9 @@ from pathlib import Path
 
 import click
 
+from rulesarchive.corpus.model import DocKind
 from rulesarchive.library import Library
-from rulesarchive.options import INTERRUPTED, language_option, languages_option
+from rulesarchive.options import INTERRUPTED, doc_option, language_option, languages_option
 from rulesarchive.progress import outcomes, planned, report
 from rulesarchive.scraper.ingest import Overrides, ingest_paths
 from rulesarchive.scraper.outcome import STORED, Outcome, Status
@@ -24,6 +25,7 @@ from rulesarchive.scraper.settings import MAX_BYTES, HttpSettings
     "--effective-date", type=click.DateTime(["%Y-%m-%d"]), help="Override the printed date."
 )
 @click.option("--set-name", help='Override the set, e.g. "Foundations (FDN)".')
+@doc_option("Kind of the documents: cr, mtr or ipg (default: named by their titles).", None)
 @click.option(
     "--force",
     is_flag=True,
@@ -39,12 +41,13 @@ from rulesarchive.scraper.settings import MAX_BYTES, HttpSettings
 )
 @click.pass_obj
 def ingest(
-    root: Path, paths: tuple[Path, ...], lang, effective_date, set_name, force, max_size
+    root: Path, paths: tuple[Path, ...], lang, effective_date, set_name, doc, force, max_size
 ) -> None:
     """Store documents (.txt .docx .pdf .rtf, Italian wiki pages) as releases in the archive."""
     library = Library(root)
     date = effective_date.date() if isinstance(effective_date, dt.datetime) else None
-    overrides = Overrides(lang, date, set_name, force, max_size * 2**20)
+    kind = DocKind(doc) if doc else None
+    overrides = Overrides(lang, date, set_name, force, max_size * 2**20, kind)
     with outcomes(len(paths), "Ingesting") as advance:
         done = ingest_paths(library.archive, paths, overrides, progress=advance)
     _prepare(library, done)

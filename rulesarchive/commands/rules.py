@@ -16,6 +16,7 @@ from rulesarchive.differ.release_report import releases_text
 from rulesarchive.library import Library
 from rulesarchive.options import (
     DIFF_FORMATS,
+    doc_option,
     format_option,
     kind_option,
     language_option,
@@ -152,17 +153,18 @@ def compare(root: Path, number: str, reference: str | None, output: str) -> None
 
 @click.command()
 @language_option("Only this language.", default=None)
+@doc_option("Kind of document: cr (Comprehensive Rules), mtr or ipg.")
 @format_option()
 @click.pass_obj
-def releases(root: Path, lang: str | None, output: str) -> None:
+def releases(root: Path, lang: str | None, doc: str, output: str) -> None:
     """List the releases in the archive, oldest first."""
     if not root.is_dir():
         raise click.ClickException(no_releases(root))
-    archive = Archive(root)
+    archive = Archive(root, doc=doc)
     found = archive.releases(lang)
     note_leftovers(archive.library)
     if not found:
-        click.echo(no_releases(root, lang), err=True)
+        click.echo(no_releases(root, lang, doc), err=True)
     if output == "json":
         click.echo(json_text([release.to_json() for release in found]), nl=False)
     else:
