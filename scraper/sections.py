@@ -215,16 +215,35 @@ def _ends_paragraph(line: str, width: int) -> bool:
     return len(line) < short * width
 
 
+def _going_on(lines: list[str]) -> list[bool]:
+    """Tell, for each line, whether the text after it goes on in lower case: the same sentence
+    (across a page's end, or after a short line)."""
+    going_on = [False] * len(lines)
+    following = ""
+    for at in range(len(lines) - 1, -1, -1):
+        going_on[at] = following[:1].islower()
+        following = lines[at] or following
+    return going_on
+
+
 def _paragraphs(lines: list[str], width: int, counts: Counter[str]) -> Iterator[str]:
-    """Join hard-wrapped lines into paragraphs, mending words broken at line ends."""
+    """Join hard-wrapped lines into paragraphs, mending words broken at line ends.
+
+    A line is short against the paragraph's longest line so far, where it has one: a narrow
+    column's lines (the early IPGs' right column) are all short against the page. The first
+    line counts only while it is the only one: it may carry a label from the left column
+    ('Disqualification:  A warning is always given...').
+    """
     current = ""
-    for line in lines:
-        if not line or _BULLET.match(line):
-            if current and current not in "•◦▪●·":
-                yield current
-                current = ""
-            if not line:
-                continue
+    longest = 0  # of the current paragraph's lines before this one (the first while alone)
+    lines_in = 0
+    for line, goes_on in zip(lines, _going_on(lines), strict=True):
+        ends = (not line and not goes_on) or _BULLET.match(line)
+        if ends and current and current not in "•◦▪●·":
+            yield current
+            current, longest, lines_in = "", 0, 0
+        if not line:
+            continue
         if not current:
             current = line
         elif current in "•◦▪●·":
@@ -234,8 +253,11 @@ def _paragraphs(lines: list[str], width: int, counts: Counter[str]) -> Iterator[
             current = current[:-1] + line
         else:
             current = f"{current} {line}"
-        if _ends_paragraph(line, width):
+        if not goes_on and _ends_paragraph(line, min(longest, width) if longest else width):
             yield current
-            current = ""
+            current, longest, lines_in = "", 0, 0
+        else:
+            lines_in += 1
+            longest = len(line) if lines_in <= 2 else max(longest, len(line))
     if current:
         yield current
