@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, replace
-from itertools import repeat
+from itertools import product, repeat
 from pathlib import Path
 from sys import intern
 from typing import TYPE_CHECKING, TypeVar
@@ -419,7 +419,8 @@ class Archive:
         return folder
 
     def leftovers(self) -> list[Path]:
-        """Return what killed runs left: staging folders, set-aside copies, dead snapshots."""
+        """Return what killed runs left: staging folders, set-aside copies, dead snapshots
+        (of every kind of document: the archive has one writer lock)."""
         if self._pinned or not self.root.is_dir():
             return []
         found = [
@@ -427,8 +428,8 @@ class Archive:
             for path in self.root.iterdir()
             if (match := _SNAPSHOT.fullmatch(path.name)) and not _alive(int(match.group(1)))
         ]
-        for language in LANGUAGES:
-            folder = self._data / language
+        for kind, language in product(DocKind, LANGUAGES):
+            folder = kind_folder(self.root, kind) / language
             if folder.is_dir():
                 found += [
                     path

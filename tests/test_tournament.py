@@ -256,3 +256,12 @@ def test_a_cr_release_json_is_written_as_before_there_were_other_kinds():
     data = release_to_json(release)
     assert "kind" not in data and "section_count" not in data
     assert release.key == "en/2024-11-08"
+
+
+def test_what_an_interrupted_write_of_any_kind_left_is_found_and_removed(tmp_path):
+    staging = tmp_path / "mtr" / "en" / ".incoming-x"
+    staging.mkdir(parents=True)
+    archive = Archive(tmp_path)
+    assert archive.leftovers() == [staging]
+    archive.recover()
+    assert not staging.exists()
