@@ -55,11 +55,11 @@ def detect_kind(text: str) -> DocKind | None:
     return min(found)[1] if found else None
 
 
-def document_kind(data: bytes, format: Format) -> DocKind:
+def document_kind(data: bytes, container: Format) -> DocKind:
     """Name the kind of a file's document from its opening (a PDF's first page): CR if unsure."""
-    if format not in (Format.PDF, Format.TXT):
+    if container not in (Format.PDF, Format.TXT):
         return DocKind.CR
-    if format == Format.TXT:
+    if container == Format.TXT:
         # The titles are ASCII: the opening's bytes as Latin-1, a UTF-16 file's NULs left out,
         # name them without decoding the whole file (the CR's reading does that).
         return detect_kind(data[: 8 * _OPENING].replace(b"\0", b"").decode("latin-1")) or DocKind.CR
@@ -112,7 +112,7 @@ def _mended_year(printed: dt.date | None, text: str) -> tuple[dt.date | None, tu
     mended = printed.replace(year=year)
     return mended, (
         f"the cover prints {printed.isoformat()}, a misprint of the year: the text names "
-        f"{day}{year} {count} times, {day}{printed.year} {years[printed.year]}",
+        f"{day}{year} {count} times and {day}{printed.year} {years[printed.year]} time(s)",
     )
 
 

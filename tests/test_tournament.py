@@ -265,3 +265,15 @@ def test_what_an_interrupted_write_of_any_kind_left_is_found_and_removed(tmp_pat
     assert archive.leftovers() == [staging]
     archive.recover()
     assert not staging.exists()
+
+
+def test_a_cover_that_misprints_its_year_is_mended_from_the_text(tmp_path):
+    text = IPG_TEXT.replace("July 22, 2016", "July 22, 2015") + (
+        "\nAppendix A—Changes\nJuly 22, 2016\nKaladesh (effective July 22, 2016)\n"
+    )
+    document, _ = read_document(text.encode(), "ipg-2016-07-22.txt", Overrides())
+    assert document.effective_date == dt.date(2016, 7, 22)
+    assert document.notes == (
+        "the cover prints 2015-07-22, a misprint of the year: the text names "
+        "July 22, 2016 2 times and July 22, 2015 1 time(s)",
+    )
