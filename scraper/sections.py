@@ -43,9 +43,15 @@ _PART_NAMES = (
 _PARTS = {name.casefold(): name for name in _PART_NAMES}
 # An IPG infraction's penalty printed at the end of its title line ('... Missed Trigger No
 # Penalty'): kept as its 'Penalty' part.
-_PENALTY = re.compile(
-    r"\s+(?P<penalty>No Penalty|Warning|Game Loss|Match Loss|Disqualification"
-    r"|(?:Warning|Game Loss|Match Loss)\s*/\s*(?:Game Loss|Match Loss|Disqualification))$"
+_PENALTIES = (
+    r"(?P<penalty>No Penalty|Warning|Game Loss|Match Loss|Disqualification"
+    r"|(?:Warning|Game Loss|Match Loss)\s*/\s*(?:Game Loss|Match Loss|Disqualification))"
+)
+_PENALTY = re.compile(rf"\s+{_PENALTIES}$")
+_PENALTY_THEN_PART = re.compile(rf"{_PENALTIES}\s+(?P<name>Definition)", re.IGNORECASE)
+# A part named at the start of its first paragraph: 'Upgrade: If the triggered ability...'
+_INLINE_PART = re.compile(
+    r"(?P<name>Upgrade|Additional Remedy|Philosophy|Definition):\s+(?P<text>\S.*)"
 )
 _BULLET = re.compile(r"(?:[•◦▪●·]|[-–]\s|\(?[A-Za-z0-9]\)\s|[A-H]\.\s)")
 _ENDS_SENTENCE = re.compile(r"""[.!?:;"”')]$""")
@@ -112,8 +118,8 @@ def _parse_sections(lines: list[str], kind: DocKind) -> tuple[list[str], list[_O
             sections.append(opened)
             if rest:
                 opened.add(rest)
-        elif sections and kind == DocKind.IPG and _part_name(line):
-            sections[-1].parts.append((_part_name(line), []))
+        elif sections and kind == DocKind.IPG and (parts := _parts_opened(line)):
+            sections[-1].parts += parts
         elif sections:
             sections[-1].add(line)
         else:
@@ -177,8 +183,20 @@ def _follows(number: str, last: str | None) -> bool:
     return parts[:-1] == same_level[:-1] and 0 < parts[-1] - same_level[-1] <= 3
 
 
-def _part_name(line: str) -> str:
-    return _PARTS.get(line.rstrip(":").strip().casefold(), "")
+def _parts_opened(line: str) -> list[tuple[str, list[str]]]:
+    """Return the parts a line opens, with their first text: 'Philosophy' alone, 'Upgrade: If
+    the triggered ability...' (2011 on), 'Warning Definition' (the penalty printed on the
+    Definition line, 2010-2011)."""
+    name = _PARTS.get(line.rstrip(":").strip().casefold())
+    if name:
+        return [(name, [])]
+    inline = _INLINE_PART.fullmatch(line)
+    if inline:
+        return [(_PARTS[inline["name"].casefold()], [inline["text"]])]
+    penalised = _PENALTY_THEN_PART.fullmatch(line)
+    if penalised:
+        return [("Penalty", [penalised["penalty"]]), (penalised["name"].title(), [])]
+    return []
 
 
 def _parse_post(lines: list[str]) -> tuple[list[str], list[_Open]]:

@@ -277,3 +277,28 @@ def test_a_cover_that_misprints_its_year_is_mended_from_the_text(tmp_path):
         "the cover prints 2015-07-22, a misprint of the year: the text names "
         "July 22, 2016 2 times and July 22, 2015 1 time(s)",
     )
+
+
+def test_a_part_named_inline_or_after_the_penalty_is_still_a_part():
+    text = f"""PENALTY GUIDE
+Effective January 1, 2011
+1. GENERAL PHILOSOPHY
+{FULL}
+2. GAME PLAY ERRORS
+{FULL}
+2.1. Game Play Error — Missed Trigger
+Warning Definition
+A triggered ability triggers and is forgotten.
+Upgrade: If the ability is usually considered detrimental, the penalty is a Warning.
+"""
+    document, _counts = _parse(text)
+    trigger = document.section("2.1")
+    assert isinstance(trigger, Section)
+    assert [(part.name, part.paragraphs) for part in trigger.parts] == [
+        ("Penalty", ("Warning",)),
+        ("Definition", ("A triggered ability triggers and is forgotten.",)),
+        (
+            "Upgrade",
+            ("If the ability is usually considered detrimental, the penalty is a Warning.",),
+        ),
+    ]
