@@ -662,7 +662,7 @@ def _store(
     counts = f"{release.rule_count} rules, {release.glossary_count} glossary entries"
     if release.kind != DocKind.CR:
         counts = f"{release.section_count} sections"
-        set_note = "; ".join(note for note in release.notes if note.startswith("prints the date"))
+        set_note = "; ".join(release.notes)  # a date the file's name or cover has otherwise
     if existing is not None:
         same = existing.source.sha256 == release.source.sha256
         if same or (
