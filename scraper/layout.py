@@ -30,7 +30,7 @@ PAGE_NUMBER = re.compile(r"(?:page\s+)?-?\s*\d{1,3}\s*-?(?:\s+of\s+\d{1,3})?", r
 # A contents line: dot leaders ('1.1 Tournament Types .......... 5', '. . . . 5') or a tab
 # before the page number (the 2009 text copy: '1.1\tTournament Types\t3').
 CONTENTS_LINE = re.compile(r"(?:\.\s?){4,}\s*\d*\s*$|…{2,}\s*\d*\s*$|\t\d{1,3}\s*$")
-_CONTENTS_HEADING = re.compile(r"(?:table\s+of\s+)?contents", re.IGNORECASE)
+_CONTENTS_HEADING = re.compile(r"(?:table\s+of\s+)?contents(?:\s+page)?", re.IGNORECASE)
 _HEADER_LINE = re.compile(r"[A-Z][\w-]*: ")  # 'Newsgroups: rec.games.board'
 _RULE_LINE = re.compile(r"[=_-]{20,}")  # the line the 1994 poster drew under the note
 _SPLIT_CAPS = re.compile(r"(?<![\w'’])([A-Z]) ([A-Z]{2,})(?=\b)")
@@ -51,9 +51,10 @@ def strip_layout(pages: Sequence[str], counts: Counter[str]) -> list[str]:
     if drawn:
         drawn[0] = _without_usenet_headers(drawn[0], counts)
     repeated = _repeated_edges(drawn)
+    offset = _page_offset(drawn)
     lines: list[str] = []
-    for page in drawn:
-        lines += _without_edges(page, repeated, counts)
+    for at, page in enumerate(drawn):
+        lines += _without_edges(page, repeated, None if offset is None else at + offset, counts)
     lines = _without_contents(lines, counts)
     return [_joined_caps(line, counts) for line in lines]
 
@@ -104,9 +105,27 @@ def _repeated_edges(pages: list[list[str]]) -> set[str]:
     return {key for key, count in seen.items() if count >= least and ("#" in key or words[key] > 2)}
 
 
-def _without_edges(page: list[str], repeated: set[str], counts: Counter[str]) -> list[str]:
-    dropped = set()
+def _page_offset(pages: list[list[str]]) -> int | None:
+    """Return what most pages' printed number is more than their place (None: none printed)."""
+    offsets: Counter[int] = Counter(
+        int(page[at]) - place
+        for place, page in enumerate(pages)
+        for at in _edges(page)
+        if page[at].isdigit()
+    )
+    return offsets.most_common(1)[0][0] if offsets else None
+
+
+def _without_edges(
+    page: list[str], repeated: set[str], number: int | None, counts: Counter[str]
+) -> list[str]:
+    """Drop a page's headers, footers and page number: at its edges, or (the number, drawn
+    amid the text, 2011-01-01 IPG) anywhere when it is the number the page's place gives."""
+    dropped = {at for at, line in enumerate(page) if number is not None and line == str(number)}
+    counts[Layout.PAGE_NUMBERS] += len(dropped)
     for at in _edges(page):
+        if at in dropped:
+            continue
         if PAGE_NUMBER.fullmatch(page[at]):
             dropped.add(at)
             counts[Layout.PAGE_NUMBERS] += 1

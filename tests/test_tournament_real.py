@@ -1,0 +1,165 @@
+"""Every MTR and IPG of ../shared/policy-archive, ingested: kinds, dates, sections, no layout."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+from rulesarchive.corpus.model import DocKind, Document, Release
+from rulesarchive.corpus.store import Archive
+from rulesarchive.scraper.outcome import Status
+
+POLICY = Path(__file__).resolve().parents[2] / "shared" / "policy-archive"
+NOT_DOCUMENTS = {"mtr-2020-04-17.pdf", "ipg-2020-04-17.pdf"}  # a download tool's logs
+# Where a version's sections change by more than a third, and why (read in the sources).
+NEW_NUMBERING = {
+    ("mtr", dt.date(2000, 6, 1)): "the 1994 post's two lists became the 100-series Floor Rules",
+    ("mtr", dt.date(2005, 9, 20)): "sections 150-172, multiplayer tournaments, were added",
+    ("mtr", dt.date(2009, 7, 1)): "the Floor Rules became the Tournament Rules, sections 1-10",
+    ("ipg", dt.date(2007, 9, 20)): "the Penalty Guidelines became the Penalty Guide",
+}
+# Dates the documents print that are not the dates in their file names (read in the sources).
+NAMED_OTHERWISE = {
+    "ipg-2008-03-01.pdf": "2008-03-20",  # released March 1, effective March 20
+    "mtr-2000-06-15.pdf": "2000-06-01",
+    "mtr-2002-02-19.pdf": "2001-11-01",
+    "mtr-2003-12-01.pdf": "2003-09-01",
+    "mtr-2006-12-01.pdf": "2006-12-20",
+    "mtr-2009-06-20.txt": "2009-07-01",
+    "mtr-2011-10-10.pdf": "2010-10-01",  # its changes appendix ends at September 20, 2010
+    "mtr-2013-09-17.pdf": "2013-09-27",
+    "mtr-2014-05-19.pdf": "2014-05-02",
+    "mtr-2015-03-23.pdf": "2015-03-27",
+    "mtr-2016-04-05.pdf": "2016-04-08",
+    "mtr-2020-09-25.pdf": "2020-09-28",
+    "mtr-2021-03-21.pdf": "2021-04-23",
+}
+_LEADERS = re.compile(r"(?:\.\s?){5,}|…{2,}")
+_PAGE = re.compile(r"(?:page\s+)?\d{1,3}(?:\s+of\s+\d{1,3})?", re.IGNORECASE)
+_CONTENTS_ENTRY = re.compile(
+    r"(?:\d{1,3}(?:\.\d{1,2})*\.?|Appendix [A-F]\W*)\s+[A-Za-z].{0,80}\s\d{1,3}"
+)
+
+
+@pytest.fixture(scope="session")
+def policy_archive() -> Path:
+    """Return ../shared/policy-archive; fail under CI=true when it is missing, skip elsewhere."""
+    if not (POLICY / "MANIFEST.tsv").is_file():
+        message = f"real data not found at {POLICY}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return POLICY
+
+
+@pytest.fixture(scope="session")
+def policy_ingested(policy_archive: Path, tmp_path_factory: pytest.TempPathFactory):
+    """Ingest every file of the policy archive once (on every core); return (root, outcomes)."""
+    from rulesarchive.corpus.derived import DerivedData
+    from rulesarchive.scraper.ingest import ingest_paths
+
+    root = tmp_path_factory.mktemp("policy-archive")
+    archive = Archive(root, derived=DerivedData(None))
+    paths = sorted(policy_archive.glob("*/*.*"))
+    return root, ingest_paths(archive, [p for p in paths if p.suffix in {".pdf", ".txt"}])
+
+
+@pytest.fixture(scope="session")
+def documents(policy_ingested) -> dict[DocKind, list[tuple[Release, Document]]]:
+    root, _outcomes = policy_ingested
+    found = {}
+    for kind in (DocKind.MTR, DocKind.IPG):
+        archive = Archive(root, kind=kind, cache=False)
+        found[kind] = [(release, archive.load(release)) for release in archive.releases()]
+    return found
+
+
+def test_every_document_is_stored_and_the_two_logs_are_refused_in_one_line(policy_ingested):
+    root, outcomes = policy_ingested
+    failed = {Path(o.name).name: o.message for o in outcomes if o.status == Status.FAILED}
+    assert set(failed) == NOT_DOCUMENTS
+    for name, message in failed.items():
+        assert name in message and "holds no PDF" in message and "\n" not in message
+        assert not list(root.glob(f"*/en/{name[4:14]}/original.txt"))
+    added = [o for o in outcomes if o.status == Status.ADDED]
+    assert len(added) == 64 + 46 - len(NOT_DOCUMENTS)
+    for outcome in added:
+        assert outcome.release is not None
+        assert outcome.release.kind.value == Path(outcome.name).name[:3]
+
+
+def test_the_printed_dates_are_read_and_the_file_names_that_disagree_reported(policy_ingested):
+    _root, outcomes = policy_ingested
+    reported = {}
+    for outcome in outcomes:
+        if outcome.release and "as its file name says" in outcome.message:
+            reported[Path(outcome.name).name] = outcome.release.effective_date.isoformat()
+    assert reported == NAMED_OTHERWISE
+
+
+def test_the_cover_that_misprints_its_year_is_mended(documents):
+    mtr = {release.source.name: release for release, _ in documents[DocKind.MTR]}
+    misprinted = mtr["mtr-2021-02-05.pdf"]
+    assert misprinted.effective_date == dt.date(2021, 2, 5)  # the cover says 2020
+    assert any("misprint of the year" in note for note in misprinted.notes)
+
+
+def test_section_counts_are_plausible_from_version_to_version(documents):
+    for kind, versions in documents.items():
+        for (before, _), (release, document) in pairwise(versions):
+            ratio = release.section_count / before.section_count
+            if (kind.value, release.effective_date) in NEW_NUMBERING:
+                continue
+            assert 0.75 <= ratio <= 1.25, (release.key, before.section_count, ratio)
+            assert release.section_count == len(document.sections) >= 30
+
+
+def test_no_section_holds_a_page_number_running_header_or_contents_line(documents):
+    for versions in documents.values():
+        for release, document in versions:
+            # a running header repeats the cover's title (the 1994 post has no pages)
+            paged = release.source.format == "pdf"  # a text copy's numbers are its tables
+            title = document.title if paged else "\0"
+            for section in document.sections:
+                assert not _CONTENTS_ENTRY.fullmatch(f"{section.number} {section.title}")
+                # the tiebreakers' fractions print each denominator on a line of its own
+                numbered = paged and not section.title.startswith("Tiebreaker")
+                texts = [*section.paragraphs, *(t for p in section.parts for t in p.paragraphs)]
+                for text in texts:
+                    where = f"{release.key} {section.number}: {text[:80]!r}"
+                    assert not _LEADERS.search(text), where
+                    assert not (numbered and _PAGE.fullmatch(text)), where
+                    assert not _CONTENTS_ENTRY.fullmatch(text), where
+                    assert title not in text, where
+
+
+def test_every_modern_mtr_has_its_ten_sections_and_appendices(documents):
+    for release, document in documents[DocKind.MTR]:
+        if release.effective_date < dt.date(2009, 7, 1):
+            continue
+        numbers = [section.number for section in document.sections]
+        assert [n for n in numbers if "." not in n] == [*map(str, range(1, 11)), *"ABCDEF"][
+            : len([n for n in numbers if "." not in n])
+        ], release.key
+        assert {"3.9", "2.10", "A"} <= set(numbers), release.key
+
+
+def test_missed_trigger_is_an_infraction_with_its_parts_in_every_ipg_since_2007(documents):
+    numbers = set()
+    for release, document in documents[DocKind.IPG]:
+        if release.effective_date < dt.date(2007, 9, 20):
+            continue
+        found = [s for s in document.sections if s.title.endswith("Error—Missed Trigger")]
+        assert len(found) == 1, release.key
+        trigger = found[0]
+        numbers.add(trigger.number)
+        names = [part.name for part in trigger.parts]
+        assert {"Definition", "Philosophy"} <= set(names), (release.key, names)
+        assert document.section(f"{trigger.number}/philosophy").paragraphs, release.key  # type: ignore[union-attr]
+    # 123 in the Penalty Guide's 100-series, then 3.3, 3.1 (Game Play Errors were section 3
+    # until 2012-06-29), 2.1
+    assert numbers == {"123", "3.3", "3.1", "2.1"}
