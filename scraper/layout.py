@@ -106,7 +106,10 @@ def _repeated_edges(pages: list[list[str]]) -> set[str]:
 
 
 def _page_offset(pages: list[list[str]]) -> int | None:
-    """Return what most pages' printed number is more than their place (None: none printed)."""
+    """Return what most pages' printed number is more than their place (None: none printed,
+    or a text file's one 'page')."""
+    if len(pages) < 3:
+        return None
     offsets: Counter[int] = Counter(
         int(page[at]) - place
         for place, page in enumerate(pages)
