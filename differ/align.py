@@ -33,6 +33,7 @@ _SAME_NUMBER, _SAME_PARENT, _SAME_CHAPTER = 0.05, 0.03, 0.02  # place bonuses, b
 # sub-rules went to the candidate's (601.3, whose 601.3a-d stayed, is 601.3, not 601.4).
 _FOLLOWS_PARENT = 0.1
 _SAME_OPENING, _OPENING_WORDS = 0.2, 6  # credit for the same first words
+_KEYWORDS = frozenset({"701", "702"})  # keyword actions and abilities: one rule a keyword
 
 
 class Pair(NamedTuple):
@@ -67,7 +68,7 @@ def align_rules(
     _match_unique_texts(old, new, matched)
     _match_in_order(old, new, matched)
     if len(matched) < len(old) and len(matched) < len(new):
-        evidence = _Evidence(old, new, whole, chapters)
+        evidence = Evidence(old, new, whole, chapters)
         evidence.follow(old, new, matched, whole)
         _match_by_evidence(old, new, matched, evidence)
         _match_rewritten_in_place(old, new, matched, evidence)
@@ -130,7 +131,7 @@ class _Weights(dict[str, float]):
         return weight
 
 
-class _Evidence:
+class Evidence:
     """Word weights of two releases (rarer words weigh more) and weighted likeness of texts."""
 
     def __init__(
@@ -148,6 +149,8 @@ class _Evidence:
         change = (self.old_frequency, old, new) if whole else None
         self.new_frequency = _document_frequency(whole_new, change)
         self.total = len(whole_old) + len(whole_new)
+        self.repeated = _repeated(whole_new)
+        self.repeated_before = _repeated(whole_old)
         self.weights = _Weights(self.old_frequency, self.new_frequency, self.total)
         self._masses: dict[str, float] = {}
         # Scoring a pair asks for the words its texts share up to three times (likeness, kept,
@@ -198,13 +201,25 @@ class _Evidence:
         opening words outrank a longer part (410.2's first sentence is 603.2, not 112.7).
         """
         one, other = old.text, new.text
+        if self.is_repeated(one, other) and self.placed(old.number)[:3] != new.number[:3]:
+            return 0.0  # a text printed in several sections is placed by its section
         mass = self.mass(one) + self.mass(other)  # the likeness, without a call (most pairs)
         likeness = 2 * self.shared(one, other) / mass if mass else 1.0
         if likeness < LIKENESS_FLOOR:
             return likeness
         kept = (likeness + self.kept(one, other)) / 2
         parent = _parent(old.number)
-        follows = (parent is not None and self.parents.get(parent) == _parent(new.number)) or (
+        went = self.parents.get(parent) if parent is not None else None
+        if (
+            went is not None
+            and new.number[:3] in _KEYWORDS
+            and went[:3] == new.number[:3]
+            and went != _parent(new.number)
+        ):
+            # a keyword's sub-rule stays with its keyword: Prowl's 702.73b is not Deathtouch's
+            # new 702.2d because both speak of last known information
+            return 0.0
+        follows = (went is not None and went == _parent(new.number)) or (
             (old.number, new.number) in self.kept_children
         )
         return (
@@ -213,6 +228,24 @@ class _Evidence:
             + _place_bonus(self.placed(old.number), new.number)
             + (_FOLLOWS_PARENT if follows else 0.0)
         )
+
+    def in_place(self, old: Rule, new: Rule) -> bool:
+        """Tell whether two rules are in one place: the same number, or the same section for
+        texts that both releases print in several sections ('Third, the active player gets
+        priority.' of the draw step, now 'Second, ...'), where less likeness is enough."""
+        if old.number == new.number:
+            return True
+        repeated = self.is_repeated(old.text, new.text) and (
+            _opening_free(old.text) in self.repeated_before
+        )
+        return repeated and self.placed(old.number)[:3] == new.number[:3]
+
+    def is_repeated(self, old: str, new: str) -> bool:
+        """Tell whether a new text is printed in several sections of its release (but for its
+        first word: 'Second, the active player gets priority.', 'Third, ...'), unlike the old."""
+        if old == new:  # the same text is the same rule wherever it went (117.2 -> 119.3a)
+            return False
+        return _opening_free(new) in self.repeated
 
     def placed(self, number: str) -> str:
         """Return where an old number stands in the new release if nothing but its chapter
@@ -290,6 +323,19 @@ def _document_frequency(
     return frequency
 
 
+def _repeated(rules: Sequence[Rule]) -> set[str]:
+    """Return the texts printed by more than one rule, each without its first word ('Second,
+    the active player gets priority.' and 'Third, ...' in every step of the turn)."""
+    counts = Counter(_opening_free(rule.text) for rule in rules)
+    return {text for text, count in counts.items() if count > 1}
+
+
+def _opening_free(text: str) -> str:
+    """A text without its first word (a one-word title is '': titles count as repeated, so a
+    retitled rule is paired within its section only)."""
+    return text.partition(" ")[2]
+
+
 def _words_of_each(rules: Sequence[Rule]) -> Iterator[str]:
     """Yield the words of each rule, each word once a rule."""
     return chain.from_iterable(word_bag(rule.text).keys() for rule in rules)
@@ -320,7 +366,7 @@ def _place_bonus(old: str, new: str) -> float:
 
 
 def _match_by_evidence(
-    old: Sequence[Rule], new: Sequence[Rule], matched: dict[int, int], evidence: _Evidence
+    old: Sequence[Rule], new: Sequence[Rule], matched: dict[int, int], evidence: Evidence
 ) -> None:
     """Score candidate pairs of the unpaired rules; take them best first, each rule once."""
     taken = set(matched.values())
@@ -354,7 +400,7 @@ def _match_by_evidence(
         for candidate in candidates:
             other = new[candidate]
             score = evidence.score(rule, other)
-            floor = SAME_NUMBER_PAIRED if rule.number == other.number else PAIRED
+            floor = SAME_NUMBER_PAIRED if evidence.in_place(rule, other) else PAIRED
             if score >= floor:
                 scored.append((score, index, candidate))
     _take_best_first(scored, matched, taken)
@@ -400,7 +446,7 @@ def _lowest(keys: list[float], candidates: list[int], fraction: int = 1) -> list
 
 
 def _match_rewritten_in_place(
-    old: Sequence[Rule], new: Sequence[Rule], matched: dict[int, int], evidence: _Evidence
+    old: Sequence[Rule], new: Sequence[Rule], matched: dict[int, int], evidence: Evidence
 ) -> None:
     """Pair rules left over in one place on both sides when their texts still share enough.
 
@@ -431,8 +477,9 @@ def _match_rewritten_in_place(
                 enough = likeness >= REWRITTEN or evidence.kept(old_text, new_text) >= KEPT_SHARE
             else:
                 enough = likeness >= REWRITTEN_MOVED
-            if enough:
-                scored.append((evidence.score(rule, new[candidate]), index, candidate))
+            score = evidence.score(rule, new[candidate])
+            if enough and score:
+                scored.append((score, index, candidate))
     _take_best_first(scored, matched, taken)
 
 

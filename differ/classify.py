@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 
 from rulesarchive.corpus.model import Document, Rule
-from rulesarchive.differ.align import Pair, align_rules, renumbering
+from rulesarchive.differ.align import Evidence, Pair, align_rules, renumbering
 from rulesarchive.differ.changes import Change
 from rulesarchive.differ.glossary import GlossaryChange, diff_glossaries
 from rulesarchive.differ.headings import (
@@ -54,6 +54,11 @@ def diff_documents(old: Document, new: Document) -> ReleaseDiff:
     old_rules, new_rules, retyped = _set_aside_retyped(old_rules, new_rules)
     chapters = chapters_by_title(old.headings, new.headings)
     pairs = align_rules(old_rules, new_rules, (old.rules, new.rules), chapters)
+    splits: list[Split] = []
+    merges: list[Split] = []
+    if any(pair.old is None or pair.new is None for pair in pairs):
+        evidence = Evidence(old.rules, new.rules)
+        pairs, splits, merges = find_splits(pairs, evidence)
     moves = renumbering(pairs)
     numbers = list(map(attrgetter("number"), old.rules))
     number_map = dict(zip(numbers, numbers, strict=True)) | dict(moves)
@@ -69,7 +74,6 @@ def diff_documents(old: Document, new: Document) -> ReleaseDiff:
     if retyped:
         changes = _in_rule_order(changes, retyped, new.rules)
     unchanged = len(new.rules) - len(new_rules) - len(retyped)
-    splits, merges = find_splits(pairs)
     return ReleaseDiff(
         tuple(changes),
         tuple(moves),

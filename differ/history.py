@@ -37,6 +37,8 @@ class Version:
     until: dt.date | None = None
     example_phrases: tuple[Phrase, ...] = ()
     releases: int = 1
+    split_from: str | None = None  # the rule this one was split from, in the release before
+    merged_from: tuple[str, ...] = ()  # the rules merged into this one, in the release before
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rulesarchive.corpus.model import Document, Release, Rule
 from rulesarchive.differ.align import Pair
@@ -29,13 +29,17 @@ from rulesarchive.differ.words import Diff, diff_words
 class Stretch:
     """Releases first..last (indexes into the language's releases) printing the rule alike.
 
-    `change` is what the release diff said of the rule at `first` (None where the line begins).
+    `change` is what the release diff said of the rule at `first` (None where the line begins);
+    `split_from` and `merged_from` what it said of the rule's origin there (split from 100.2,
+    merged from 705.1 and 705.2).
     """
 
     first: int
     last: int
     rule: Rule
     change: Change | None = None
+    split_from: str | None = None
+    merged_from: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,11 +122,12 @@ def extend_trace(
     release before. Lines the new releases do not touch are kept as they were (same objects).
     """
     kept = {line.id: line for line in trace.lines}
-    growing: dict[str, list[list]] = {}  # line id -> [first, last, rule, change] stretches
+    growing: dict[str, list[list]] = {}  # line id -> [first, last, rule, change, ...] stretches
     holder = trace.holder  # rule number in the previous release -> line id
     count = trace.count
     for index, (document, diff) in enumerate(steps, start=trace.count):
         changes = _changes_by_new_number(diff)
+        split_from, merged_from = _origins(diff)
         now: dict[str, str] = {}
         taken: set[str] = set()
         for rule in document.rules:
@@ -140,10 +145,16 @@ def extend_trace(
                 stretches = growing[line_id] = [
                     list(stretch) for stretch in _stretches(kept[line_id])
                 ]
-            if stretches and stretches[-1][2] == rule and stretches[-1][1] == index - 1:
+            origin = (split_from.get(rule.number), merged_from.get(rule.number, ()))
+            if (
+                stretches
+                and stretches[-1][2] == rule
+                and stretches[-1][1] == index - 1
+                and origin == (None, ())
+            ):
                 stretches[-1][1] = index
             else:
-                stretches.append([index, index, rule, change])
+                stretches.append([index, index, rule, change, *origin])
             now.setdefault(rule.number, line_id)
             taken.add(line_id)
         holder = now
@@ -164,7 +175,14 @@ def extend_trace(
 
 def _stretches(line: Line) -> Iterator[tuple]:
     for stretch in line.stretches:
-        yield stretch.first, stretch.last, stretch.rule, stretch.change
+        yield (
+            stretch.first,
+            stretch.last,
+            stretch.rule,
+            stretch.change,
+            stretch.split_from,
+            stretch.merged_from,
+        )
 
 
 def _new_id(release: Release, number: str, *taken: dict) -> str:
@@ -181,6 +199,20 @@ def _changes_by_new_number(diff: ReleaseDiff | None) -> dict[str, Change]:
     if diff is None:
         return {}
     return {change.new_number: change for change in diff.changes if change.new_number is not None}
+
+
+def _origins(diff: ReleaseDiff | None) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+    """Map the new numbers a diff split off to the rule they came from (not the rule that
+    carries on the whole's line), and those merged into to the rules merged."""
+    if diff is None:
+        return {}, {}
+    heirs = {change.new_number for change in diff.changes if change.old_number is not None}
+    heirs |= {split.old[0] for split in diff.splits}  # unchanged under its number: unlisted
+    split_from = {
+        part: split.old[0] for split in diff.splits for part in split.new if part not in heirs
+    }
+    merged_from = {merge.new[0]: merge.old for merge in diff.merges}
+    return split_from, merged_from
 
 
 def line_versions(
@@ -214,7 +246,12 @@ def line_versions(
             change, kind = None, first_kind
         compared = releases[reference.first] if reference is not None and change else None
         span = _span(stretch, releases)
-        versions.append(version_of(stretch.rule, span, kind, change, compared, diff))
+        version = version_of(stretch.rule, span, kind, change, compared, diff)
+        if stretch.split_from or stretch.merged_from:
+            version = replace(
+                version, split_from=stretch.split_from, merged_from=stretch.merged_from
+            )
+        versions.append(version)
         if kind != Kind.TRUNCATION:
             complete = len(versions) - 1
     return tuple(versions)

@@ -325,6 +325,8 @@ def history_data(history: History) -> dict:
                 "phrases": _phrases(v.phrases),
                 "example_phrases": _phrases(v.example_phrases),
                 "compared_with": _date(v.compared_with),
+                "split_from": v.split_from,
+                "merged_from": list(v.merged_from),
             }
             for v in history.versions
         ],
@@ -358,7 +360,7 @@ def history_text(data: dict, every_release: list[dict] | None = None) -> str:
         return "\n".join(lines + _every_release(versions, every_release, renumbered)) + "\n"
     quiet: list[int] = []
     for index in reversed(range(len(versions))):
-        if versions[index]["kind"] in _QUIET and index:
+        if versions[index]["kind"] in _QUIET and index and not _origin(versions[index]):
             quiet.append(index)
             continue
         if quiet:
@@ -401,12 +403,23 @@ def _version_lines(version: dict, renumbered: str | None = None) -> list[str]:
             else f"{kind}, renumbered {renumbered}"
         )
     label = " · ".join(
-        part for part in (span, _set_label(version), version["number"], kind) if part
+        part
+        for part in (span, _set_label(version), version["number"], kind, _origin(version))
+        if part
     )
     lines = [label]
     lines += [f"    “{p['old']}” → “{p['new']}”" for p in version["phrases"]]
     lines += [f"    in examples: “{p['old']}” → “{p['new']}”" for p in version["example_phrases"]]
     return lines
+
+
+def _origin(version: dict) -> str:
+    """'split from 100.2' or 'merged from 705.1, 705.2' (a scraped history has neither)."""
+    if version.get("split_from"):
+        return f"split from {version['split_from']}"
+    if version.get("merged_from"):
+        return f"merged from {', '.join(version['merged_from'])}"
+    return ""
 
 
 def _folded(versions: list[dict], quiet: list[int], renumbered: dict[int, str]) -> str:

@@ -1,17 +1,32 @@
-"""Find rules that were split in two (or more) and rules that were merged into one."""
+"""Find rules that were split in two (or more) and rules that were merged into one.
+
+A part is weighed as the aligner weighs texts (rare words count most), so a part reworded on
+the way ('As a Saga with read ahead enters, its controller chooses…' becoming 'Each Saga with
+read ahead has the intrinsic abilities…') is still found in the rule it came from.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rulesarchive.differ.align import Pair
-from rulesarchive.differ.words import contained, word_bag
+from rulesarchive.corpus.model import Rule
+from rulesarchive.corpus.numbers import rule_sort_key
+from rulesarchive.differ.align import Evidence, Pair
+from rulesarchive.differ.words import word_bag
 
-CONTAINED = 0.8  # share of a part's words found in the whole
-STILL_THERE = 0.5  # a part this present in the other side's rule was not moved out of it
+PART_FOUND = 0.5  # weighted share of a part's words found in the whole it came from
+ADDS = 0.1  # ... and the share of the whole's words the part adds to its successor's
+CLOSE_FOUND = 0.7  # ... for a part of another rule close by (500.5's sentence in 500.4)
+# Under the whole's own rule (402.8 into 402.8a-g) less is enough: parts reworded, each adding
+# a little of what the whole said.
+FAMILY_FOUND, FAMILY_ADDS = 0.4, 0.03
+# A part as like the whole as its successor is (610.3a into one rule for spells and abilities
+# and one for triggered abilities) is a part even when it adds nothing the successor lacks.
+AS_LIKE, LIKE_FLOOR = 0.9, 0.3
 _WINDOW = 4  # the parts of a split sit next to each other: look this many pairs either way
 _MIN_WORDS = 4  # 'Reserved for future use.' is contained in too much to mean anything
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,51 +37,137 @@ class Split:
     new: tuple[str, ...]
 
 
-def find_splits(pairs: Sequence[Pair]) -> tuple[list[Split], list[Split]]:
-    """Return (splits, merges) among aligned pairs, looking near each added or removed rule.
+def find_splits(
+    pairs: Sequence[Pair], likeness: Evidence
+) -> tuple[list[Pair], list[Split], list[Split]]:
+    """Return (pairs, splits, merges) among aligned pairs, looking near each added or removed
+    rule.
 
-    A split: an added rule whose words were in a nearby old rule and are gone from that old
-    rule's new version. A merge: the same the other way round, for a removed rule.
+    A split: an added rule whose words were in a nearby old rule and add to what that rule's
+    new version keeps of it. A merge: the same the other way round, for a removed rule. The
+    part of a split under the whole's own number carries the whole's line (104.1 split into
+    104.1 and 104.1a goes on as 104.1), so the pairs come back with that settled.
     """
-    splits = _gather(pairs, "new")
-    merges = _gather(pairs, "old")
+    pairs = list(pairs)
+    splits = _gather(pairs, likeness, "new")
+    merges = _gather(pairs, likeness, "old")
+    drop: set[int] = set()
+    found_splits = [_settle(pairs, whole, parts, "new", drop) for whole, parts in splits]
+    found_merges = [_settle(pairs, whole, parts, "old", drop) for whole, parts in merges]
     return (
-        [Split((whole,), tuple(parts)) for whole, parts in splits if len(parts) > 1],
-        [Split(tuple(parts), (whole,)) for whole, parts in merges if len(parts) > 1],
+        [pair for index, pair in enumerate(pairs) if index not in drop],
+        [Split((whole,), tuple(parts)) for whole, parts in found_splits if len(parts) > 1],
+        [Split(tuple(parts), (whole,)) for whole, parts in found_merges if len(parts) > 1],
     )
 
 
-def _gather(pairs: Sequence[Pair], side: str) -> list[tuple[str, list[str]]]:
-    """For side 'new' (splits): each old rule with the added parts taken from it."""
+def _gather(pairs: list[Pair], likeness: Evidence, side: str) -> list[tuple[int, list[int]]]:
+    """For side 'new' (splits): each pair whose old rule gave words to added rules, with the
+    indexes of those added rules (for 'old', merges: removed rules and the new rule)."""
     other = "old" if side == "new" else "new"
-    found: dict[int, list[str]] = {}
+    found: dict[int, list[int]] = {}
     for index, pair in enumerate(pairs):
         part = getattr(pair, side)
         if part is None or getattr(pair, other) is not None:
             continue  # only added rules (for splits) or removed rules (for merges)
-        words = word_bag(part.text)
-        if words.total() < _MIN_WORDS:
+        if word_bag(part.text).total() < _MIN_WORDS or not likeness.mass(part.text):
             continue
-        best, best_share = None, CONTAINED
-        for near in range(max(0, index - _WINDOW), min(len(pairs), index + _WINDOW + 1)):
+        best, best_share = None, 0.0
+        for near in _near(pairs, index, part, other):
             whole, successor = getattr(pairs[near], other), getattr(pairs[near], side)
-            if whole is None or near == index or len(whole.text) < len(part.text) * CONTAINED:
-                continue  # too short to hold the part
-            share = contained(words, word_bag(whole.text))
-            if share >= best_share and (
-                successor is None or contained(words, word_bag(successor.text)) < STILL_THERE
-            ):
+            close = abs(near - index) <= _WINDOW
+            share = _gives(likeness, part, whole, successor, close)
+            if share > best_share:
                 best, best_share = near, share
         if best is not None:
-            found.setdefault(best, []).append(part.number)
-    result = []
-    for near, parts in sorted(found.items()):
-        whole, successor = getattr(pairs[near], other), getattr(pairs[near], side)
-        kept = [successor.number] if successor is not None else []
-        result.append((whole.number, sorted({*kept, *parts}, key=_order(pairs, side))))
-    return result
+            found.setdefault(best, []).append(index)
+    return sorted(found.items())
 
 
-def _order(pairs: Sequence[Pair], side: str) -> Callable[[str], int]:
-    position = {getattr(p, side).number: i for i, p in enumerate(pairs) if getattr(p, side)}
-    return position.__getitem__
+def _near(pairs: list[Pair], index: int, part: Rule, other: str) -> list[int]:
+    """Pairs close enough to hold a part's whole: a few either way, or of the part's own rule."""
+    stem = _stem(part.number)
+    near = set(range(max(0, index - _WINDOW), min(len(pairs), index + _WINDOW + 1)))
+    for step in (-1, 1):  # 402.8g's whole may be 402.8, seven pairs back
+        at = index + step
+        while 0 <= at < len(pairs) and _stem(_number(pairs[at])) == stem:
+            near.add(at)
+            at += step
+    near.discard(index)
+    return sorted(at for at in near if getattr(pairs[at], other))
+
+
+def _number(pair: Pair) -> str:
+    rule = pair.new or pair.old
+    assert rule is not None
+    return rule.number
+
+
+def _stem(number: str) -> str:
+    """The rule a number belongs to, itself included: 402.8 for 402.8 and 402.8g."""
+    return number.rstrip(_LETTERS)
+
+
+def _gives(
+    likeness: Evidence, part: Rule, whole: Rule, successor: Rule | None, close: bool
+) -> float:
+    """Return how much of `part` came from `whole` (0 unless it adds to `successor`).
+
+    A part is of the whole's rule or its successor's (204.3f of 205.3d, which became 204.3g;
+    613.3d of 613.3c, merged into 613.4c), or `close` to it in the same section (500.5 into
+    500.4, 500.5a and 500.5b): a rule of another section that reads alike (715.2a, 720.2a) is
+    no part.
+    """
+    sections = {whole.number[:3], successor.number[:3] if successor else ""}
+    if _stem(part.number) in {_stem(whole.number), _stem(successor.number if successor else "")}:
+        found, adds = FAMILY_FOUND, FAMILY_ADDS
+    elif close and part.number[:3] in sections:
+        found, adds = CLOSE_FOUND, ADDS
+    else:
+        return 0.0
+    part_mass = likeness.mass(part.text)
+    share = likeness.shared(part.text, whole.text) / part_mass
+    if share < found:
+        return 0.0
+    if successor is None:
+        return share
+    whole_mass = likeness.mass(whole.text) or 1.0
+    kept = likeness.shared(whole.text, successor.text)
+    both = likeness.shared(whole.text, f"{successor.text} {part.text}")
+    if (both - kept) / whole_mass >= adds:
+        return share
+    like = likeness.likeness(whole.text, part.text)
+    as_like = like >= LIKE_FLOOR and like >= AS_LIKE * likeness.likeness(whole.text, successor.text)
+    return share if as_like else 0.0
+
+
+def _settle(
+    pairs: list[Pair], near: int, parts: list[int], side: str, drop: set[int]
+) -> tuple[str, list[str]]:
+    """Give a split whole's line to the part under its number when that part comes first
+    (the list goes on in place: 714.3a into 714.3a and 714.3b); return (whole, parts in order).
+
+    A merge keeps the pairing the aligner chose: the rule under the merged rule's number may
+    be the one that gave it the fewest words (701.26b into 701.26b in 2019).
+
+    A whole that had no successor leaves its pair (noted in `drop`) for the part's.
+    """
+    other = "old" if side == "new" else "new"
+    whole: Rule = getattr(pairs[near], other)
+    successor: Rule | None = getattr(pairs[near], side)
+    numbers = [getattr(pairs[index], side).number for index in parts]
+    if successor is not None:
+        numbers.append(successor.number)
+    first = min(numbers, key=rule_sort_key)
+    same = [index for index in parts if getattr(pairs[index], side).number == whole.number]
+    if same and first == whole.number and side == "new":
+        pairs[same[0]] = _paired(whole, getattr(pairs[same[0]], side), side)
+        if successor is None:
+            drop.add(near)
+        else:
+            pairs[near] = _paired(None, successor, side)
+    return whole.number, sorted(numbers, key=rule_sort_key)
+
+
+def _paired(whole: Rule | None, part: Rule | None, side: str) -> Pair:
+    return Pair(whole, part) if side == "new" else Pair(part, whole)

@@ -1,0 +1,133 @@
+"""Splits and merges on the real archive: found when the parts were reworded, the line of the
+whole carried on by the part under its number, and the parts' histories saying where they
+came from."""
+
+import datetime as dt
+
+import pytest
+from rulesarchive.corpus.lookup import find_release
+from rulesarchive.differ.classify import diff_documents
+
+
+def _diff(archive, old, new):
+    return diff_documents(
+        archive.load(find_release(archive, old)), archive.load(find_release(archive, new))
+    )
+
+
+def _pairs(diff):
+    return {(c.old_number, c.new_number) for c in diff.changes}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "whole", "parts"),
+    [
+        # the second part reworded into an intrinsic ability
+        ("2026-02-27", "2026-04-17", "714.3a", ("714.3a", "714.3b")),
+        # constructed play in a sub-rule of its own
+        ("2009-05-01", "2009-07-11", "100.2", ("100.2", "100.2a")),
+        # the exceptions, each reworded into a sub-rule of its own
+        ("2005-10-01", "2006-02-01", "402.8", ("402.8", *(f"402.8{c}" for c in "abcdefg"))),
+        # one rule for spells and activated abilities, one for triggered abilities
+        ("2020-06-01", "2020-07-03", "610.3a", ("610.3a", "610.3b")),
+        ("2007-02-01", "2007-05-01", "104.1", ("104.1", "104.1a")),
+        ("2017-08-25", "2017-09-29", "112.10", ("112.10", "112.10b", "112.10c")),
+        # artifact, enchantment ... each have their own unique set of subtypes
+        ("2009-05-01", "2009-07-11", "205.3d", ("204.3f", "204.3g", "204.3j")),
+    ],
+)
+def test_a_split_is_found_when_its_parts_were_reworded(ingested, old, new, whole, parts):
+    archive, _ = ingested
+    splits = {s.old: s.new for s in _diff(archive, old, new).splits}
+    assert set(parts) <= set(splits[(whole,)])
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "whole", "added"),
+    [
+        ("2026-02-27", "2026-04-17", "714.3a", "714.3b"),
+        ("2005-10-01", "2006-02-01", "402.8", "402.8g"),
+        ("2020-06-01", "2020-07-03", "610.3a", "610.3b"),
+        ("2007-02-01", "2007-05-01", "104.1", "104.1a"),
+        # the layer list keeps 613.1a in place; its copy effects went on to 613.2a
+        ("2020-01-24", "2020-04-17", "613.1a", "613.2a"),
+    ],
+)
+def test_the_part_under_the_wholes_number_carries_its_line(ingested, old, new, whole, added):
+    archive, _ = ingested
+    pairs = _pairs(_diff(archive, old, new))
+    assert (whole, whole) in pairs and (None, added) in pairs
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "parts", "whole"),
+    [
+        ("2022-04-29", "2022-06-10", ("705.1", "705.2"), "705.2"),
+        ("2020-01-24", "2020-04-17", ("613.3c", "613.3d"), "613.4c"),
+    ],
+)
+def test_a_merge_is_found_when_the_whole_was_reworded(ingested, old, new, parts, whole):
+    archive, _ = ingested
+    assert (parts, (whole,)) in [(m.old, m.new) for m in _diff(archive, old, new).merges]
+
+
+def test_a_rule_that_only_shares_words_with_a_part_keeps_its_successor(ingested):
+    # 702.124f ('Partner with [name]') lives on in 702.124i; the new 702.124f ('Different
+    # partner abilities are distinct') comes after 702.124a in the split: no line to carry
+    archive, _ = ingested
+    assert ("702.124f", "702.124i") in _pairs(_diff(archive, "2023-09-01", "2023-10-13"))
+
+
+def test_a_split_part_says_where_it_came_from(library):
+    versions = library.history("714.3b").versions
+    assert versions[0].effective_date == dt.date(2026, 4, 17)
+    assert versions[0].split_from == "714.3a" and versions[0].kind == "added"
+    # the whole's own line goes on under its number
+    assert library.history("714.3a").versions[0].effective_date < dt.date(2026, 1, 1)
+
+
+def test_the_exception_split_from_402_8_starts_at_the_split(library):
+    # 113.6m ('An ability whose cost or effect specifies that it moves the object...') was
+    # split from 402.8 in 2006: its line does not go back to the 1999 general rule
+    history = library.history("113.6m")
+    assert history.versions[0].effective_date == dt.date(2006, 2, 1)
+    assert history.versions[0].split_from == "402.8"
+    general = library.history("113.6")
+    assert general.numbers[0] == "402.8" and general.versions[0].effective_date.year == 1999
+
+
+def test_a_merge_is_a_version_of_the_rule_merged_into(library):
+    by_date = {v.effective_date: v for v in library.history("705.2").versions}
+    assert by_date[dt.date(2022, 6, 10)].merged_from == ("705.1", "705.2")
+
+
+def test_the_1999_sub_rules_printed_without_their_rule_are_not_merged(ingested):
+    archive, _ = ingested
+    diff = _diff(archive, "1999-04-23", "1999-11-01")
+    assert {("408.2f", "408.2f"), ("408.2g", "408.2g")} & _pairs(diff)
+    assert not [m for m in diff.merges if "408.2e" in m.new]
+
+
+def test_the_turn_structure_rewrite_places_priority_rules_by_their_step(ingested):
+    # 2016-09-30 rewrote every step as '... the active player gets priority': each step's
+    # rule comes from that step, not from another step that reads the same
+    archive, _ = ingested
+    pairs = _pairs(_diff(archive, "2016-08-26", "2016-09-30"))
+    assert {
+        ("504.3", "504.2"),
+        ("507.3", "507.2"),
+        ("508.3", "508.2"),
+        ("509.5", "509.4"),
+        ("510.4", "510.3"),
+    } <= pairs
+    crossed = {("503.2", "504.2"), ("511.2", "505.4"), ("513.2", "507.2"), ("504.3", "510.3")}
+    assert not crossed & pairs
+
+
+def test_a_removed_keyword_rule_is_not_paired_with_another_keywords_new_rule(ingested, library):
+    # Prowl's 702.73b went with the combat damage change of 2009-09-04; Deathtouch's new
+    # 702.2d (today's 702.2e) reads alike (last known information) but is not its successor
+    archive, _ = ingested
+    pairs = _pairs(_diff(archive, "2009-07-11", "2009-09-04"))
+    assert ("702.73b", None) in pairs and (None, "702.2d") in pairs
+    assert not any(number.startswith("702.73") for number in library.history("702.2e").numbers)
