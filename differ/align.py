@@ -5,7 +5,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping, Sequence
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from heapq import nsmallest
 from itertools import chain
 from math import log
@@ -149,8 +149,7 @@ class Evidence:
         change = (self.old_frequency, old, new) if whole else None
         self.new_frequency = _document_frequency(whole_new, change)
         self.total = len(whole_old) + len(whole_new)
-        self.repeated = _repeated(whole_new)
-        self.repeated_before = _repeated(whole_old)
+        self._releases = (whole_old, whole_new)
         self.weights = _Weights(self.old_frequency, self.new_frequency, self.total)
         self._masses: dict[str, float] = {}
         # Scoring a pair asks for the words its texts share up to three times (likeness, kept,
@@ -240,6 +239,16 @@ class Evidence:
         )
         return repeated and self.placed(old.number)[:3] == new.number[:3]
 
+    @cached_property
+    def repeated(self) -> set[str]:
+        """The new release's texts printed more than once (see `_repeated`)."""
+        return _repeated(self._releases[1])
+
+    @cached_property
+    def repeated_before(self) -> set[str]:
+        """The old release's texts printed more than once."""
+        return _repeated(self._releases[0])
+
     def is_repeated(self, old: str, new: str) -> bool:
         """Tell whether a new text is printed in several sections of its release (but for its
         first word: 'Second, the active player gets priority.', 'Third, ...'), unlike the old."""
@@ -323,11 +332,22 @@ def _document_frequency(
     return frequency
 
 
+# Like the word counts, kept for the last few releases by identity.
+_REPEATED: dict[int, tuple[Sequence[Rule], set[str]]] = {}
+
+
 def _repeated(rules: Sequence[Rule]) -> set[str]:
     """Return the texts printed by more than one rule, each without its first word ('Second,
     the active player gets priority.' and 'Third, ...' in every step of the turn)."""
+    kept = _REPEATED.get(id(rules))
+    if kept is not None and kept[0] is rules:
+        return kept[1]
     counts = Counter(_opening_free(rule.text) for rule in rules)
-    return {text for text, count in counts.items() if count > 1}
+    repeated = {text for text, count in counts.items() if count > 1}
+    if len(_REPEATED) >= _KEPT_FREQUENCIES:
+        del _REPEATED[next(iter(_REPEATED))]
+    _REPEATED[id(rules)] = (rules, repeated)  # the rules are kept: their id stays theirs
+    return repeated
 
 
 def _opening_free(text: str) -> str:
