@@ -2,7 +2,8 @@
 
 A release is written whole when it is the first of its year (a keyframe) and otherwise as
 what changed since the release before: the order of its numbers, the rules that differ from
-the previous release's rule of the same number, and the same for the glossary. Twenty-eight
+the previous release's rule of the same number (and what that release printed under those
+numbers and the ones that went), and the same for the glossary. Twenty-eight
 keyframes and small steps weigh a fifth of 150 whole copies. The file is a script (so the
 compare page loads it from file:// too) whose second line is the JSON.
 """
@@ -58,6 +59,13 @@ def release_script(
             number: [rule.text, list(rule.examples)]
             for number, rule in rules.items()
             if not _same_words(old_rules.get(number), rule)
+        }
+        # What the release before printed under the numbers that changed or went: with it,
+        # comparing a release with the one before needs this file alone, not its keyframe.
+        data["was"] = {
+            number: [rule.text, list(rule.examples)]
+            for number, rule in old_rules.items()
+            if number in data["changed"] or number not in rules
         }
         data["terms"] = list(glossary)
         data["glossary_changed"] = {

@@ -221,6 +221,9 @@ def test_pages_work_from_file_urls(page, site):
     page.get_by_role("button", name="Compare").click()
     page.locator("#compare-result li").first.wait_for()
     assert page.locator("#compare-result ins").first.inner_text().strip() == "all players look"
+    # Two releases in a row: the later one's file alone, not the keyframe it steps from.
+    loaded = page.evaluate("Object.keys(window.RULESARCHIVE_RELEASES)")
+    assert loaded == ["2011-05-01"]
 
 
 EVERY_KIND = [

@@ -158,6 +158,7 @@ def test_feed_sitemap_and_json_data(site):
     assert first["base"] is None and first["rules"][0][0] == "100.1"  # the year's first: whole
     step = json.loads((site / "data/en/2011-05-01.js").read_text().splitlines()[1].rstrip(";"))
     assert step["base"] == "2011-04-01" and list(step["changed"]) == ["400.6"]
+    assert list(step["was"]) == ["400.6"] and "its owner looks" in step["was"]["400.6"][0]
     assert step["numbers"] == ["100.1", "400.6", "400.8", "702.18", "702.19"]
     history = json.loads((site / "data/en/history/400.json").read_text())["2010-02-01/400.6"]
     assert history["numbers"] == ["400.6"] and len(history["versions"]) == 11

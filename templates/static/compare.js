@@ -87,10 +87,31 @@
     return li;
   }
 
+  // Two releases in a row: the later one's step holds every text that differs, with what the
+  // earlier printed under those numbers (`was`), so its file alone is read. Null when a pair
+  // needs a text it does not hold (a rule moved onto a number whose text stayed).
+  function adjacent(oldDate, newDate) {
+    var earlier = oldDate < newDate ? oldDate : newDate, later = oldDate < newDate ? newDate : oldDate;
+    if (dates.indexOf(later) !== dates.indexOf(earlier) + 1) return Promise.resolve(null);
+    return script(later).then(function (data) {
+      if (data.base !== earlier || !data.was) return null;
+      var before = new Map(), after = new Map(), present = new Set(data.numbers);
+      Object.keys(data.was).forEach(function (n) { before.set(n, data.was[n][0]); });
+      Object.keys(data.changed).forEach(function (n) { after.set(n, data.changed[n][0]); });
+      var moved = follow(Array.from(before.keys()), earlier, later).where;
+      var whole = true;
+      moved.forEach(function (now) { if (now !== null && present.has(now) && !after.has(now)) whole = false; });
+      if (!whole) return null;
+      return oldDate < newDate ? [before, after] : [after, before];
+    });
+  }
+
   function compare(oldDate, newDate) {
     status.textContent = say(messages.comparing, { old: oldDate, "new": newDate });
     result.textContent = "";
-    Promise.all([load(oldDate), load(newDate)]).then(function (releases) {
+    adjacent(oldDate, newDate).then(function (pair) {
+      return pair || Promise.all([load(oldDate), load(newDate)]);
+    }).then(function (releases) {
       var before = releases[0], after = releases[1];
       var forward = oldDate <= newDate;
       var followed = forward ? follow(Array.from(before.keys()), oldDate, newDate)
