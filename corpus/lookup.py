@@ -8,7 +8,7 @@ import re
 
 from rulesarchive.corpus.catalogue import entry_for
 from rulesarchive.corpus.model import Release
-from rulesarchive.corpus.store import Archive, ArchiveError, no_releases
+from rulesarchive.corpus.store import Archive, ArchiveError, UnknownRelease, no_releases
 
 log = logging.getLogger(__name__)
 
@@ -18,9 +18,7 @@ def find_release(archive: Archive, reference: str | None, language: str = "en") 
 
     A date between two releases names the release in force that day (with a warning).
     """
-    releases = archive.releases(language)
-    if not releases:
-        raise ArchiveError(no_releases(archive.root, language))
+    releases = _stored(archive, language)
     if reference is None:
         return releases[-1]
     try:
@@ -31,7 +29,7 @@ def find_release(archive: Archive, reference: str | None, language: str = "en") 
         matches = [release for release in releases if release.set_code.upper() == reference.upper()]
         if matches:
             return matches[-1]
-        raise ArchiveError(f"no {language} release with set code {reference!r}") from None
+        raise UnknownRelease(f"no {language} release with set code {reference!r}") from None
     for release in releases:
         if release.effective_date == date:
             return release
@@ -40,13 +38,7 @@ def find_release(archive: Archive, reference: str | None, language: str = "en") 
         for release in releases:
             if release.effective_date == entry.effective_date:
                 return release
-    in_force = [release for release in releases if release.effective_date <= date]
-    if not in_force:
-        raise ArchiveError(
-            f"no {language} release effective {reference}: the first is "
-            f"{releases[0].effective_date} ({releases[0].set_name or releases[0].set_code})"
-        )
-    release = in_force[-1]
+    release = release_in_force(archive, date, language)
     log.warning(
         "no %s release effective %s: taking the one in force that day, %s (%s)",
         language,
@@ -65,3 +57,22 @@ def previous_release(archive: Archive, release: Release) -> Release | None:
         if other.effective_date < release.effective_date
     ]
     return earlier[-1] if earlier else None
+
+
+def release_in_force(archive: Archive, date: dt.date, language: str = "en") -> Release:
+    """Return the release in force on a date: the newest effective on or before it."""
+    releases = _stored(archive, language)
+    in_force = [release for release in releases if release.effective_date <= date]
+    if not in_force:
+        raise UnknownRelease(
+            f"no {language} release effective {date}: the first is "
+            f"{releases[0].effective_date} ({releases[0].set_name or releases[0].set_code})"
+        )
+    return in_force[-1]
+
+
+def _stored(archive: Archive, language: str) -> list[Release]:
+    releases = archive.releases(language)
+    if not releases:
+        raise UnknownRelease(no_releases(archive.root, language))
+    return releases

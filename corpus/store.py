@@ -85,6 +85,18 @@ class ArchiveError(Exception):
     """A release that cannot be found, read or written."""
 
 
+class NotFound(ArchiveError, LookupError):
+    """What was asked for is not in the archive (a LookupError too)."""
+
+
+class UnknownRelease(NotFound):
+    """No release of the archive answers to the name given."""
+
+
+class UnknownRule(NotFound):
+    """No rule has the number (or the id) given, in the release asked about."""
+
+
 class UnwritableArchive(ArchiveError):
     """The archive's folder cannot be written to (read-only media, another user's folder)."""
 

@@ -18,9 +18,12 @@ if TYPE_CHECKING:
         CheckHistory,
         Comparison,
         History,
+        NotFound,
         Release,
         RuleText,
         Translation,
+        UnknownRelease,
+        UnknownRule,
     )
 
 __all__ = [
@@ -30,9 +33,12 @@ __all__ = [
     "CheckHistory",
     "Comparison",
     "History",
+    "NotFound",
     "Release",
     "RuleText",
     "Translation",
+    "UnknownRelease",
+    "UnknownRule",
     "__version__",
 ]
 

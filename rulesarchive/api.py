@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import warnings
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rulesarchive.corpus.derived import DerivedData
-from rulesarchive.corpus.model import DocKind, Rule
+from rulesarchive.corpus.lookup import release_in_force
+from rulesarchive.corpus.model import DocKind, GlossaryEntry, Rule
 from rulesarchive.corpus.model import Release as StoredRelease
-from rulesarchive.corpus.store import ArchiveError
+from rulesarchive.corpus.store import ArchiveError, NotFound, UnknownRelease, UnknownRule
 from rulesarchive.differ import release_report
 from rulesarchive.differ.kinds import Kind
 from rulesarchive.lazy import lazy_module
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
 # or the list of releases prints without the differ's word diffing.
 report = lazy_module("rulesarchive.differ.report")
 histories = lazy_module("rulesarchive.differ.history")
+glossary_terms = lazy_module("rulesarchive.differ.glossary")
 lineage = lazy_module("rulesarchive.differ.lineage")
 
 __all__ = [
@@ -46,9 +49,12 @@ __all__ = [
     "Compared",
     "Comparison",
     "History",
+    "NotFound",
     "Release",
     "RuleText",
     "Translation",
+    "UnknownRelease",
+    "UnknownRule",
     "json_text",
 ]
 
@@ -268,25 +274,51 @@ class Archive:
         """Return the releases of a language (None: all), oldest first."""
         return [Release.of(release) for release in self.library.releases(lang)]
 
-    def release(self, reference: ReleaseRef = None, lang: str = "en") -> Release:
+    def release(self, reference: ReleaseRef = None, *legacy: str, lang: str = "en") -> Release:
         """Return one release, named by date or set code; the newest if None."""
+        (lang,) = _keywords("release", legacy, lang=lang)
         return Release.of(self.library.find(reference, lang))
 
-    def rule(self, number: str, release: ReleaseRef = None, lang: str = "en") -> RuleText:
-        """Return a rule as a release (default the newest) prints it."""
+    def in_force(self, date: dt.date | str, *, lang: str = "en") -> Release:
+        """Return the release in force on a date: the newest effective on or before it."""
+        day = dt.date.fromisoformat(date) if isinstance(date, str) else date
+        return Release.of(release_in_force(self.library.archive, day, lang))
+
+    def rule(
+        self, number: str, *legacy: ReleaseRef, release: ReleaseRef = None, lang: str = "en"
+    ) -> RuleText:
+        """Return a rule as a release (default the newest) prints it; raise UnknownRule."""
+        release, lang = _keywords("rule", legacy, release=release, lang=lang)
         found = self.library.find(release, lang)
         return RuleText(self.library.rule(number, found), Release.of(found))
+
+    def rule_on(self, number: str, date: dt.date | str, *, lang: str = "en") -> RuleText:
+        """Return a rule as the release in force on a date printed it."""
+        return self.rule(number, release=self.in_force(date, lang=lang), lang=lang)
+
+    def rule_by_id(self, line_id: str, *, release: ReleaseRef = None, lang: str = "en") -> RuleText:
+        """Return the rule a permanent id (or a retired id) names, as a release (default the
+        last printing it) prints it; raise UnknownRule when it names none there."""
+        line = self.library.line(line_id, lang)
+        releases = self.library.releases(lang)
+        at = releases.index(self.library.find(release, lang)) if release is not None else line.last
+        number = line.number_at(at)
+        if number is None:
+            raise UnknownRule(f"the rule {line_id} is not in {releases[at].key}")
+        return self.rule(number, release=releases[at], lang=lang)
 
     def diff(
         self,
         old: ReleaseRef,
         new: ReleaseRef,
+        *legacy: str,
         lang: str = "en",
         kinds: tuple[str, ...] = (),
         section: str | None = None,
     ) -> Comparison:
         """Return what changed, rule by rule, between any two releases (printing only the
         `kinds` of change and the `section` asked for, as `diff --kind --section`)."""
+        (lang,) = _keywords("diff", legacy, lang=lang)
         before, after = self.library.find(old, lang), self.library.find(new, lang)
         result = self.library.diff(before, after)
         return Comparison(Release.of(before), Release.of(after), result, {}, kinds, section)
@@ -294,20 +326,27 @@ class Archive:
     def changelog(
         self,
         release: ReleaseRef = None,
+        *legacy: str,
         lang: str = "en",
         kinds: tuple[str, ...] = (),
         section: str | None = None,
     ) -> Comparison:
         """Return a release's changes (default the newest) against the release before it;
         a change that only put right citations the check saw wrong is `reference`."""
+        (lang,) = _keywords("changelog", legacy, lang=lang)
         found = self.library.changelog(self.library.find(release, lang))
         return Comparison(
             Release.of(found.old), Release.of(found.new), found.result, found.fixes, kinds, section
         )
 
-    def history(self, number: str, lang: str = "en", release: ReleaseRef = None) -> History:
+    def history(
+        self, number: str, *legacy: str | ReleaseRef, release: ReleaseRef = None, lang: str = "en"
+    ) -> History:
         """Return every version of a rule, named by its number in `release` (default newest;
-        then a number no longer in use names the rule that held it last)."""
+        then a number no longer in use names the rule that held it last); raise UnknownRule.
+
+        `history(number, lang, release)`, the old order, still works (deprecated)."""
+        lang, release = _keywords("history", legacy, lang=lang, release=release)
         found = self.library.find(release, lang) if release is not None else None
         told = self.library.history(number, lang, found)
         return History(told, tuple(self.library.releases(lang)))
@@ -322,12 +361,31 @@ class Archive:
         )
         return History(told, tuple(releases))
 
-    def check(self, release: ReleaseRef = None, lang: str = "en") -> Check:
+    def glossary(
+        self, *, release: ReleaseRef = None, lang: str = "en"
+    ) -> tuple[GlossaryEntry, ...]:
+        """Return a release's glossary (default the newest), in printed order."""
+        return self.library.load(self.library.find(release, lang)).glossary
+
+    def term(self, term: str, *, release: ReleaseRef = None, lang: str = "en") -> GlossaryEntry:
+        """Return one glossary entry, the term matched as the glossary keys it ('Control,
+        Controller' answers 'control'); raise UnknownRule when the release has none."""
+        wanted = glossary_terms.term_key(term)
+        for entry in self.glossary(release=release, lang=lang):
+            if glossary_terms.term_key(entry.term) == wanted:
+                return entry
+        raise UnknownRule(f"no glossary term {term!r} in that {lang} release")
+
+    def check(self, release: ReleaseRef = None, *legacy: str, lang: str = "en") -> Check:
         """Return every citation of a release (default the newest) and its problems."""
+        (lang,) = _keywords("check", legacy, lang=lang)
         return Check(self.library.check_release(self.library.find(release, lang)))
 
-    def check_history(self, release: ReleaseRef = None, lang: str = "en") -> CheckHistory:
+    def check_history(
+        self, release: ReleaseRef = None, *legacy: str, lang: str = "en"
+    ) -> CheckHistory:
         """Return every problem of every release up to one (default the newest), once each."""
+        (lang,) = _keywords("check_history", legacy, lang=lang)
         found = self.library.find(release, lang)
         return CheckHistory(self.library.check(lang).until(found))
 
@@ -343,12 +401,33 @@ class Archive:
         found = self.library.find(release, lang) if release is not None else None
         return Translation(self.library.translation(lang, found), only_stale)
 
-    def compare(self, number: str, release: ReleaseRef = None) -> Compared:
+    def compare(self, number: str, *, release: ReleaseRef = None) -> Compared:
         """Set an English rule (named by its number in `release`, default the newest) beside
         every translation of it, release by release, and each English change beside the
         first translated release that followed it."""
         found = self.library.find(release, "en") if release is not None else None
         return Compared(self.library.compare_translations(number, found))
+
+    def aliases(self, *, lang: str = "en") -> dict[str, str]:
+        """Return the retired ids of a language's rules, each with the id it names now."""
+        return self.library.aliases(lang)
+
+
+def _keywords(method: str, legacy: tuple[Any, ...], **given: Any) -> tuple[Any, ...]:
+    """Return the keyword arguments, in order, taking any the old call form gave by position
+    (deprecated: one order everywhere, `number, *, release=None, lang="en"`)."""
+    if not legacy:
+        return tuple(given.values())
+    if len(legacy) > len(given):
+        raise TypeError(f"{method}() takes at most {len(given)} arguments after the first")
+    names = list(given)
+    warnings.warn(
+        f"Archive.{method}: give {', '.join(names[: len(legacy)])} by keyword "
+        f"({method}(..., {names[0]}=...)); by position is deprecated",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return tuple(legacy) + tuple(given[name] for name in names[len(legacy) :])
 
 
 def scraped_history(path: Path | str, number: str = "") -> History:

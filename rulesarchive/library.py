@@ -33,7 +33,13 @@ from rulesarchive.corpus.model import (
     Rule,
 )
 from rulesarchive.corpus.numbers import nearest_numbers, typed_number
-from rulesarchive.corpus.store import Archive, ArchiveError, no_releases
+from rulesarchive.corpus.store import (
+    Archive,
+    ArchiveError,
+    UnknownRelease,
+    UnknownRule,
+    no_releases,
+)
 from rulesarchive.diffs import Diffs
 from rulesarchive.lazy import lazy_module
 
@@ -124,7 +130,7 @@ class Library:
         if isinstance(reference, Release):
             stored = self.archive.get(reference.language, reference.effective_date)
             if stored is None:
-                raise ArchiveError(f"no release {reference.key} in {self.root}")
+                raise UnknownRelease(f"no release {reference.key} in {self.root}")
             return stored
         if isinstance(reference, dt.date):
             reference = reference.isoformat()
@@ -145,15 +151,15 @@ class Library:
 
     def _unknown(
         self, number: str, release: Release, document: Document | None = None
-    ) -> ArchiveError:
+    ) -> UnknownRule:
         """The error for a number a release does not print, naming the nearest it prints."""
         typed = typed_number(number)
         if typed is None:
-            return ArchiveError(f"{number!r} is not a rule number (give one like 702.19b)")
+            return UnknownRule(f"{number!r} is not a rule number (give one like 702.19b)")
         document = document or self.load(release)
         near = nearest_numbers(typed, [rule.number for rule in document.rules])
         hint = f"; nearest: {', '.join(near)}" if near else ""
-        return ArchiveError(f"no rule {number} in {release.key} ({release.set_name}){hint}")
+        return UnknownRule(f"no rule {number} in {release.key} ({release.set_name}){hint}")
 
     # Diffs and changelogs
 
@@ -271,7 +277,7 @@ class Library:
         typed = _typed(number)
         releases = self.releases(language)
         if not releases:
-            raise ArchiveError(no_releases(self.root, language))
+            raise UnknownRelease(no_releases(self.root, language))
         at = releases.index(release) if release else len(releases) - 1
         lines = self._chapter_lines(language, releases, typed.partition(".")[0])
         try:
@@ -298,7 +304,7 @@ class Library:
         typed = _typed(number)
         english = self.releases("en")
         if not english:
-            raise ArchiveError(no_releases(self.root, "en"))
+            raise UnknownRelease(no_releases(self.root, "en"))
         at = english.index(release) if release else len(english) - 1
         lines = self._chapter_lines("en", english, typed.partition(".")[0])
         line = lineage.line_of(lines, typed, at, release is None)
@@ -341,7 +347,7 @@ class Library:
         target = self.aliases(language).get(line_id, line_id)
         found = next((line for line in trace.lines if line.id == target), None)
         if found is None:
-            raise ArchiveError(f"no {language} rule has the id {line_id!r}")
+            raise UnknownRule(f"no {language} rule has the id {line_id!r}")
         return found
 
     def aliases(self, language: str) -> dict[str, str]:
@@ -436,7 +442,7 @@ class Library:
         """
         releases = self.releases(language)
         if not releases:
-            raise LookupError(f"no {language} releases in the archive")
+            raise UnknownRelease(f"no {language} releases in the archive")
         if language == "en":
             checked = self._check_english(releases, gathered)
             assert checked is not None  # with `fewest` 0, every release is checked
@@ -547,7 +553,7 @@ class Library:
         """
         releases = self.releases(language)
         if not releases:
-            raise LookupError(f"no {language} releases in the archive")
+            raise UnknownRelease(f"no {language} releases in the archive")
         chosen = release or releases[-1]
         english = self.releases("en")
         inputs = hashlib.sha256(repr((chosen, english)).encode()).hexdigest()

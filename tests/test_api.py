@@ -13,7 +13,16 @@ from click.testing import CliRunner
 from rulesarchive.corpus import model
 from rulesarchive.site_builder.build import sample_archive
 
-from rulesarchive import Archive, ArchiveError, Comparison, History, Release, RuleText
+from rulesarchive import (
+    Archive,
+    ArchiveError,
+    Comparison,
+    History,
+    Release,
+    RuleText,
+    UnknownRelease,
+    UnknownRule,
+)
 from rulesarchive.cli import main
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
@@ -94,3 +103,33 @@ def test_readme_example_runs_on_the_real_archive(ingested, tmp_path, monkeypatch
     assert any(line.startswith("700.9 [") for line in printed)  # changed in Foundations
     assert printed[-2] == "400.6"
     assert json.loads(printed[-1])["substantive"] > 100
+
+
+def test_one_argument_order_with_the_old_one_deprecated(sample):
+    by_keyword = sample.history("400.6", release="2011-05-01", lang="en")
+    with pytest.warns(DeprecationWarning, match="by keyword"):
+        old_order = sample.history("400.6", "en", "2011-05-01")
+    assert old_order.to_json() == by_keyword.to_json()
+    with pytest.warns(DeprecationWarning):
+        assert sample.rule("400.6", "KLD").release.set_code == "KLD"
+
+
+def test_one_error_class_per_kind_of_failure(sample):
+    for call in (lambda: sample.rule("999.9"), lambda: sample.history("999.9")):
+        with pytest.raises(UnknownRule, match=r"no rule 999\.9"):
+            call()
+    with pytest.raises(UnknownRelease):
+        sample.release("XYZ")
+    with pytest.raises(UnknownRelease):
+        sample.in_force("2000-01-01")
+    assert issubclass(UnknownRule, LookupError) and issubclass(UnknownRule, ArchiveError)
+
+
+def test_rules_in_force_on_a_date_and_by_permanent_id(sample):
+    assert sample.in_force("2011-01-01").effective_date.isoformat() == "2010-10-01"
+    assert sample.rule_on("400.6", "2011-01-01").release.effective_date.isoformat() == "2010-10-01"
+    by_id = sample.rule_by_id("2010-02-01/400.6")
+    assert by_id.number == "400.6" and by_id.text == sample.rule("400.6").text
+    assert sample.history_of_id("2010-02-01/702.18").numbers == ("702.18", "702.19")
+    with pytest.raises(UnknownRule):
+        sample.rule_by_id("1999-01-01/1.1")

@@ -79,27 +79,29 @@ def test_releases(api, cli, lang):
 @pytest.mark.parametrize(("number", "release", "lang"), RULES)
 def test_rule(api, cli, number, release, lang):
     args = ["--release", release] if release else []
-    assert _printed(api.rule(number, release, lang).to_json()) == cli(
+    assert _printed(api.rule(number, release=release, lang=lang).to_json()) == cli(
         "rule", number, *args, "--lang", lang
     )
 
 
 @pytest.mark.parametrize(("old", "new", "lang"), DIFFS)
 def test_diff(api, cli, old, new, lang):
-    assert _printed(api.diff(old, new, lang).to_json()) == cli("diff", old, new, "--lang", lang)
+    assert _printed(api.diff(old, new, lang=lang).to_json()) == cli(
+        "diff", old, new, "--lang", lang
+    )
 
 
 @pytest.mark.parametrize(("release", "lang"), CHANGELOGS)
 def test_changelog(api, cli, release, lang):
     args = [release] if release else []
     expected = cli("changelog", *args, "--lang", lang)
-    assert _printed(api.changelog(release, lang).to_json()) == expected
+    assert _printed(api.changelog(release, lang=lang).to_json()) == expected
 
 
 @pytest.mark.parametrize(("number", "lang", "release"), HISTORIES)
 def test_history(api, cli, number, lang, release):
     args = ["--release", release] if release else []
-    assert _printed(api.history(number, lang, release).to_json()) == cli(
+    assert _printed(api.history(number, release=release, lang=lang).to_json()) == cli(
         "history", number, "--lang", lang, *args
     )
 
@@ -107,9 +109,9 @@ def test_history(api, cli, number, lang, release):
 @pytest.mark.parametrize(("release", "lang"), CHECKS)
 def test_check(api, cli, release, lang):
     args = [release] if release else []
-    assert _printed(api.check(release, lang).to_json()) == cli("check", *args, "--lang", lang)
+    assert _printed(api.check(release, lang=lang).to_json()) == cli("check", *args, "--lang", lang)
     every = cli("check", *args, "--lang", lang, "--all")
-    assert _printed(api.check_history(release, lang).to_json()) == every
+    assert _printed(api.check_history(release, lang=lang).to_json()) == every
 
 
 @pytest.mark.parametrize(("lang", "release", "stale"), TRANSLATIONS)

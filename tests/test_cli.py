@@ -450,7 +450,7 @@ def test_a_stdout_that_cannot_show_every_character_gets_replacements(tmp_path):
 def test_ctrl_c_in_a_command_ends_with_aborted_and_130(tmp_path, monkeypatch):
     from rulesarchive.api import Archive
 
-    def interrupted(*_args):
+    def interrupted(*_args, **_kwargs):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(Archive, "changelog", interrupted)

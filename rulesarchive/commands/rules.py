@@ -43,7 +43,7 @@ def _print(result, output: str) -> None:
 @click.pass_obj
 def rule(root: Path, number: str, reference: str | None, lang: str, output: str) -> None:
     """Print one rule with its examples."""
-    _print(Archive(root).rule(number, reference, lang), output)
+    _print(Archive(root).rule(number, release=reference, lang=lang), output)
 
 
 @click.command()
@@ -56,7 +56,7 @@ def rule(root: Path, number: str, reference: str | None, lang: str, output: str)
 @click.pass_obj
 def diff(root: Path, old: str, new: str, lang: str, kinds, section, output: str) -> None:
     """Show what changed, rule by rule, between any two releases."""
-    _print(Archive(root).diff(old, new, lang, kinds, section), output)
+    _print(Archive(root).diff(old, new, lang=lang, kinds=kinds, section=section), output)
 
 
 @click.command()
@@ -68,7 +68,7 @@ def diff(root: Path, old: str, new: str, lang: str, kinds, section, output: str)
 @click.pass_obj
 def changelog(root: Path, reference: str | None, lang: str, kinds, section, output: str) -> None:
     """Show a release's changes against the release before it (default: the newest)."""
-    _print(Archive(root).changelog(reference, lang, kinds, section), output)
+    _print(Archive(root).changelog(reference, lang=lang, kinds=kinds, section=section), output)
 
 
 @click.command()
@@ -90,7 +90,7 @@ def history(root: Path, number, lang, reference, from_file, every_release, outpu
     elif not number:
         raise click.UsageError("give a rule NUMBER or --from-file FILE")
     else:
-        found = Archive(root).history(number, lang, reference)
+        found = Archive(root).history(number, release=reference, lang=lang)
     if output == "json":
         click.echo(json_text(found.to_json()), nl=False)
     else:
@@ -109,7 +109,11 @@ def history(root: Path, number, lang, reference, from_file, every_release, outpu
 def check(root: Path, reference, lang: str, every: bool, output: str, strict: bool) -> None:
     """Check every citation of a release (default: newest): dangling, stale, self."""
     archive = Archive(root)
-    result = archive.check_history(reference, lang) if every else archive.check(reference, lang)
+    result = (
+        archive.check_history(reference, lang=lang)
+        if every
+        else archive.check(reference, lang=lang)
+    )
     _print(result, output)
     data = result.to_json()
     if strict and any(problem.get("fixed") is None for problem in data["problems"]):
@@ -148,7 +152,7 @@ def translations(root: Path, language, reference, only_stale: bool, output: str)
 @click.pass_obj
 def compare(root: Path, number: str, reference: str | None, output: str) -> None:
     """Compare the translations of one rule with each other and the English, across time."""
-    _print(Archive(root).compare(number, reference), output)
+    _print(Archive(root).compare(number, release=reference), output)
 
 
 @click.command()
