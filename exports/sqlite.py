@@ -624,7 +624,7 @@ def translation_rows(
             rule.english_number,
             _json(rule.problems),
             disagrees,
-            _english_line(english, start, rule.english_number) if base else None,
+            _english_line(english, start, rule.number) if base else None,
         )
         for rule in report.rules
     ]
@@ -636,7 +636,8 @@ def english_numbers(english: Collected) -> dict[str, set[str]]:
 
 
 def _english_line(english: Collected, index: int, number: str | None) -> str | None:
-    """Return the id of the English rule printed as `number` in English release `index`."""
+    """Return the id of the English rule printed as `number` in English release `index` (a
+    translation numbers its rules as the English release it translates)."""
     line = english.gathered.holder(number, index) if number else None
     return line.id if line is not None else None
 

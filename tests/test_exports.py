@@ -16,6 +16,7 @@ from rulesarchive.exports.sqlite import INDEXES, SCHEMA, SEARCH, VIEWS
 from rulesarchive.site_builder.build import sample_archive
 
 from rulesarchive.cli import main
+from tests.site_fixture import fixture_archive
 
 # Every version of the rule printed as NUMBER in the newest release of a language.
 EVERY_VERSION = """
@@ -361,3 +362,22 @@ def test_an_export_killed_while_replacing_its_folder_is_mended_by_the_next(sampl
     assert sorted(path.name for path in tmp_path.iterdir()) == ["json"]
     export(sample, "json", dest)  # replaced in one step: nothing is left beside it
     assert sorted(path.name for path in tmp_path.iterdir()) == ["json"]
+
+
+def test_a_translated_rule_names_the_english_rule_it_translates(tmp_path):
+    library = fixture_archive(tmp_path / "archive")
+    export(library.root, "json", tmp_path / "json")
+    english = json.loads((tmp_path / "json" / "en.json").read_text(encoding="utf-8"))
+    chinese = json.loads((tmp_path / "json" / "zh-Hans.json").read_text(encoding="utf-8"))
+    (base,) = [r for r in english["releases"] if r["effective_date"] == "2014-02-01"]
+    english_ids = {rule["number"]: rule["id"] for rule in base["rules"]}
+    rules = chinese["releases"][0]["rules"]
+    assert rules and all(rule["english_id"] == english_ids[rule["number"]] for rule in rules)
+    export(library.root, "sqlite", tmp_path / "rules.sqlite")
+    db = sqlite3.connect(tmp_path / "rules.sqlite")
+    rows = db.execute(
+        "SELECT translations.number, lines.line_id FROM translations "
+        "JOIN lines ON lines.id = translations.english_line "
+        "JOIN releases ON releases.id = translations.release_id WHERE releases.language = 'zh-Hans'"
+    ).fetchall()
+    assert len(rows) == len(rules) and all(english_ids[n] == line for n, line in rows)
