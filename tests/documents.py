@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import io
-import textwrap
 
 
 def text_to_pdf(text: str, width: int = 95, lines_per_page: int = 55) -> bytes:
-    """Return a PDF printing the text in Helvetica, wrapped at `width` characters, paginated."""
+    """Return a PDF printing the text in 10-point Helvetica, wrapped as a typesetter does at
+    the width of about `width` characters (5 points each), paginated."""
+    from reportlab.lib.utils import simpleSplit
+
     lines: list[str] = []
     for paragraph in text.split("\n"):
-        lines += textwrap.wrap(paragraph, width) or [""]
+        lines += simpleSplit(paragraph, "Helvetica", 10, width * 5) or [""]
     pages = [lines[at : at + lines_per_page] for at in range(0, len(lines), lines_per_page)]
     objects: list[bytes] = []
 
@@ -66,4 +68,47 @@ def text_to_docx(text: str) -> bytes:
         document.add_paragraph(line)
     buffer = io.BytesIO()
     document.save(buffer)
+    return buffer.getvalue()
+
+
+def release_to_pdf(text: str, breaks: dict[str, str] | None = None) -> bytes:
+    """Return a PDF laid out as Wizards prints a release: Times on letter pages, paragraphs
+    wrapped to the margins, a running header and the page number on every page.
+
+    `breaks` forces page breaks: before the line equal to each key, within the paragraph
+    after which its value's line ends ('after' the term of an entry, 'inside' a multi-line one).
+    """
+    from reportlab.lib.pagesizes import letter
+    from reportlab.lib.utils import simpleSplit
+    from reportlab.pdfgen import canvas
+
+    breaks = breaks or {}
+    buffer = io.BytesIO()
+    page = canvas.Canvas(buffer, pagesize=letter, invariant=True)
+    width, height = letter
+    left, top, bottom, size, leading = 54, height - 72, 72, 10, 12
+    state = {"y": top, "number": 1}
+
+    def new_page() -> None:
+        page.setFont("Helvetica", 8)
+        page.drawString(left, height - 40, "Magic: The Gathering Comprehensive Rules")
+        page.drawCentredString(width / 2, 40, str(state["number"]))
+        page.showPage()
+        state["y"], state["number"] = top, state["number"] + 1
+
+    lines = text.replace("\r\n", "\n").split("\n")
+    for at, line in enumerate(lines):
+        if breaks.get(line) == "before" or (at and breaks.get(lines[at - 1]) == "after"):
+            new_page()
+        if not line:
+            state["y"] -= leading / 2
+            continue
+        for piece in simpleSplit(line, "Times-Roman", size, width - 2 * left) or [""]:
+            if state["y"] < bottom:
+                new_page()
+            page.setFont("Times-Roman", size)
+            page.drawString(left, state["y"], piece)
+            state["y"] -= leading
+    new_page()
+    page.save()
     return buffer.getvalue()

@@ -11,7 +11,7 @@ from rulesarchive.scraper.errors import InputError
 from rulesarchive.scraper.ingest import ingest_bytes
 from rulesarchive.scraper.pdf import pdf_text, tidy_pdf_text
 
-from tests.documents import text_to_docx, text_to_pdf
+from tests.documents import release_to_pdf, text_to_docx, text_to_pdf
 from tests.samples import modern_text
 
 
@@ -94,3 +94,22 @@ def test_the_pdf_and_docx_of_one_release_ingest_as_the_same_release(tmp_path):
     # The TXT of one text is kept before the DOCX, in any order.
     txt = ingest_bytes(archive, text.encode(), "cr.txt")
     assert txt.status == "replaced" and "same text as cr.docx" in txt.message
+
+
+def test_a_real_release_as_pdf_and_docx_is_the_document_of_its_txt(shared_archive, tmp_path):
+    # The archive has no PDF and DOCX of one release: make them from a real TXT, the PDF laid
+    # out as Wizards' are (wrapped at the margin, running header, page numbers) with page
+    # breaks in the glossary before a term, after a term and inside an entry's meanings.
+    source = (shared_archive / "en" / "2014-02-01.txt").read_bytes()
+    text = source.decode("cp1252").replace("\r\n", "\n")  # as Wizards stored it
+    meaning = next(line for line in text.split("\n") if line.startswith("1. A zone. A player"))
+    breaks = {"Hand": "before", "Haste": "after", meaning: "after"}
+    archive = Archive(tmp_path)
+    stored = ingest_bytes(archive, source, "cr.txt")
+    assert stored.status == "added"
+    for name, data in (("cr.docx", text_to_docx(text)), ("cr.pdf", release_to_pdf(text, breaks))):
+        outcome = ingest_bytes(archive, data, name)
+        assert outcome.status == "unchanged" and "same text as cr.txt" in outcome.message, name
+    document = archive.load(stored.release)
+    hand = next(entry for entry in document.glossary if entry.term == "Hand")
+    assert hand.text.count("\n") == 2  # two meanings and the citation, each on its own line
