@@ -103,7 +103,9 @@ def _next_meaning(current: str, after: str) -> bool:
     """Tell whether a line is the next of a glossary entry's numbered meanings ('2. ' after a
     line that began '1. '): its own line, however full the line before."""
     this, then = _MEANING.match(current), _MEANING.match(after)
-    return bool(this and then) and int(then[1]) == int(this[1]) + 1
+    if this is None or then is None:
+        return False
+    return int(then[1]) == int(this[1]) + 1
 
 
 def _place(box) -> tuple[int, str]:
