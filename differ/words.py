@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import islice
 
 from diff_match_patch import diff_match_patch
@@ -20,17 +20,17 @@ Diff = tuple[tuple[int, str], ...]
 
 # One token per word, per run of spaces, per punctuation mark, and per CJK character (Chinese
 # has no spaces: a changed character must not replace the whole sentence).
-_CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
+_CJK_RANGES = (("\u3040", "\u30ff"), ("\u3400", "\u9fff"), ("\uf900", "\ufaff"))
+_CJK = "".join(f"{low}-{high}" for low, high in _CJK_RANGES)
 # A dotted number is one token, so that a changed reference is one phrase: not built from
 # corpus.numbers, as sizes ('2.5 inches', '(6.3 cm') must stay one token too.
-_TOKEN = re.compile(rf"\d+\.\d+[a-z]*|[{_CJK}]|[^\W{_CJK}]+|\s+|[^\w\s]")
-_WORD = re.compile(rf"\d+\.\d+[a-z]*|[{_CJK}]|[^\W_{_CJK}]+")
+_TOKEN = rf"\d+\.\d+[a-z]*|[{_CJK}]|[^\W{_CJK}]+|\s+|[^\w\s]"
+_WORD = rf"\d+\.\d+[a-z]*|[{_CJK}]|[^\W_{_CJK}]+"
 # The same two patterns for an ASCII text, spelt with the ASCII members of each class (\s is
 # also \x1c-\x1f): they match the same tokens a sixth quicker, and most texts are ASCII.
 _SPACE = r"\t-\r\x1c-\x1f "
 _ASCII_TOKEN = re.compile(rf"[0-9]+\.[0-9]+[a-z]*|\w+|[{_SPACE}]+|[^\w{_SPACE}]", re.ASCII)
 _ASCII_WORD = re.compile(r"[0-9]+\.[0-9]+[a-z]*|[a-z0-9]+")  # of a lower-cased text
-_CJK_CHAR = re.compile(f"[{_CJK}]")
 _ENGINE = diff_match_patch()
 _ENGINE.Diff_Timeout = 0  # deterministic output; rule texts are short
 _OPS = {"=": EQUAL, "-": DELETE, "+": INSERT}
@@ -56,9 +56,17 @@ class Phrase:
     new: str
 
 
+@cache
+def _unicode(pattern: str) -> re.Pattern[str]:
+    """Compile a pattern for texts that are not ASCII when one first comes: the Unicode
+    classes cost more to compile than the rest of this module takes to import, and a command
+    that diffs no text (a kept diff, an English history) never needs them."""
+    return re.compile(pattern)
+
+
 def tokenise(text: str) -> list[str]:
     """Split text into word, space, punctuation and CJK-character tokens."""
-    return (_ASCII_TOKEN if text.isascii() else _TOKEN).findall(text)
+    return (_ASCII_TOKEN if text.isascii() else _unicode(_TOKEN)).findall(text)
 
 
 def diff_words(old: str, new: str) -> Diff:
@@ -142,7 +150,7 @@ def _starts_token(suffix: str, at: int) -> bool:
 
 
 def _is_cjk(char: str) -> bool:
-    return _CJK_CHAR.match(char) is not None
+    return any(low <= char <= high for low, high in _CJK_RANGES)
 
 
 def _merge_equalities(diffs: list[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -158,13 +166,13 @@ def _merge_equalities(diffs: list[tuple[int, str]]) -> list[tuple[int, str]]:
 def words_of(text: str) -> list[str]:
     """Return the words of a text, lower-cased: the tokens that are not space or punctuation."""
     text = text.lower()
-    return (_ASCII_WORD if text.isascii() else _WORD).findall(text)
+    return (_ASCII_WORD if text.isascii() else _unicode(_WORD)).findall(text)
 
 
 def first_words(text: str, count: int) -> list[str]:
     """Return the first `count` words of a text, lower-cased (reading no further)."""
     text = text.lower()
-    words = (_ASCII_WORD if text.isascii() else _WORD).finditer(text)
+    words = (_ASCII_WORD if text.isascii() else _unicode(_WORD)).finditer(text)
     return [match.group() for match in islice(words, count)]
 
 

@@ -1,5 +1,6 @@
 """The differ: word diffs, alignment, classification, sweeps, histories."""
 
+import re
 from pathlib import Path
 
 import rulesarchive.differ.words
@@ -65,10 +66,11 @@ def test_ascii_texts_are_split_as_the_general_patterns_split_them():
         "Control characters\x1c\x1d are spaces\x1f\tto \\s\x0b\x0c\r\n too.",
         "Kelvin \u212a lower-cases to ASCII; 'quotes' and {G}{G}.",
     ]
+    token, word = re.compile(words._TOKEN), re.compile(words._WORD)
     for text in texts:
-        assert words.tokenise(text) == words._TOKEN.findall(text)
-        assert words.words_of(text) == words._WORD.findall(text.lower())
-        assert words.first_words(text, 4) == words._WORD.findall(text.lower())[:4]
+        assert words.tokenise(text) == token.findall(text)
+        assert words.words_of(text) == word.findall(text.lower())
+        assert words.first_words(text, 4) == word.findall(text.lower())[:4]
 
 
 def test_candidates_tied_at_the_cut_go_to_the_lower_numbers():
