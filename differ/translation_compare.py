@@ -10,6 +10,7 @@ that the reports (differ.translations) and the lines of descent (differ.lineage)
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -105,14 +106,15 @@ def compare_rule(
     """Set an English rule's line of descent beside each translation (`at`: where the rule
     was asked for, an index into `english`)."""
     renderings = tuple((track.language, _renderings(line, track, english)) for track in tracks)
+    position = {release.effective_date: index for index, release in enumerate(english)}
     bases = [r.base for _, found in renderings for r in found if r.english_number]
-    first = min((english.index(base) for base in bases), default=len(english))
+    first = min((position[base.effective_date] for base in bases), default=len(english))
     changes = tuple(
         EnglishChange(
             english[index],
             number,
             kind,
-            tuple(_follow(language, found, english, index) for language, found in renderings),
+            tuple(_follow(language, found, position, index) for language, found in renderings),
         )
         for index, number, kind in _changes(line, len(english))
         if index > first
@@ -184,12 +186,13 @@ def _translates(line: Line, index: int, english: Sequence[Release]) -> Release:
 
 
 def _follow(
-    language: str, renderings: Sequence[Rendering], english: Sequence[Release], change: int
+    language: str, renderings: Sequence[Rendering], position: dict[dt.date, int], change: int
 ) -> Follow:
-    """The first translated release whose English base holds the change at `change`."""
+    """The first translated release whose English base holds the change at `change`
+    (`position`: each English release's index, by date)."""
     before = None  # the translation's rule in its last release based before the change
     for rendering in renderings:
-        base = english.index(rendering.base)
+        base = position[rendering.base.effective_date]
         if base < change:
             before = rendering
             continue

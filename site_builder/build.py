@@ -21,9 +21,11 @@ from rulesarchive.corpus.store import no_releases
 from rulesarchive.differ.language import Language
 from rulesarchive.differ.references import LanguageCheck
 from rulesarchive.differ.release_report import release_label
+from rulesarchive.differ.translation_compare import Track
 from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.site_builder import feeds, paths, search
 from rulesarchive.site_builder.checks import CheckPages
+from rulesarchive.site_builder.compare_pages import tracks_of
 from rulesarchive.site_builder.forked import Aside, Beside
 from rulesarchive.site_builder.link_cache import LinkCache
 from rulesarchive.site_builder.output import Output, building, built_from
@@ -147,16 +149,19 @@ def _render(
     gathered: dict[str, Language] = {}
     tell = progress or (lambda _stage, _done, _total: None)
 
-    def reports_of_translations() -> dict[str, TranslationReport]:
+    def reports_of_translations() -> dict[str, list[TranslationReport]]:
+        """Every translated release's report, oldest first (the newest is the language's)."""
         return {
-            language: archive.translation(language) for language in languages if language != "en"
+            language: [archive.translation(language, r) for r in archive.releases(language)]
+            for language in languages
+            if language != "en"
         }
 
     # A rebuild's reports are worked out beside the gathering. A first build's, and the other
     # languages' missing diffs, beside the first language's walk, once its diffs are made on
     # every core: the walk takes one (before, the reports would diff its releases after each
     # base again, beside the workers diffing every pair).
-    translated: Callable[[], dict[str, TranslationReport]] = reports_of_translations
+    translated: Callable[[], dict[str, list[TranslationReport]]] = reports_of_translations
     if output.previous and len(languages) > 1:
         translated = beside.start(reports_of_translations)
     diffs_aside: dict[str, Callable[[], int]] = {}
@@ -199,11 +204,16 @@ def _render(
             checks_aside[language] = beside.start(
                 partial(archive.check, language, gathered[language], gathered["en"])
             )
-    reports = translated()
+    every_report = translated()
+    reports = {language: found[-1] for language, found in every_report.items() if found}
     pairing = Pairing()
+    tracks: list[Track] = []
     if "en" in gathered:
         pairing = pair_translations(
             gathered["en"], [(gathered[lang], report) for lang, report in reports.items()]
+        )
+        tracks = tracks_of(
+            gathered["en"], [(gathered[lang], found) for lang, found in every_report.items()]
         )
     first_pages: LanguagePages | None = None
     lastmod: dict[str, dt.date] = {}
@@ -220,6 +230,7 @@ def _render(
             base_url,
             links,
             others={lang: other for lang, other in gathered.items() if lang != language},
+            tracks=tracks if language == "en" else None,
         )
         first_pages = first_pages or pages
         rules, unchecked, others = pages.shares()

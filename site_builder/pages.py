@@ -14,8 +14,10 @@ from rulesarchive.corpus.derived import code_version
 from rulesarchive.differ.history import Version
 from rulesarchive.differ.language import Language
 from rulesarchive.differ.lineage import Line, line_versions
+from rulesarchive.differ.translation_compare import Track
 from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.site_builder import paths
+from rulesarchive.site_builder.compare_pages import ComparePages
 from rulesarchive.site_builder.index_pages import IndexPages
 from rulesarchive.site_builder.link_cache import LinkCache
 from rulesarchive.site_builder.number_pages import NumberPages
@@ -61,11 +63,13 @@ class LanguagePages:
         base_url: str = "",
         links: LinkCache | None = None,
         others: dict[str, Language] | None = None,
+        tracks: list[Track] | None = None,
     ) -> None:
         self.base_url = base_url  # absolute links (canonical, alternates) start with it
         self.lastmod: dict[str, dt.date] = {}  # page -> when what it shows last changed
         self.pairing = pairing or Pairing()
         self.report = report  # of the newest release, for a translated language
+        self.tracks = tracks or []  # for English: every translated release's report, by language
         self.english = english  # for a translated language: where English changes are listed
         self.t = messages(data.language)
         # What every page of the language shares, hashed once into each page's fingerprint.
@@ -279,7 +283,7 @@ class LanguagePages:
         pages that show nothing of the reference check (which may be made before it is in);
         the others. The rule pages and the changelogs show the check (`reference_marks`,
         `citation_fixes` and the diffs it marks), as may the status pages (English's diffs)."""
-        unchecked = (NumberPages, IndexPages)
+        unchecked = (NumberPages, IndexPages, ComparePages)
         checked = (ReleasePages, StatusPages)
         return (
             RulePages(self).jobs(),

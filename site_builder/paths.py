@@ -35,6 +35,11 @@ def rule_page_of(language: str, line_id: str) -> str:
     return f"{language}/r/{line_id}/index.html"
 
 
+def translations_page(line_id: str) -> str:
+    """Return an English rule's page beside its translations across time."""
+    return f"en/r/{line_id}/translations.html"
+
+
 def number_page(language: str, number: str) -> str:
     """Return the page a rule number resolves at (a stub that redirects to its rule)."""
     return f"{language}/n/{number}/index.html"

@@ -362,10 +362,22 @@ class RulePages:
                 for counterpart in self._counterparts(line)
             ],
             english=self._english_view(page, line),
+            across_href=self._across_href(page, line),
             switches=switches,
             reference_marks=self.site.reference_marks.get(line.id, ()),
             description=_short(current.printed_text, 155),
             og_type="article",
+        )
+
+    def _across_href(self, page: str, line: Line) -> str:
+        """Link to the English rule's page across its translations ('' when none has it)."""
+        if self._translations.get(line.id):
+            return paths.relative(page, paths.translations_page(line.id))
+        english = self._english.get(line.id)
+        return (
+            paths.relative(page, paths.translations_page(english.english_line_id))
+            if english
+            else ""
         )
 
     def _link_rule(self, page: str, line: Line) -> tuple[str, list[str]]:

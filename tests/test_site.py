@@ -35,6 +35,7 @@ GOLDEN_PAGES = [
     "en/releases/2011-05-01/index.html",
     "en/releases/2011-09-30/check.html",
     "en/r/2010-02-01/400.6/index.html",
+    "en/r/2010-02-01/400.6/translations.html",
     "en/n/702.19/index.html",
     "en/glossary/trample/index.html",
     "en/r/2010-02-01/400.8/index.html",

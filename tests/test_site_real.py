@@ -149,3 +149,20 @@ def test_the_section_numbers_a_sweep_renames_are_links(real_site):
     bare = [s for s in summaries if re.search(r"<(del|ins)>\d{3}</\1>", s)]
     assert summaries and not bare  # '407' -> '606' in 3 rules: both numbers linked
     assert any(re.search(r'<del><a href="[^"]+">407</a></del>', s) for s in summaries)
+
+
+def test_a_rule_page_links_its_page_across_translations(real_site):
+    # 702.19b: en 2023-04-14 reworded it; zh-Hans followed in 2023-10-13, ko has not (its
+    # translation ends in 2021); the Korean rule page links the same English page
+    rule = (real_site / "en/n/702.19b" / _target(real_site, "en", "702.19b")).resolve()
+    link = re.search(r'<a href="([^"]+)">This rule across its translations', rule.read_text())
+    across = (rule.parent / link.group(1)).resolve()
+    text = re.sub(r"<[^>]+>", "", across.read_text(encoding="utf-8"))
+    assert "2023-04-14 · March of the Machine · 702.19b · sweep" in text
+    assert (
+        "简体中文: followed in 2023-10-13 (translates the English of 2023-10-13), 3 English" in text
+    )
+    assert "한국어: not yet" in text
+    korean = (real_site / "ko/n/702.19b" / _target(real_site, "ko", "702.19b")).resolve()
+    link = re.search(r'<a href="([^"]+)">이 규칙을', korean.read_text(encoding="utf-8"))
+    assert (korean.parent / link.group(1)).resolve() == across
