@@ -743,7 +743,9 @@ def _follow_text(follow: dict, newest: dict | None) -> str:
         date, base = follow["release"]["effective_date"], follow["base_release"]["effective_date"]
         return f"{language}: its first release, {date}, translates en {base}: after this change"
     later = follow["english_releases_later"]
-    when = "the same English release" if later == 0 else f"{later} English releases later"
+    when = {0: "the same English release", 1: "1 English release later"}.get(
+        later, f"{later} English releases later"
+    )
     base = follow["base_release"]["effective_date"]
     said = {True: "; reworded", False: "; wording unchanged", None: ""}[follow["reworded"]]
     status = follow["status"]
