@@ -1,11 +1,15 @@
 """`export git`: a git repository with one commit per release, so git answers rule history.
 
 Each release is a commit on `main`, oldest first, dated (author and committer) by its effective
-date, tagged `<date>` and with the set as its message. `rules/<chapter>.txt` holds the
-chapter's normalised rules one per line (`400.6 text`, each example on its own line as
-`400.6 Example: text`), `glossary.txt` one entry per line: then
-`git log -L '/^400.6 /,+1:rules/400.txt'`, `git log -S phrase` and `git blame` follow a rule.
-The same archive gives the same commit ids every time. Written with `git fast-import`, in one pass.
+date, tagged `<date>`, with the set as its subject and the release's renumbering in its body
+(`702.18b → 702.19b`, folded into shifts as the changelog says them). `rules/<id>.txt` holds a
+rule's text on its first line and each example on its own line after, under the rule's
+permanent id, which no renumbering changes; the text changes only where the release diff saw
+the wording change, so a quote or dash printed otherwise leaves it alone. `numbers.txt` names
+each rule's file by number (`400.6 <id>`), `glossary.txt` holds one entry per line. Then
+`git log rules/<id>.txt` lists a rule's wording changes and `git blame` names the release of
+its last one. The same archive gives the same commit ids every time. Written with
+`git fast-import`, in one pass.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
+from rulesarchive.differ.kinds import WORDING, Kind
+from rulesarchive.differ.renumbering import shift_text, summarise_renumbering
 from rulesarchive.exports import ExportError
 from rulesarchive.exports.collect import Collected, ReleaseText
 from rulesarchive.exports.place import staged
@@ -31,7 +37,8 @@ def export_git(language: Collected, dest: Path) -> None:
         raise ExportError("export git needs the git command, which is not on PATH")
     # The user's git configuration (templates, hooks, signing) has no say in the result.
     environment = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
-    with staged(dest, _is_git_export, "a git export (.git, rules/, glossary.txt)") as folder:
+    what = "a git export (.git, rules/, numbers.txt, glossary.txt)"
+    with staged(dest, _is_git_export, what) as folder:
         _git(git, environment, "init", "--quiet", "--initial-branch=main", str(folder))
         importer = subprocess.Popen(
             [git, "-C", str(folder), "fast-import", "--quiet", "--done"],
@@ -53,9 +60,12 @@ def export_git(language: Collected, dest: Path) -> None:
         _git(git, environment, "-C", str(folder), "checkout", "--quiet", "main")
 
 
+_EXPORTED = {".git", "rules", "numbers.txt", "glossary.txt"}
+
+
 def _is_git_export(path: Path) -> bool:
     names = {child.name for child in path.iterdir()} if path.is_dir() else {".git"}
-    return path.is_dir() and ".git" in names and names <= {".git", "rules", "glossary.txt"}
+    return path.is_dir() and ".git" in names and names <= _EXPORTED
 
 
 def _git(git: str, environment: dict[str, str], *arguments: str) -> None:
@@ -66,13 +76,15 @@ def _git(git: str, environment: dict[str, str], *arguments: str) -> None:
 
 def _stream(language: Collected) -> Iterator[bytes]:
     """Yield a fast-import stream: per release, the files that changed since the one before."""
+    worded = _worded(language)
     previous: dict[str, bytes] = {}
     for mark, text in enumerate(language.texts, start=1):
-        files = chapter_files(text)
+        files = release_files(text, worded[mark - 1])
         release = text.release
         when = dt.datetime.combine(release.effective_date, dt.time(), dt.UTC)
         stamp = f"{int(when.timestamp())} +0000"
-        message = _message(text).encode()
+        before = language.texts[mark - 2] if mark > 1 else None
+        message = _message(text, before).encode()
         header = [
             "commit refs/heads/main",
             f"mark :{mark}",
@@ -91,24 +103,54 @@ def _stream(language: Collected) -> Iterator[bytes]:
     yield b"done\n"
 
 
-def _message(text: ReleaseText) -> str:
+def _worded(language: Collected) -> list[dict[str, bytes]]:
+    """Return, per release, each printed rule's file content by line id: its text and examples
+    as of the last release whose diff saw their wording change (typography, a cut copy or a
+    new number alone keep the content before)."""
+    worded: list[dict[str, bytes]] = [{} for _ in language.texts]
+    for line in language.gathered.lines:
+        content = b""
+        for stretch in line.stretches:
+            change = stretch.change
+            if not content or change is None or change.kind in _NEW_WORDING:
+                rule = stretch.rule
+                lines = [_one_line(rule.text), *(_one_line(e) for e in rule.examples)]
+                content = ("\n".join(lines) + "\n").encode()
+            for index in range(stretch.first, stretch.last + 1):
+                worded[index][line.id] = content
+    return worded
+
+
+_NEW_WORDING = WORDING | {Kind.ADDED}
+
+
+def _message(text: ReleaseText, before: ReleaseText | None) -> str:
     release = text.release
     name = f"{release.set_name} ({release.set_code})" if release.set_code else release.set_name
-    return (
+    message = (
         f"{name or release.effective_date.isoformat()}\n\n"
         f"Comprehensive Rules ({release.language}) effective {release.effective_date}: "
         f"{release.rule_count} rules, {release.glossary_count} glossary entries.\n"
     )
+    if before is not None:
+        old = {line_id: rule.number for line_id, rule in before.rules}
+        moves = [
+            (old[line_id], rule.number)
+            for line_id, rule in text.rules
+            if old.get(line_id, rule.number) != rule.number
+        ]
+        if moves:
+            shifts = "".join(f"{shift_text(s)}\n" for s in summarise_renumbering(moves))
+            message += f"\nRenumbered:\n{shifts}"
+    return message
 
 
-def chapter_files(text: ReleaseText) -> dict[str, bytes]:
-    """Return the repository's files for one release: rules/<chapter>.txt and glossary.txt."""
-    chapters: dict[str, list[str]] = {}
-    for _, rule in text.rules:
-        lines = chapters.setdefault(f"rules/{rule.number.split('.')[0]}.txt", [])
-        lines.append(f"{rule.number} {_one_line(rule.text)}")
-        lines.extend(f"{rule.number} Example: {_one_line(example)}" for example in rule.examples)
-    files = {path: ("\n".join(lines) + "\n").encode() for path, lines in chapters.items()}
+def release_files(text: ReleaseText, worded: dict[str, bytes]) -> dict[str, bytes]:
+    """Return the repository's files for one release: rules/<id>.txt (`worded`: each file's
+    content by line id), numbers.txt and glossary.txt."""
+    files = {f"rules/{line_id}.txt": worded[line_id] for line_id, _ in text.rules}
+    numbers = "".join(f"{rule.number} {line_id}\n" for line_id, rule in text.rules)
+    files["numbers.txt"] = numbers.encode()
     if text.glossary:
         glossary = "".join(f"{e.term}: {_one_line(e.text)}\n" for e in text.glossary)
         files["glossary.txt"] = glossary.encode()

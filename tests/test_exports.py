@@ -1,6 +1,7 @@
 """`rulesarchive export sqlite|json|git`: each checked with the tool its users would use."""
 
 import asyncio
+import datetime as dt
 import json
 import shutil
 import sqlite3
@@ -10,13 +11,16 @@ import sys
 import jsonschema
 import pytest
 from click.testing import CliRunner
+from rulesarchive.corpus.model import Document, Rule
 from rulesarchive.corpus.store import Archive
+from rulesarchive.differ.kinds import WORDING
 from rulesarchive.exports.jsonfiles import SCHEMA_FILES, schema_path
 from rulesarchive.exports.sqlite import INDEXES, SCHEMA, SEARCH, VIEWS
 from rulesarchive.site_builder.build import sample_archive
 
 from rulesarchive.cli import main
-from tests.site_fixture import fixture_archive
+from rulesarchive.library import Library
+from tests.site_fixture import fixture_archive, save_release
 
 # Every version of the rule printed as NUMBER in the newest release of a language.
 EVERY_VERSION = """
@@ -265,30 +269,77 @@ def test_git_export_answers_history_with_log_and_blame(sample, tmp_path):
     ]
     assert git(dest, "tag").split() == [r.effective_date.isoformat() for r in releases]
     assert git(dest, "status", "--porcelain") == ""
-    chapter = (dest / "rules" / "400.txt").read_text(encoding="utf-8")
-    assert chapter.startswith("400.6 If an object would move")
+    numbers = dict(line.split() for line in (dest / "numbers.txt").read_text().splitlines())
+    path = f"rules/{numbers['400.6']}.txt"
+    assert (dest / path).read_text(encoding="utf-8").startswith("If an object would move")
     # When did "all players look" come in, and when did it go?
     picks = git(dest, "log", "-S", "all players look", "--format=%ad", "--date=short").split()
     assert picks[0] == "2016-09-30" and picks[-1] == "2011-05-01"
-    changes = git(
-        dest,
-        "log",
-        "-L",
-        "/^400.6 /,+1:rules/400.txt",
-        "--format=%ad",
-        "--date=short",
-        "--no-patch",
-    ).split()
-    archive = Archive(sample)
-    texts = [(r.effective_date.isoformat(), archive.load(r).rule("400.6").text) for r in releases]
-    before = [None, *(text for _, text in texts)]
-    edits = [date for (date, text), old in zip(texts, before, strict=False) if text != old]
-    assert changes == edits[::-1]  # every edit of the normalised text, newest first
+    # The README's recipes: the rule's file changes where history sees its wording change.
     versions = cli_json(sample, "history", "400.6")["versions"]
-    assert {v["effective_date"] for v in versions if v["kind"] == "substantive"} <= set(changes)
-    blame = git(dest, "blame", "--porcelain", "-L", "/^400.6 /,+1", "rules/400.txt")
-    (commit,) = {line.split()[0] for line in blame.splitlines()[:1]}
-    assert git(dest, "show", "-s", "--format=%ad", "--date=short", commit).strip() == edits[-1]
+    worded = [v["effective_date"] for v in versions if v is versions[0] or v["kind"] in WORDING]
+    assert log_dates(dest, path) == worded[::-1]
+    lines = git(dest, "log", "-L", f"1,1:{path}", "--format=%ad", "--date=short", "--no-patch")
+    assert lines.split() == worded[::-1]
+    assert blame_dates(dest, path)[0] == worded[-1]
+
+
+def log_dates(repo, path, *options):
+    return git(repo, "log", *options, "--format=%ad", "--date=short", "--", path).split()
+
+
+def blame_dates(repo, path):
+    """Return, per line of the file, the date of the commit that last changed it."""
+    blame = git(repo, "blame", "--line-porcelain", path).splitlines()
+    return [
+        dt.datetime.fromtimestamp(int(line.split()[1]), dt.UTC).date().isoformat()
+        for line in blame
+        if line.startswith("author-time ")
+    ]
+
+
+RULE = "A creature dealt damage is destroyed; its controller-or its owner-chooses how."
+REWORDED = RULE.replace("how.", "how and when.")
+FIXTURE_RELEASES = [  # (date, the fixture's 702.18b text, a new 702.18b before it)
+    (dt.date(2030, 1, 1), RULE, None),
+    (dt.date(2030, 2, 1), REWORDED, None),
+    (dt.date(2030, 3, 1), REWORDED, "Deathtouch counts once."),
+    (dt.date(2030, 4, 1), REWORDED.replace("-", "—"), "Deathtouch counts once."),
+]
+
+
+def test_git_export_follows_a_renumbered_rule_past_a_dash_flip(tmp_path):
+    """A rule reworded, then renumbered, then reprinted with em dashes: its file's log lists
+    its two wordings, blame names the rewording, the commit of the move names it."""
+    library = Library(tmp_path / "archive")
+    for date, text, inserted in FIXTURE_RELEASES:
+        rules = [
+            Rule("702.18", "Deathtouch is a static ability."),
+            Rule("702.18a", "A creature with deathtouch destroys what it damages."),
+            *([Rule("702.18b", inserted)] if inserted else []),
+            Rule("702.18c" if inserted else "702.18b", text, ("Example: A 1/1 deals 1.",)),
+            Rule("702.19", "Banding is a static ability."),
+        ]
+        document = Document("en", date, rules=tuple(rules))
+        save_release(library, document, "", f"Fixture {date}")
+    dest = tmp_path / "rules.git"
+    export(library.root, "git", dest)
+    numbers = dict(line.split() for line in (dest / "numbers.txt").read_text().splitlines())
+    assert numbers["702.18c"] == "2030-01-01/702.18b"
+    path = "rules/2030-01-01/702.18b.txt"
+    assert (dest / path).read_text(encoding="utf-8").splitlines() == [
+        REWORDED,  # the em dashes of 2030-04-01 are typography: not written
+        "Example: A 1/1 deals 1.",
+    ]
+    assert log_dates(dest, path) == ["2030-02-01", "2030-01-01"]
+    assert log_dates(dest, path, "--follow") == ["2030-02-01", "2030-01-01"]
+    assert blame_dates(dest, path) == ["2030-02-01", "2030-01-01"]
+    moved = git(dest, "log", "--grep", "702.18b → ", "--format=%ad%n%b", "--date=short")
+    assert moved.split("\n")[0] == "2030-03-01"
+    assert "\nRenumbered:\n702.18b → 702.18c\n" in moved
+    first = git(dest, "rev-parse", "HEAD")
+    export(library.root, "git", tmp_path / "again")
+    assert git(tmp_path / "again", "rev-parse", "HEAD") == first
 
 
 def test_git_export_is_reproducible_and_takes_one_language(sample, tmp_path):
