@@ -6,7 +6,7 @@ data lives in a temporary folder of this run (RULESARCHIVE_CACHE, for every proc
 and in process), never in the user's own cache.
 Baselines: Python starting (`python -c pass`), `grep` of the rule, `git diff --no-index
 --word-diff` of the two rules.txt, `git log -L` in two repositories of the English releases:
-`rulesarchive export git` (rules one file per section, rules/400.txt) and one commit per release
+`rulesarchive export git` (one file per rule, rules/<id>.txt) and one commit per release
 of the whole rules.txt. With --against, the baseline is the same command of another
 installation (say, an older commit's worktree with its own environment) on the same archive;
 an older one keeps its derived data in ARCHIVE/.cache.
@@ -176,14 +176,16 @@ def git_baselines(root: Path, repository: Path, whole: Path) -> Baselines:
 
     python = ("python -c pass", [sys.executable, "-c", "pass"])
     grep = ["grep", "-m1", f"^{re.escape(RULE)} ", str(root / "en" / dates[-1] / "rules.txt")]
-    per_section = ["git", "-C", str(repository), "log", "-L", f"/^{RULE} /,+1:rules/400.txt"]
+    numbers = (repository / "numbers.txt").read_text(encoding="utf-8").splitlines()
+    line_id = next(line.split()[1] for line in numbers if line.split()[0] == RULE)
+    per_rule = ["git", "-C", str(repository), "log", "-p", f"rules/{line_id}.txt"]
     per_release = ["git", "-C", str(whole), "log", "-L", f"/^{RULE} /,+1:rules.txt"]
     found = {
         f"rule {RULE}": [("grep rules.txt", grep)],
         f"diff {PAIR[0]} -> {PAIR[1]}": [("git word-diff", word_diff(*PAIR))],
         f"changelog {dates[-1]}": [("git word-diff", word_diff(*dates[-2:]))],
         f"history {RULE}": [
-            ("git log -L rules/400.txt", per_section),
+            ("git log rules/<id>.txt", per_rule),
             ("git log -L rules.txt", per_release),
         ],
     }

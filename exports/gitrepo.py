@@ -21,6 +21,8 @@ import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
+from rulesarchive.differ.classify import ReleaseDiff
+from rulesarchive.differ.headings import heading_moves
 from rulesarchive.differ.kinds import WORDING, Kind
 from rulesarchive.differ.renumbering import shift_text, summarise_renumbering
 from rulesarchive.exports import ExportError
@@ -83,8 +85,7 @@ def _stream(language: Collected) -> Iterator[bytes]:
         release = text.release
         when = dt.datetime.combine(release.effective_date, dt.time(), dt.UTC)
         stamp = f"{int(when.timestamp())} +0000"
-        before = language.texts[mark - 2] if mark > 1 else None
-        message = _message(text, before).encode()
+        message = _message(text, language.gathered.diffs[mark - 1]).encode()
         header = [
             "commit refs/heads/main",
             f"mark :{mark}",
@@ -124,7 +125,7 @@ def _worded(language: Collected) -> list[dict[str, bytes]]:
 _NEW_WORDING = WORDING | {Kind.ADDED}
 
 
-def _message(text: ReleaseText, before: ReleaseText | None) -> str:
+def _message(text: ReleaseText, diff: ReleaseDiff | None) -> str:
     release = text.release
     name = f"{release.set_name} ({release.set_code})" if release.set_code else release.set_name
     message = (
@@ -132,16 +133,10 @@ def _message(text: ReleaseText, before: ReleaseText | None) -> str:
         f"Comprehensive Rules ({release.language}) effective {release.effective_date}: "
         f"{release.rule_count} rules, {release.glossary_count} glossary entries.\n"
     )
-    if before is not None:
-        old = {line_id: rule.number for line_id, rule in before.rules}
-        moves = [
-            (old[line_id], rule.number)
-            for line_id, rule in text.rules
-            if old.get(line_id, rule.number) != rule.number
-        ]
-        if moves:
-            shifts = "".join(f"{shift_text(s)}\n" for s in summarise_renumbering(moves))
-            message += f"\nRenumbered:\n{shifts}"
+    moves = [*diff.renumbering, *heading_moves(diff.headings)] if diff else []
+    if moves:  # as the changelog says it
+        shifts = "".join(f"{shift_text(shift)}\n" for shift in summarise_renumbering(moves))
+        message += f"\nRenumbered:\n{shifts}"
     return message
 
 
