@@ -337,6 +337,7 @@ class RulePages:
             neighbours=self._neighbours(page, line),
             current=is_current,
             last_release=None if is_current else releases[line.last],
+            successors=None if is_current else self.site.successors(page, line),
             first_release=releases[line.first],
             settled={"effective_date": settled.effective_date, "set_name": settled.set_name},
             versions=self._version_views(page, versions),
@@ -420,10 +421,14 @@ class RulePages:
         views = []
         changed_examples = example_diffs(versions, self.site.refs.links.word_diff)
         renumbered = renumbered_positions(versions)
+        # The old side of a diff is linked in the last release printing it, where the rules
+        # it cites stood as it was superseded (not as it was first printed).
+        until = {v.effective_date: v.until for v in versions}
         for position, version in enumerate(reversed(versions)):
             assert version.effective_date is not None  # a release's version has its date
             index = self.site.index_of[version.effective_date]
-            before = self.site.index_of.get(version.compared_with, index - 1)  # type: ignore[arg-type]
+            last_printed = until.get(version.compared_with)
+            before = self.site.index_of.get(last_printed, index - 1)  # type: ignore[arg-type]
             shown = version.kind not in FOLDED
             if version.diff and shown:
                 text = self.site.refs.diff_html(page, version.diff, index, before)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import posixpath
 import re
 import sqlite3
 import time
@@ -529,3 +530,48 @@ def test_a_translated_rules_problems_are_said_in_the_pages_language():
     assert chinese[:2] == ["1 个范例，英文版有 0 个", "引用 702.19，英文版引用 无"]
     assert not any(re.search(r"English|cites|examples|numbers|names", said) for said in chinese)
     assert [say_problem(p, messages("en")) for p in problems] == list(problems)
+
+
+def _version_anchor_misses(site: Path, language: str) -> tuple[int, list[str]]:
+    """Check every version anchor a rule page's history links to: a link in a version of
+    date D must land on the cited rule's version in force at D; one on the old side of its
+    diff (<del>), on the version in force in the last release printing that old text.
+    Return how many anchored links there are, and the misses."""
+    releases = sorted(p.name for p in (site / language / "releases").iterdir() if p.is_dir())
+    anchors: dict[str, list[str]] = {}  # rule page -> its versions' dates, oldest first
+
+    def versions_of(page: str) -> list[str]:
+        if page not in anchors:
+            soup = BeautifulSoup((site / page).read_text(encoding="utf-8"), "html.parser")
+            found = soup.select(".history .version[id^=v]")
+            anchors[page] = sorted(tag["id"][1:] for tag in found)
+        return anchors[page]
+
+    count, misses = 0, []
+    for path in sorted((site / language / "r").rglob("index.html")):
+        page = path.relative_to(site).as_posix()
+        soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+        history = [(v["id"][1:], v) for v in soup.select(".history .version[id^=v]")]
+        history.sort(key=lambda item: item[0])
+        for at, (date, version) in enumerate(history):
+            reference = max(
+                (k for k in range(at) if "truncation" not in history[k][1]["class"]), default=None
+            )
+            after = history[reference + 1][0] if reference is not None else date
+            old_date = max(r for r in releases if r < after) if reference is not None else date
+            for link in version.select("a[href*='#v']"):
+                href, _, anchor = link["href"].partition("#v")
+                target = posixpath.normpath(posixpath.join(posixpath.dirname(page), href))
+                when = old_date if link.find_parent("del") else date
+                wanted = max(d for d in versions_of(target) if d <= when)
+                count += 1
+                if anchor != wanted:
+                    misses.append(f"{page} v{date}: {link.text} -> #v{anchor}, in force #v{wanted}")
+    return count, misses
+
+
+@pytest.mark.parametrize("language", ["en", "zh-Hans", "ko"])
+def test_version_anchors_land_on_the_version_in_force_at_the_citing_texts_date(site, language):
+    count, misses = _version_anchor_misses(site, language)
+    assert count > 0 or language != "en"
+    assert misses == []
