@@ -125,6 +125,7 @@ class IndexPages:
                 "line": line,
                 "href": self.site.line_href(page, line),
                 "last": self.site.data.releases[line.last],
+                "successors": self.site.successors(page, line),
                 "text_html": self.site.refs.html(page, line.rule.printed_text, line.last),
             }
             for line in gone

@@ -272,6 +272,27 @@ class LanguagePages:
         """Render a job of this language."""
         return Page(job.path, render_job(self.env, self.shared, job))
 
+    def successors(self, page: str, line: Line) -> dict | None:
+        """Where a removed rule's content went, when the diff of the release that dropped it
+        knows: merged into a rule, or split into several ({"kind", "rules": [{number, href}]},
+        each linked at its version in that release); None for a current rule or an unknown."""
+        index = line.last + 1
+        diff = self.data.diffs[index] if index < len(self.data.diffs) else None
+        if diff is None:
+            return None
+        number = line.rule.number
+        merged = [m.new for m in diff.merges if number in m.old]
+        split = [s.new for s in diff.splits if s.old == (number,)]
+        kind, numbers = (
+            ("merged", merged[0]) if merged else ("split", split[0]) if split else ("", ())
+        )
+        rules = [
+            {"number": n, "href": paths.relative(page, target)}
+            for n in numbers
+            if (target := self.refs.rule_target(n, index))
+        ]
+        return {"kind": kind, "rules": rules} if rules else None
+
     def line_href(self, page: str, line: Line | None) -> str:
         """Link from `page` to a line's rule page ('' for no line)."""
         return paths.relative(page, paths.rule_page(self.language, line)) if line else ""
