@@ -104,9 +104,13 @@ _SEPARATOR = (
     r"|(?:와|과)\s+|\s+(?:및|또는)\s+)"
     r"(?:rules?\s+|规则\s*|규칙\s*)?"
 )
+# A list's sub-rule written short, its letter alone: 'rules 608.3a and b' (608.3b).
+_SHORT = r"(?<![\w.])[a-z](?![\w]|\.\d)"
 _LED_LIST = re.compile(
-    rf"(?:\b(?:[Rr]ules?|[Cc]hapters?)\s+|规则\s*|규칙\s*){_ITEM}(?:{_SEPARATOR}{_ITEM})*"
+    rf"(?:\b(?:[Rr]ules?|[Cc]hapters?)\s+|规则\s*|규칙\s*){_ITEM}"
+    rf"(?:{_SEPARATOR}(?:{_ITEM}|{_SHORT}))*"
 )
+_SHORT_MEMBER = re.compile(rf"{_SEPARATOR}(?P<first>{_SHORT})")
 # A rule or a chapter not after a digit or a point, said after its first digit: a pattern that
 # starts with a digit is searched digit to digit, three times as fast as one that starts with
 # the look-behind (the same matches as (?<![\d.])(?:NUMBER|CHAPTER)).
@@ -146,6 +150,8 @@ class Citation:
     def spans(self) -> tuple[tuple[int, int, str], ...]:
         """Each number spelled out in the text: (start, end, number); the end of a range
         written short ('702.19b–d', '119.7–8') is not spelled out."""
+        if not self.written.startswith(self.first):  # a list member written short: 'b'
+            return ()
         first = (self.start, self.start + len(self.first), self.first)
         if self.last_at < 0 or self.end - self.last_at != len(self.last):
             return (first,)
@@ -163,6 +169,10 @@ def parse_citations(text: str) -> tuple[Citation, ...]:
         for listed in _LED_LIST.finditer(text):
             for match in _PARTS.finditer(text, listed.start(), listed.end()):
                 found[match.start()] = _citation(match)
+            for match in _SHORT_MEMBER.finditer(text, listed.start(), listed.end()):
+                short = _short_member(match, found)
+                if short is not None:
+                    found[short.start] = short
     for pattern, words in (
         (_SECTION, ("ection", "第")),
         (_SECTION_BEFORE_WORD, ("절",)),
@@ -175,6 +185,22 @@ def parse_citations(text: str) -> tuple[Citation, ...]:
         if "." in match.group("first") and not _inside(match.start(), found):
             found[match.start()] = _citation(match)
     return tuple(found[start] for start in sorted(found))
+
+
+def _short_member(match: re.Match, found: dict[int, Citation]) -> Citation | None:
+    """The sub-rule a list member written as its letter names: the next letters of the
+    member before it ('608.3a and b' -> 608.3b); None where the letter does not follow on
+    (a word: 'rule 506.4c, and a ...')."""
+    start = match.start("first")
+    before = [c for at, c in found.items() if at < start]
+    if not before:
+        return None
+    previous = max(before, key=lambda c: c.start).last
+    rule = previous.rstrip("abcdefghijklmnopqrstuvwxyz")
+    letter = match.group("first")
+    if len(previous) - len(rule) != 1 or letter <= previous[-1]:
+        return None
+    return Citation(letter, rule + letter, rule + letter, start, match.end())
 
 
 def _inside(position: int, found: dict[int, Citation]) -> bool:

@@ -282,9 +282,11 @@ class References:
 
 
 def _linked_spans(citation: Citation) -> tuple[Found, ...]:
-    """The numbers of a citation a link is put on: each one spelled out, and a range's end
-    written short, whose letters stand for the whole number."""
+    """The numbers of a citation a link is put on: each one spelled out, and a range's end or
+    a list member written short, whose letters stand for the whole number."""
     spans = citation.spans
+    if not spans:  # a list member written short: 'b' of 'rules 608.3a and b'
+        return ((citation.start, citation.end, citation.first),)
     if len(spans) == 1 and citation.last_at >= 0 and citation.last != citation.first:
         return (*spans, (citation.last_at, citation.end, citation.last))
     return spans

@@ -147,3 +147,15 @@ def test_korean_citations_after_the_word_for_rule_and_before_the_word_for_sectio
     assert cited('8절 "Multiplayer Rules."을 보세요. (6절, "Spells."을 보세요)') == [("8",), ("6",)]
     # numbers that are no citations: seven cards (장), a step (절차), a quantity after 과
     assert cited("카드 7장을 뽑습니다. 4절차를 거칩니다. 생물 3과 4") == []
+
+
+def test_a_list_member_written_as_its_letter_cites_the_sub_rule_it_names():
+    text = "The instructions in rules 608.3a and b are always performed, as rule 506.4c, and a"
+    cited = [(c.written, c.first) for c in parse_citations(text)]
+    # 'b' follows on from 608.3a: 608.3b; 'a' after 506.4c is a word
+    assert cited == [("608.3a", "608.3a"), ("b", "608.3b"), ("506.4c", "506.4c")]
+    assert parse_citations(text)[1].spans == ()  # nothing spelled out for a renumbering
+    assert [(c.written, c.first) for c in parse_citations("rules 702.5a, b, and c")][1:] == [
+        ("b", "702.5b"),
+        ("c", "702.5c"),
+    ]

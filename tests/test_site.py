@@ -575,3 +575,20 @@ def test_version_anchors_land_on_the_version_in_force_at_the_citing_texts_date(s
     count, misses = _version_anchor_misses(site, language)
     assert count > 0 or language != "en"
     assert misses == []
+
+
+def test_each_member_of_a_cited_list_is_a_link_even_one_written_as_its_letter(site):
+    from rulesarchive.site_builder.refs import References
+
+    class Holders:  # the rules every number is held by, in one release
+        language, headings, glossary = "en", (), ()
+        releases = (type("Release", (), {"effective_date": None})(),)
+
+        @staticmethod
+        def holder(number, _index):
+            return type("Line", (), {"id": number, "numbers": (number,)})()
+
+    refs = References(Holders(), {})  # type: ignore[arg-type]
+    html = refs.html("en/x.html", "See rules 608.3a and b, rules 306–311, and 601 and 602.", 0)
+    linked = re.findall(r"<a [^>]*>([^<]*)</a>", str(html))
+    assert linked == ["608.3a", "b", "306", "311", "601", "602"]
