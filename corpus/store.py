@@ -97,6 +97,54 @@ class UnknownRule(NotFound):
     """No rule has the number (or the id) given, in the release asked about."""
 
 
+class UnreadableDocument(ArchiveError):
+    """A release's document.json (or its packed copy) cannot be read: wrong types, bad JSON."""
+
+    def __init__(
+        self,
+        message: str,
+        stamp: tuple[int, int, int],
+        kind: DocKind,
+        language: str,
+        effective_date: dt.date,
+    ) -> None:
+        super().__init__(message)
+        self.stamp = stamp  # of the document.json read (a snapshot's is gone once caught)
+        self.release = (DocKind(kind), language, effective_date)
+
+    def __reduce__(self) -> tuple:  # raised in a worker process, re-raised in the parent
+        return (type(self), (str(self), self.stamp, *self.release))
+
+
+# The documents found unreadable in this process: (kind, language, date) -> document.json's
+# stamp then. Such a release is left out of the listing until its document.json is another
+# file (see `leave_out`); a process-wide record, as one command may open the archive anew.
+_UNREADABLE: dict[tuple[DocKind, str, dt.date], tuple[int, int, int]] = {}
+
+
+def leave_out(error: UnreadableDocument) -> bool:
+    """Record that a release has an unreadable document, to be left out of the archive's
+    listings from now on; False if it was left out already (nothing new learnt)."""
+    if _UNREADABLE.get(error.release) == error.stamp:
+        return False
+    _UNREADABLE[error.release] = error.stamp
+    return True
+
+
+def _document_stamp(folder: Path | str) -> tuple[int, int, int]:
+    try:
+        status = os.stat(os.path.join(folder, "document.json"))
+    except OSError:
+        return (0, 0, 0)
+    return status.st_ino, status.st_size, status.st_mtime_ns
+
+
+def _left_out(kind: DocKind, language: str, date: dt.date, folder: Path | str) -> bool:
+    """Tell whether a release's document was found unreadable, and is the same file still."""
+    stamp = _UNREADABLE.get((kind, language, date))
+    return stamp is not None and stamp == _document_stamp(folder)
+
+
 class UnwritableArchive(ArchiveError):
     """The archive's folder cannot be written to (read-only media, another user's folder)."""
 
@@ -189,6 +237,8 @@ class Archive:
             return list(listed[1])
         found = []
         for lang, date, folder in folders:
+            if _UNREADABLE and _left_out(self.kind, lang, date, folder):
+                continue
             try:
                 found.append(_read_release(folder, lang, date, self.kind))
             except ArchiveError as error:  # one bad release costs only itself: said, left out
@@ -199,7 +249,11 @@ class Archive:
     def get(self, language: str, effective_date: dt.date) -> Release | None:
         """Return the release of this language and date, or None."""
         folder = self._readable(language, effective_date)
-        return _read_release(folder, language, effective_date, self.kind) if folder else None
+        if folder is None or (
+            _UNREADABLE and _left_out(self.kind, language, effective_date, folder)
+        ):
+            return None
+        return _read_release(folder, language, effective_date, self.kind)
 
     def neighbours(self, language: str, effective_date: dt.date) -> list[Release]:
         """Return the stored releases just before and just after a date, oldest first.
@@ -270,11 +324,25 @@ class Archive:
                     return document
             document = document_from_json(json.loads(data))
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
-            raise ArchiveError(f"{path}: unreadable document ({error})") from None
+            # named where the user can mend it: a snapshot's copy is gone once this is said
+            shown = self._live(path)
+            raise UnreadableDocument(
+                f"{shown}: unreadable document ({error})",
+                _document_stamp(path.parent),
+                self.kind,
+                release.language,
+                release.effective_date,
+            ) from None
         if self.derived.folder is not None:
             log.info("document %s: not in the cache, computing", release.key)
             self.derived.put(entry, pack_document(document))
         return document
+
+    def _live(self, path: Path) -> Path:
+        """Return where a file read from a snapshot lives in the archive itself."""
+        if not self._pinned:
+            return path
+        return kind_folder(self.root, self.kind) / path.relative_to(self._data)
 
     def original(self, release: Release) -> bytes:
         """Return the bytes a release was ingested from (its original.<format>)."""
@@ -934,6 +1002,53 @@ def check_numbers(
             raise ValueError(f"{number!r} is not a tournament document's section number")
 
 
+def check_types(strings: Iterable[object], string_tuples: Iterable[object]) -> None:
+    """Refuse a decoded document whose texts are not texts (raise TypeError): each of
+    `strings` must be a str, each of `string_tuples` a tuple of str. One C-level pass per
+    tuple: a load of 3,000 rules barely notices."""
+    for value in strings:
+        if not isinstance(value, str):
+            raise TypeError(f"{_shown(value)} where a text was expected")
+    for column in string_tuples:
+        if not isinstance(column, tuple) or not all(map(isinstance, column, repeat(str))):
+            raise TypeError(f"{_shown(column)} where texts were expected")
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, tuple):
+        value = next((item for item in value if not isinstance(item, str)), value)
+    return f"{type(value).__name__} {repr(value)[:40]}"
+
+
+def _check_document(document: Document) -> None:
+    """Refuse a document with a non-text where a text belongs (see `check_types`)."""
+    rules, glossary = document.rules, document.glossary
+    check_types(
+        (document.title, document.introduction, document.credits, document.set_name),
+        (
+            document.contents,
+            document.notes,
+            tuple(heading.title for heading in document.headings),
+            tuple(rule.original for rule in rules),
+            tuple(entry.term for entry in glossary),
+            tuple(entry.text for entry in glossary),
+            tuple(entry.original for entry in glossary),
+            *(rule.original_examples for rule in rules),
+            *_section_texts(document.sections),
+        ),
+    )
+
+
+def _section_texts(sections: Iterable[Section]) -> Iterator[object]:
+    for section in sections:
+        yield (section.title,)
+        yield section.paragraphs
+        yield section.original
+        for part in section.parts:
+            yield part.paragraphs
+            yield part.original
+
+
 def document_from_json(data: dict) -> Document:
     """Rebuild a Document from its JSON form; numbers that are no rule numbers are refused
     (see `check_numbers`)."""
@@ -944,7 +1059,7 @@ def document_from_json(data: dict) -> Document:
         [number for number, _ in data["headings"]],
         [section.number for section in sections],
     )
-    return Document(
+    document = Document(
         language=data["language"],
         effective_date=dt.date.fromisoformat(date) if date else None,
         title=data["title"],
@@ -976,6 +1091,8 @@ def document_from_json(data: dict) -> Document:
         kind=DocKind(data.get("kind", DocKind.CR)),
         sections=sections,
     )
+    _check_document(document)
+    return document
 
 
 def pack_document(document: Document, interned: bool = True) -> bytes:
@@ -1063,7 +1180,16 @@ def unpack_document(packed: bytes) -> Document:
     excerpt, glossary_omitted, kind, section_rows = columns[19:]
     sections = tuple(map(_section_from_row, section_rows))
     check_numbers(numbers, heading_numbers, [section.number for section in sections])
-    return Document(
+    check_types(
+        (title, introduction, credits, set_name),
+        (
+            *(contents, notes, heading_titles, texts, originals, terms, definitions, printed),
+            *examples,
+            *original_examples,
+            *_section_texts(sections),
+        ),
+    )
+    document = Document(
         language=language,
         effective_date=dt.date.fromordinal(ordinal) if ordinal else None,
         title=title,
@@ -1081,3 +1207,4 @@ def unpack_document(packed: bytes) -> Document:
         kind=DocKind(kind),
         sections=sections,
     )
+    return document

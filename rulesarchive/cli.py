@@ -7,19 +7,25 @@ they use; the archive path travels in `ctx.obj`.
 
 from __future__ import annotations
 
+import copy
+import functools
 import importlib
 import io
+import logging
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import click
 
 from rulesarchive.errors import reported_errors
 from rulesarchive.logs import configure_logging
 from rulesarchive.options import ARCHIVE_VARIABLE, DEFAULT_ARCHIVE, INTERRUPTED, USAGE
+
+log = logging.getLogger(__name__)
 
 # Each command: the module that defines it, and its line in `--help` (the same as the
 # command's own short help; a test holds them equal).
@@ -90,7 +96,9 @@ class Commands(click.Group):
         if cmd_name not in COMMANDS:
             return None
         module = importlib.import_module(COMMANDS[cmd_name][0])
-        command: click.Command = getattr(module, cmd_name)
+        command: click.Command = copy.copy(getattr(module, cmd_name))
+        if command.callback is not None:
+            command.callback = functools.partial(_leaving_out_unreadable, command.callback)
         return command
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -114,6 +122,21 @@ class Commands(click.Group):
         except KeyboardInterrupt:  # as a shell reports a command stopped by Ctrl-C (128 + 2)
             click.echo("\nAborted!", err=True)
             sys.exit(INTERRUPTED)
+
+
+def _leaving_out_unreadable(callback: Callable[..., Any], /, **params: Any) -> Any:
+    """Run a command; when a release's document proves unreadable, say so in one line and
+    run it again without that release (one bad document costs only itself). A release is
+    left out once: the same error again is an error."""
+    from rulesarchive.corpus.store import UnreadableDocument, leave_out
+
+    while True:
+        try:
+            return callback(**params)
+        except UnreadableDocument as error:
+            if not leave_out(error):
+                raise
+            log.warning("%s: left out", error)
 
 
 class UsageError(click.ClickException):

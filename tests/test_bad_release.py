@@ -4,6 +4,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from rulesarchive.corpus import store
 
 from rulesarchive.cli import main
 from tests.samples import modern_text
@@ -55,3 +56,62 @@ def test_a_bad_release_json_is_named_and_left_out(archive, changes, why):
     assert rule.exit_code == 0 and "2011-07-15" in rule.stdout
     old = run(main, ["--archive", str(archive), "rule", "400.6", "--release", "2011-04-01"])
     assert old.exit_code == 0 and "2011-04-01" in old.stdout
+
+
+def _spoil_document(root, key: str, spoil) -> None:
+    path = root / key / "document.json"
+    data = json.loads(path.read_text())
+    spoil(data)
+    path.write_text(json.dumps(data))
+
+
+def _int_number(data) -> None:
+    data["rules"][1]["number"] = 100
+
+
+def _listed_text(data) -> None:
+    data["rules"][1]["text"] = ["Sample", "rule"]
+
+
+def _listed_original(data) -> None:
+    data["rules"][1]["original"] = ["printed"]
+
+
+def _numbered_term(data) -> None:
+    data["glossary"][0]["term"] = 7
+
+
+@pytest.mark.parametrize(
+    ("spoil", "why"),
+    [
+        (_int_number, "100 is not a rule number"),
+        (_listed_text, "intern() argument must be str, not list"),
+        (_listed_original, "list ['printed'] where texts were expected"),
+        (_numbered_term, "int 7 where texts were expected"),
+    ],
+)
+def test_a_bad_document_json_is_named_and_left_out(archive, tmp_path, monkeypatch, spoil, why):
+    _spoil_document(archive, "en/2011-05-01", spoil)
+    run = CliRunner().invoke
+    warning = f"WARNING: {archive / 'en/2011-05-01/document.json'}: unreadable document ({why})"
+    site = tmp_path / "site"
+    # history may answer from lines derived at ingest (keyed by content, still true): it
+    # reads no document then, and has nothing to warn about
+    for command, warned in (
+        (["history", "100.2"], False),
+        (["changelog"], True),
+        (["build", "--out", str(site)], True),
+    ):
+        monkeypatch.setattr(store, "_UNREADABLE", {})  # each command is a process of its own
+        result = run(main, ["--archive", str(archive), *command])
+        assert result.exit_code == 0, (command, result.output)
+        said = [line for line in result.stderr.splitlines() if "2011-05-01" in line]
+        assert (
+            said == [f"{warning}: left out"] if warned else said in ([], [f"{warning}: left out"])
+        )
+    assert (site / "en/releases/2011-04-01").is_dir() and (site / "en/releases/2011-07-15").is_dir()
+    assert not (site / "en/releases/2011-05-01").exists()
+    changelog = run(main, ["--archive", str(archive), "changelog"])
+    assert "2011-04-01 → Magic 2012 (M12) 2011-07-15" in changelog.stdout
+    history = run(main, ["--archive", str(archive), "history", "100.2"])
+    assert history.exit_code == 0 and "2011-04-01 … 2011-07-15" in history.stdout
