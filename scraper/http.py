@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import email.utils
 import hashlib
 import logging
+import queue
 import random
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import requests
 import urllib3
@@ -70,12 +73,16 @@ class Fetcher:
         settings: HttpSettings = _DEFAULTS,
         mirror: str | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        hosts: tuple[str, ...] | None = None,
     ) -> None:
+        """`hosts`: the only hosts spoken to (and their subdomains), the mirror's added;
+        None: any host."""
         self.cache = cache or DerivedData(None)  # answers kept for conditional GETs
         self.settings = settings
         self.mirror = mirror.rstrip("/") if mirror else None
         self.sleep = sleep
-        self.session = requests.Session()
+        self.hosts = hosts
+        self.session = _Session(self.allowed)
         self.session.headers["User-Agent"] = settings.user_agent
         self._last_request: dict[str, float] = {}
         self._unresolved: dict[str, str] = {}  # host -> why: a name that did not resolve once
@@ -84,6 +91,14 @@ class Fetcher:
     def time_left(self) -> float:
         """Return the seconds left before the run deadline."""
         return self._run_end - time.monotonic()
+
+    def allowed(self, address: str) -> bool:
+        """Tell whether an address is on one of the hosts this fetcher may talk to."""
+        if self.hosts is None:
+            return True
+        if self.mirror and urlsplit(address).netloc == urlsplit(self.mirror).netloc:
+            return True
+        return on_hosts(address, self.hosts)
 
     def where(self, url: str) -> str:
         """Return the address actually requested: the URL, or its copy under the mirror."""
@@ -101,6 +116,8 @@ class Fetcher:
             headers["If-None-Match"] = cached.provenance.etag
         if cached and cached.provenance.last_modified:
             headers["If-Modified-Since"] = cached.provenance.last_modified
+        if not self.allowed(self.where(url)):
+            raise FetchError(f"{url}: not a host of the sources (refused)")
         host = urlsplit(self.where(url)).hostname or ""
         if host in self._unresolved:
             raise FetchError(f"{url}: {self._unresolved[host]}")
@@ -149,9 +166,7 @@ class Fetcher:
             raise FetchError(f"{url}: out of time ({self._which(deadline)} passed)")
         timeout = (min(self.settings.connect_timeout, left), min(self.settings.read_timeout, left))
         try:
-            with self.session.get(
-                self.where(url), headers=headers, timeout=timeout, stream=True
-            ) as response:
+            with self._answer(url, headers, timeout, deadline) as response:
                 if response.status_code == 304 and cached is not None:
                     log.info("%s: not modified, using the cached copy", url)
                     return replace(
@@ -191,6 +206,45 @@ class Fetcher:
             raise _Retry("read timed out") from None
         except requests.RequestException as error:  # a bad URL or Location header, and the like
             raise FetchError(f"{url}: {type(error).__name__}") from None
+
+    def _answer(
+        self, url: str, headers: dict[str, str], timeout: tuple[float, float], deadline: float
+    ) -> requests.Response:
+        """GET up to the end of the headers, within the deadline: requests' timeout bounds
+        each read, and a server sending a header byte every second never trips it. The
+        request runs in a thread of its own, left to end (its answer closed) when too slow."""
+        answers: queue.Queue[tuple[requests.Response | None, BaseException | None]]
+        answers = queue.Queue()
+        late = threading.Event()
+
+        def ask() -> None:
+            try:
+                answer = self.session.get(
+                    self.where(url), headers=headers, timeout=timeout, stream=True
+                )
+            except BaseException as error:  # handed to the caller's thread
+                answers.put((None, error))
+                return
+            answers.put((answer, None))
+            if late.is_set():
+                answer.close()
+
+        threading.Thread(target=ask, daemon=True, name=f"GET {url}").start()
+        try:
+            response, error = answers.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            late.set()
+            with contextlib.suppress(queue.Empty):  # it came between the two
+                stray, _ = answers.get_nowait()
+                if stray is not None:
+                    stray.close()
+            raise FetchError(
+                f"{url}: headers too slow (not all in when {self._which(deadline)} passed)"
+            ) from None
+        if error is not None:
+            raise error
+        assert response is not None
+        return response
 
     def _read_body(self, url: str, response: requests.Response, deadline: float) -> bytes:
         declared = response.headers.get("Content-Length", "")
@@ -252,6 +306,28 @@ class Fetcher:
 
     def _remember(self, fetched: Fetched) -> None:
         self.cache.put(entry_key(Kind.HTTP, fetched.url), replace(fetched, changed=True))
+
+
+def on_hosts(url: str, hosts: tuple[str, ...]) -> bool:
+    """Tell whether a URL's host is one of `hosts` or a subdomain of one."""
+    host = (urlsplit(url).hostname or "").rstrip(".")
+    return any(host == known or host.endswith(f".{known}") for known in hosts)
+
+
+class _Session(requests.Session):
+    """A session that follows a redirect only to a host it may talk to."""
+
+    def __init__(self, allowed: Callable[[str], bool]) -> None:
+        super().__init__()
+        self._allowed = allowed
+
+    def get_redirect_target(self, resp: requests.Response) -> str | None:
+        target = super().get_redirect_target(resp)
+        if target is not None and not self._allowed(urljoin(resp.url, target)):
+            where = urlsplit(urljoin(resp.url, target)).netloc
+            resp.close()
+            raise FetchError(f"{resp.url}: redirected to {where}, not a host of the sources")
+        return target
 
 
 def _check_document(fetched: Fetched, sha256: str) -> None:

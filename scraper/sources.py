@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import logging
 import re
 from dataclasses import dataclass
 from urllib.parse import quote, unquote, urljoin, urlsplit
 
 from bs4 import BeautifulSoup
 from rulesarchive.corpus.sets import MagicSet
-from rulesarchive.scraper.http import Fetcher, FetchError
+from rulesarchive.scraper.http import Fetcher, FetchError, on_hosts
+
+log = logging.getLogger(__name__)
 
 RULES_PAGE = "https://magic.wizards.com/en/rules"
 WAYBACK_AVAILABLE = "https://archive.org/wayback/available"
@@ -22,6 +25,16 @@ ZH_REPOSITORIES = (
 ITALIAN_WIKI_API = "https://magicthegathering.fandom.com/it/api.php"
 ITALIAN_MARKER = "Tratto dal Regolamento"
 SCRYFALL_SETS = "https://api.scryfall.com/sets"
+# The hosts the scraper talks to, with their subdomains: the sources above, where their
+# documents are (media.wizards.com, raw.githubusercontent.com) and the Wayback's captures.
+SOURCE_HOSTS = (
+    "wizards.com",
+    "archive.org",
+    "github.com",
+    "githubusercontent.com",
+    "fandom.com",
+    "scryfall.com",
+)
 _MAX_SET_PAGES = 20
 _PREFERENCE = (".txt", ".docx", ".pdf")  # TXT is the text itself; DOCX keeps paragraphs; PDF last
 _ZH_FILE = re.compile(r"(\d{4})(\d{2})(\d{2})_Zh\.txt")
@@ -41,12 +54,16 @@ def document_links(html: str, base_url: str = RULES_PAGE) -> list[str]:
     """Return the rules page's TXT, DOCX and PDF links, best format first.
 
     File names contain spaces and change pattern from year to year, so links are recognised by
-    their extension alone (after undoing %20), not by a name pattern.
+    their extension alone (after undoing %20), not by a name pattern. Links to hosts other
+    than the sources' (SOURCE_HOSTS) are left out: the scraper talks to no one else.
     """
     soup = BeautifulSoup(html, "html.parser")
     found: dict[str, int] = {}
     for anchor in soup.find_all("a", href=True):
         url = urljoin(base_url, str(anchor["href"]).strip())
+        if not on_hosts(url, SOURCE_HOSTS):
+            log.info("%s: a link to a host of no source, not followed", url)
+            continue
         path = unquote(urlsplit(url).path).lower()
         for rank, suffix in enumerate(_PREFERENCE):
             if path.endswith(suffix):

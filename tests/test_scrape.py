@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import socket
+import threading
 import time
 from pathlib import Path
 
@@ -17,7 +19,7 @@ from click.testing import CliRunner
 from rulesarchive.corpus.store import Archive
 from rulesarchive.scraper.http import Fetcher, FetchError, HttpSettings
 from rulesarchive.scraper.scrape import scrape
-from rulesarchive.scraper.sources import document_links
+from rulesarchive.scraper.sources import SOURCE_HOSTS, document_links
 from werkzeug import Request, Response
 
 from rulesarchive.cli import main
@@ -58,7 +60,7 @@ def waits() -> list[float]:
 @pytest.fixture
 def fetcher(httpserver, archive: Archive, waits: list[float]) -> Fetcher:
     mirror = httpserver.url_for("/").rstrip("/")
-    return Fetcher(archive.derived, FAST, mirror=mirror, sleep=waits.append)
+    return Fetcher(archive.derived, FAST, mirror=mirror, sleep=waits.append, hosts=SOURCE_HOSTS)
 
 
 def serve_rules_page(httpserver) -> None:
@@ -566,3 +568,77 @@ def test_a_content_length_of_other_digits_is_one_error(httpserver, fetcher):
     httpserver.expect_request("/example.org/two.txt").respond_with_handler(superscript)
     with pytest.raises(FetchError, match="invalid Content-Length '²'"):
         fetcher.get("https://example.org/two.txt")
+
+
+def test_a_redirect_to_another_host_is_refused(httpserver, archive, fetcher):
+    serve_rules_page(httpserver)
+    elsewhere = httpserver.url_for(CURRENT_TXT).replace("localhost", "127.0.0.2")
+    httpserver.expect_request(CURRENT_TXT).respond_with_data(
+        "", status=302, headers={"Location": elsewhere}
+    )
+    for other in (".docx", ".pdf"):
+        httpserver.expect_request(CURRENT_TXT.replace(".txt", other)).respond_with_data(
+            "gone", status=404
+        )
+    (outcome,) = scrape_english(archive, fetcher)
+    assert outcome.status == "failed"
+    assert f"redirected to 127.0.0.2:{httpserver.port}, not a host of the sources" in (
+        outcome.message
+    )
+    assert "\n" not in outcome.message and intact(archive)
+    assert len(requests_to(httpserver, CURRENT_TXT)) == 1  # refused, not retried
+
+
+def test_links_to_other_hosts_are_not_fetched(httpserver, archive, fetcher):
+    page = (FIXTURES / "wizards_rules_page.html").read_text(encoding="utf-8")
+    planted = '<a href="https://evil.example/MagicCompRules%2020251114.txt">rules</a>'
+    page = planted + page.replace("media.wizards.com", "evil.example")
+    assert document_links(page) == []
+    httpserver.expect_request(RULES_PAGE).respond_with_data(page, content_type="text/html")
+    (outcome,) = scrape_english(archive, fetcher)
+    assert outcome.status == "failed" and "no TXT, DOCX or PDF link" in outcome.message
+    assert [r.path for r, _ in httpserver.log if "evil.example" in r.path] == []
+    assert document_links(planted + "<a href='/x/Rules.txt'>rules</a>") == [
+        "https://magic.wizards.com/x/Rules.txt"
+    ]
+
+
+def test_a_fetcher_for_the_sources_talks_to_no_other_host(waits):
+    fetcher = Fetcher(None, FAST, sleep=waits.append, hosts=SOURCE_HOSTS)
+    with pytest.raises(FetchError, match=r"evil\.example/a\.txt: not a host of the sources"):
+        fetcher.get("https://evil.example/a.txt")
+    assert fetcher.allowed("https://media.wizards.com/a.txt")
+    assert not fetcher.allowed("https://notwizards.com/a.txt")
+
+
+def test_headers_sent_a_byte_at_a_time_meet_the_deadline(waits):
+    """requests' timeout bounds each read: a byte a second never trips it; the deadline does."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def drip() -> None:
+        connection, _ = listener.accept()
+        with connection:
+            connection.recv(65536)
+            for byte in b"HTTP/1.1 200 OK\r\nX-Slow: " + b"x" * 30:
+                if stop.wait(0.5):
+                    return
+                try:
+                    connection.sendall(bytes([byte]))
+                except OSError:
+                    return
+
+    threading.Thread(target=drip, daemon=True).start()
+    settings = HttpSettings(read_timeout=2, retries=2, backoff=0, document_deadline=2.0)
+    mirror = f"http://127.0.0.1:{listener.getsockname()[1]}"
+    fetcher = Fetcher(None, settings, mirror=mirror, sleep=waits.append, hosts=SOURCE_HOSTS)
+    started = time.monotonic()
+    try:
+        with pytest.raises(
+            FetchError, match=r"a\.txt: headers too slow \(not all in when the deadline of 2 s"
+        ):
+            fetcher.get("https://media.wizards.com/a.txt")
+        assert time.monotonic() - started < 4
+    finally:
+        stop.set()
+        listener.close()

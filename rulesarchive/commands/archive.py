@@ -83,10 +83,11 @@ def scrape(
     from rulesarchive.scraper.http import Fetcher
     from rulesarchive.scraper.scrape import SCRAPED
     from rulesarchive.scraper.scrape import scrape as run_scrape
+    from rulesarchive.scraper.sources import SOURCE_HOSTS
 
     library = Library(root)
     settings = HttpSettings(document_deadline=document_deadline, run_deadline=deadline)
-    fetcher = Fetcher(library.derived, settings, mirror=mirror)
+    fetcher = Fetcher(library.derived, settings, mirror=mirror, hosts=SOURCE_HOSTS)
     day = since.date() if isinstance(since, dt.datetime) else None
     with planned("Fetching") as progress:
         try:
