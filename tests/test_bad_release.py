@@ -1,6 +1,7 @@
 """One bad release folder costs only itself: the others stay listed and readable."""
 
 import json
+import marshal
 
 import pytest
 from click.testing import CliRunner
@@ -115,3 +116,16 @@ def test_a_bad_document_json_is_named_and_left_out(archive, tmp_path, monkeypatc
     assert "2011-04-01 → Magic 2012 (M12) 2011-07-15" in changelog.stdout
     history = run(main, ["--archive", str(archive), "history", "100.2"])
     assert history.exit_code == 0 and "2011-04-01 … 2011-07-15" in history.stdout
+
+
+def test_a_packed_document_with_wrong_types_is_refused(archive):
+    """The packed copy is checked as document.json is (a bad one is read afresh from JSON)."""
+    opened = store.Archive(archive, cache=False)
+    (release, *_) = opened.releases("en")
+    columns = list(marshal.loads(store.pack_document(opened.load(release))))
+    assert store.unpack_document(marshal.dumps(tuple(columns))).rules
+    for at, spoilt in ((8, (["a list"],)), (9, ((1,),)), (13, (7,)), (2, 1.5)):
+        bad = [*columns]
+        bad[at] = spoilt
+        with pytest.raises(TypeError, match="where"):
+            store.unpack_document(marshal.dumps(tuple(bad)))
