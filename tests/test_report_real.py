@@ -130,7 +130,7 @@ def _renumbering_lines(text):
 
 def test_a_chapter_shift_is_one_line_of_the_renumbering(library):
     assert _renumbering_lines(_changelog_text(library, "2026-04-17")) == [
-        "  714.3a–714.3b → 714.3b–714.3c",
+        "  714.3b → 714.3c",  # the old 714.3a was split into 714.3a and 714.3b
         "  722–732 → 723–733, with their 103 rules",
     ]
     lines = _renumbering_lines(_changelog_text(library, "2009-07-11"))
