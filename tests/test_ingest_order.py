@@ -9,12 +9,14 @@ from rulesarchive.scraper.ingest import ingest_paths
 
 
 def _release_files(root: Path) -> dict[str, str]:
-    """Return the sha256 of every file of every release folder (the archive holds nothing else
-    but hidden folders: the lock, and the derived data when kept inside)."""
+    """Return the sha256 of every file of every release folder (`<lang>/<date>/<file>`: not the
+    hidden folders, nor a language's id registry, which the commands reading the archive write)."""
     return {
         str(path.relative_to(root)): hashlib.sha256(path.read_bytes()).hexdigest()
         for path in sorted(root.rglob("*"))
-        if path.is_file() and not any(part.startswith(".") for part in path.relative_to(root).parts)
+        if path.is_file()
+        and len(path.relative_to(root).parts) == 3
+        and not any(part.startswith(".") for part in path.relative_to(root).parts)
     }
 
 
