@@ -190,6 +190,9 @@ class ReleasePages:
                 number: paths.relative(page, change_page(release, diff, number))
                 for number in numbers
             },
+            term_hrefs={
+                term: self._term_href(page, term) for sweep in sweeps for term in sweep.glossary
+            },
             compare_href=paths.relative(page, f"{self.site.language}/compare.html"),
             json_href=paths.relative(
                 page, f"data/{self.site.language}/{release.effective_date}.js"
@@ -244,9 +247,13 @@ class ReleasePages:
             text = Markup("<del>%s</del>") % refs.html(page, change.old_text, index - 1)
         else:
             text = Markup("")
-        slug = self.site.glossary_slugs.get(term_key(change.new_term or change.old_term or ""))
-        href = paths.relative(page, paths.glossary_page(self.site.language, slug)) if slug else ""
+        href = self._term_href(page, change.new_term or change.old_term or "")
         return {"change": change, "text_html": text, "href": href}
+
+    def _term_href(self, page: str, term: str) -> str:
+        """Where a glossary term's page is, from `page` ('' when it has none)."""
+        slug = self.site.glossary_slugs.get(term_key(term))
+        return paths.relative(page, paths.glossary_page(self.site.language, slug)) if slug else ""
 
 
 def _counts(diff: ReleaseDiff | None) -> Counter[str]:

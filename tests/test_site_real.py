@@ -124,7 +124,7 @@ def test_examples_read_as_the_documents_print_them(real_site):
 
 def test_a_chinese_glossary_term_has_one_page_whatever_its_slash(real_site):
     index = (real_site / "zh-Hans/glossary/index.html").read_text(encoding="utf-8")
-    titles = re.findall(r'<h3 class="term-head"[^>]*><a [^>]*>([^<]+)</a>', index)
+    titles = re.findall(r'<dt class="term-head"[^>]*><a [^>]*>([^<]+)</a>', index)
     titles += re.findall(r'<li><a [^>]*>([^<]+)</a> <span class="badge">', index)
     folded = [title.replace("／", "/") for title in titles]
     assert "已侦结/侦结" in folded
@@ -139,16 +139,32 @@ def _article(path) -> str:
 
 def test_the_section_numbers_a_sweep_renames_are_links(real_site):
     pages = real_site.glob("en/releases/2009-07-11/**/index.html")
+    # the summary names the edit (no links in a summary: it is the disclosure's button), the
+    # paragraph under it links what it names
+    linked = [
+        paragraph
+        for path in pages
+        for paragraph in re.findall(
+            r'<details class="sweep"><summary>.*?</summary>\n<p>(.*?)</p>',
+            path.read_text(encoding="utf-8"),
+        )
+    ]
+    bare = [s for s in linked if re.search(r"<(del|ins)>\d{3}</\1>", s)]
+    assert linked and not bare  # '407' -> '606' in 3 rules: both numbers linked
+    assert any(re.search(r'<del><a href="[^"]+">407</a></del>', s) for s in linked)
+
+
+def test_a_sweep_counts_the_rules_and_glossary_entries_it_is_made_in(real_site):
+    pages = real_site.glob("en/releases/2009-07-11/**/index.html")
     summaries = [
-        summary
+        re.sub(r"<[^>]+>", "", summary)
         for path in pages
         for summary in re.findall(
             r'<details class="sweep"><summary>(.*?)</summary>', path.read_text(encoding="utf-8")
         )
     ]
-    bare = [s for s in summaries if re.search(r"<(del|ins)>\d{3}</\1>", s)]
-    assert summaries and not bare  # '407' -> '606' in 3 rules: both numbers linked
-    assert any(re.search(r'<del><a href="[^"]+">407</a></del>', s) for s in summaries)
+    assert summaries and not [s for s in summaries if " 0 " in s]
+    assert any(s.endswith("glossary entries") for s in summaries)
 
 
 def test_a_rule_page_links_its_page_across_translations(real_site):
