@@ -2,12 +2,14 @@
 
 The trace (differ.lineage) names its lines by where they begin in the releases at hand, a
 name that moves when an older release is added or the aligner pairs rules otherwise. Here each
-line is given its permanent id instead: the registered id that held most of the line's
-(release, number) versions. Where two lines claim one id (a split), the one holding more of
-it keeps it and the other gets a new id; where a line holds versions of two ids no other line
-holds (a merge), it keeps the one minted first and the other becomes its alias. A line the
-registry knows nothing of is minted an id: its trace name, unless that was ever given (then
-`~2`, `~3`...).
+line is given its permanent id instead. An id names the version it was minted from
+('2009-07-11/508.3': 508.3 as the release of 2009-07-11 printed it), and the line that holds
+that version keeps it, whatever the aligner later pairs with it; other ids go to the line that
+holds most of their (release, number) versions. Where two lines claim one id (a split), the
+one holding more of it keeps it and the other gets a new id; where a line holds versions of
+two ids no other line holds (a merge), it keeps the one named by its earliest version (else the
+one minted first) and the other becomes its alias. A line the registry knows nothing of is
+minted an id: its trace name, unless that was ever given (then `~2`, `~3`...).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from rulesarchive.corpus.model import Release
 from rulesarchive.differ.lineage import Line, Trace
 
 Point = tuple[dt.date, str]  # a rule number as one release printed it
+_UNBORN: Point = (dt.date.max, "")  # sorts after every version an id names
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,19 +40,37 @@ def assign_ids(lines: Sequence[Line], releases: Sequence[Release], registry: Reg
     dates = [release.effective_date for release in releases]
     owners = registry.owners()
     points = [list(_points(line, dates)) for line in lines]
+    # a retired id (an alias) comes back to the line that holds the version it names
+    registered = [*registry.ids, *registry.aliases]
+    named: dict[Point, list[str]] = {}
+    for line_id in registered:
+        named.setdefault(_named(line_id), []).append(line_id)
     votes = [Counter(owners[p] for p in found if p in owners) for found in points]
-    ids = _matched(votes)
-    aliases = dict(registry.aliases)
-    minted = {line_id: order for order, line_id in enumerate(registry.ids)}
+    for counted, found in zip(votes, points, strict=True):
+        # an id is the line's that holds the version it names, even where an older aligner
+        # recorded that version under another id
+        counted.update({line_id: 0 for p in found for line_id in named.get(p, ())})
+    born = [
+        {_named(i) for i in counted} & set(found)
+        for counted, found in zip(votes, points, strict=True)
+    ]
+    minted = {line_id: order for order, line_id in enumerate(registered)}
+    ids = _matched(votes, born, minted)
+    revived = set(ids.values())
+    aliases = {alias: to for alias, to in registry.aliases.items() if alias not in revived}
     taken = set(ids.values())
     for place, counted in enumerate(votes):
-        # a merge: the ids only this line holds name one rule; the first minted stays
+        # a merge: the ids only this line holds name one rule; the one named by the line's
+        # earliest version stays (else the first minted)
         merged = [i for i in counted if i == ids.get(place) or i not in taken]
         if len(merged) > 1:
-            ids[place] = min(merged, key=minted.__getitem__)
+            ids[place] = min(
+                merged,
+                key=lambda i: (_named(i) if _named(i) in born[place] else _UNBORN, minted[i]),
+            )
             aliases |= {line_id: ids[place] for line_id in merged if line_id != ids[place]}
             taken.update(merged)
-    given = set(registry.ids) | set(aliases)
+    given = set(registered) | set(aliases)
     for place, line in enumerate(lines):
         if place not in ids:
             ids[place] = _mint(line.id, given)
@@ -72,16 +93,41 @@ def _points(line: Line, dates: Sequence[dt.date]) -> Iterable[Point]:
             yield dates[index], stretch.rule.number
 
 
-def _matched(votes: Sequence[Counter[str]]) -> dict[int, str]:
-    """Pair lines with registered ids, the pairs sharing most versions first."""
+def _named(line_id: str) -> Point:
+    """The version an id was minted from: '2009-07-11/508.3~2' is 508.3 of 2009-07-11."""
+    date, _, number = line_id.partition("~")[0].partition("/")
+    try:
+        return dt.date.fromisoformat(date), number
+    except ValueError:  # not a minted name: it names no version
+        return dt.date.min, line_id
+
+
+def _matched(
+    votes: Sequence[Counter[str]], born: Sequence[set[Point]], minted: dict[str, int]
+) -> dict[int, str]:
+    """Pair lines with registered ids: each id with the line holding the version it names
+    (the earliest such version first, then the id minted first), then the pairs sharing most
+    versions first."""
+    # an id whose version some line holds goes to that line, or to none
+    claimed = {
+        line_id
+        for place, counted in enumerate(votes)
+        for line_id in counted
+        if _named(line_id) in born[place]
+    }
     pairs = sorted(
-        (-count, place, line_id)
+        (
+            (_named(line_id), minted[line_id], place, line_id)
+            if _named(line_id) in born[place]
+            else (_UNBORN, -count, place, line_id)
+        )
         for place, counted in enumerate(votes)
         for line_id, count in counted.items()
+        if line_id not in claimed or _named(line_id) in born[place]
     )
     ids: dict[int, str] = {}
     taken: set[str] = set()
-    for _count, place, line_id in pairs:
+    for _version, _order, place, line_id in pairs:
         if place not in ids and line_id not in taken:
             ids[place] = line_id
             taken.add(line_id)

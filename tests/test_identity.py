@@ -155,3 +155,46 @@ def test_an_id_two_lines_could_merge_into_goes_to_one_of_them():
     ]
     made = assign_ids(both, releases, registry)
     assert len(set(made.ids.values())) == 2
+
+
+def test_an_id_goes_to_the_line_holding_the_version_it_names():
+    releases = [release(day) for day in DAYS]
+    # an older aligner ran day 1's 100.1 on into 100.2 and began 100.1 anew on day 2
+    older = [
+        Line(
+            "2020-01-01/100.1",
+            (Stretch(0, 0, Rule("100.1", MOVE)), Stretch(1, 2, Rule("100.2", TOKEN))),
+        ),
+        Line("2020-01-02/100.1", (Stretch(1, 2, Rule("100.1", MOVE)),)),
+    ]
+    registry = assign_ids(older, releases, Registry()).registry
+    better = [
+        Line("x", (Stretch(0, 2, Rule("100.1", MOVE)),)),
+        Line("2020-01-02/100.2", (Stretch(1, 2, Rule("100.2", TOKEN)),)),
+    ]
+    made = assign_ids(better, releases, registry)
+    # '2020-01-01/100.1' names 100.1 of day 1: it stays with that rule, not with most versions
+    assert made.ids == {"x": "2020-01-01/100.1", "2020-01-02/100.2": "2020-01-02/100.2"}
+    assert made.registry.aliases == {"2020-01-02/100.1": "2020-01-01/100.1"}
+
+
+def test_a_retired_id_comes_back_to_the_line_holding_the_version_it_names():
+    releases = [release(day) for day in DAYS]
+    joined = [
+        Line(
+            "2020-01-01/100.1",
+            (Stretch(0, 0, Rule("100.1", MOVE)), Stretch(1, 2, Rule("100.2", MOVE))),
+        )
+    ]
+    registry = Registry(
+        (dt.date(2020, 1, 1), dt.date(2020, 1, 2), dt.date(2020, 1, 3)),
+        assign_ids(joined, releases, Registry()).registry.ids,
+        {"2020-01-02/100.2": "2020-01-01/100.1"},  # an older aligner's merge
+    )
+    apart = [
+        Line("a", (Stretch(0, 0, Rule("100.1", MOVE)),)),
+        Line("b", (Stretch(1, 2, Rule("100.2", TOKEN)),)),
+    ]
+    made = assign_ids(apart, releases, registry)
+    assert made.ids == {"a": "2020-01-01/100.1", "b": "2020-01-02/100.2"}
+    assert made.registry.aliases == {}
