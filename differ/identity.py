@@ -50,9 +50,18 @@ def assign_ids(lines: Sequence[Line], releases: Sequence[Release], registry: Reg
         # an id is the line's that holds the version it names, even where an older aligner
         # recorded that version under another id
         counted.update({line_id: 0 for p in found for line_id in named.get(p, ())})
+    # the versions a line holds that ids name; a version of a release not at hand counts as
+    # held when the registry gives the line some of that id's versions
+    at_hand = set(dates)
     born = [
-        {_named(i) for i in counted} & set(found)
-        for counted, found in zip(votes, points, strict=True)
+        {
+            _named(i)
+            for i, count in counted.items()
+            if _named(i) in held or (count and _named(i)[0] not in at_hand)
+        }
+        for counted, held in (
+            (counted, set(found)) for counted, found in zip(votes, points, strict=True)
+        )
     ]
     minted = {line_id: order for order, line_id in enumerate(registered)}
     ids = _matched(votes, born, minted)
