@@ -14,6 +14,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true", help="Rewrite golden files.")
 
 
+# Session fixtures that take minutes to make: the tests using one run on one worker (pytest
+# -n, --dist loadgroup), which makes it once; the others spread over the rest.
+COSTLY_FIXTURES = ("real_site", "policy_ingested")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        used = getattr(item, "fixturenames", ())
+        group = next((name for name in COSTLY_FIXTURES if name in used), None)
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
 @pytest.fixture(autouse=True)
 def derived_data(tmp_path_factory: pytest.TempPathFactory, monkeypatch) -> Path:
     """Keep each test's derived data in a folder of its own (never the user's cache): a test
