@@ -1,55 +1,69 @@
-"""Find broken internal links and anchors in a built site (stdlib parser: fast on 25k pages)."""
+"""Find broken internal links and anchors in a built site (one read of each page: fast on 35k
+pages)."""
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
+import html
+import os
+import re
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-
-class _Page(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.links: list[str] = []
-        self.ids: set[str] = set()
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        for name, value in attrs:
-            if name in {"href", "src"} and value is not None:
-                self.links.append(value)
-            elif name == "id" and value:
-                self.ids.add(value)
+# The builder writes every attribute double-quoted (Jinja templates, markupsafe); a tag's
+# attributes are read in a start tag only (not in text, comments or scripts' strings).
+_TAG = re.compile(r"<[a-zA-Z][^<>]*>")
+_ATTRIBUTE = re.compile(r'\s(href|src|id)="([^"]*)"')
+_SCRIPT = re.compile(r"<script\b.*?</script>", re.DOTALL)
 
 
-def _read(path: Path) -> _Page:
-    page = _Page()
-    page.feed(path.read_text(encoding="utf-8"))
-    return page
+def _attributes(text: str) -> tuple[list[str], set[str]]:
+    """Return a page's links (href and src) and its ids."""
+    links: list[str] = []
+    ids: set[str] = set()
+    for tag in _TAG.findall(_SCRIPT.sub("", text)):
+        for name, value in _ATTRIBUTE.findall(tag):
+            value = html.unescape(value)
+            if name == "id":
+                if value:
+                    ids.add(value)
+            else:
+                links.append(value)
+    return links, ids
 
 
 def broken_links(site: Path) -> list[str]:
     """Return 'page -> link' for every internal link or anchor that leads nowhere."""
-    site = site.resolve()
-    anchors: dict[Path, set[str]] = {}
+    root = os.path.realpath(site)
+    walked = list(os.walk(root))
+    files = {os.path.join(folder, name) for folder, _, names in walked for name in names}
+    folders = {folder for folder, _, _ in walked}
+    pages = sorted(
+        path
+        for path in files
+        if path.endswith(".html") and "pagefind" not in Path(path).relative_to(root).parts
+    )
+    read = {path: _attributes(Path(path).read_text(encoding="utf-8")) for path in pages}
     broken = []
-    for path in sorted(site.rglob("*.html")):
-        if "pagefind" in path.relative_to(site).parts:
-            continue
-        for link in _read(path).links:
+    for path in pages:
+        for link in read[path][0]:
             parts = urlsplit(link)
             if parts.scheme or link.startswith("//"):
                 continue
             if parts.path.startswith("/"):
-                target = site / unquote(parts.path).lstrip("/")
+                target = os.path.join(root, unquote(parts.path).lstrip("/"))
             elif parts.path:
-                target = (path.parent / unquote(parts.path)).resolve()
+                target = os.path.normpath(os.path.join(os.path.dirname(path), unquote(parts.path)))
             else:
                 target = path
-            if not target.exists():
-                broken.append(f"{path.relative_to(site)} -> {link}")
-            elif parts.fragment and target.suffix == ".html":
-                if target not in anchors:
-                    anchors[target] = _read(target).ids
-                if parts.fragment not in anchors[target]:
-                    broken.append(f"{path.relative_to(site)} -> {link} (no such anchor)")
+            target = target.rstrip("/") if target != root else target
+            if target not in files and target not in folders:
+                broken.append(f"{os.path.relpath(path, root)} -> {link}")
+            elif parts.fragment and target.endswith(".html"):
+                ids = read[target][1] if target in read else _attributes(_text(target))[1]
+                if parts.fragment not in ids:
+                    broken.append(f"{os.path.relpath(path, root)} -> {link} (no such anchor)")
     return broken
+
+
+def _text(path: str) -> str:
+    return Path(path).read_text(encoding="utf-8")
