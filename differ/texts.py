@@ -11,7 +11,13 @@ from rulesarchive.corpus.typography import normalise_text
 from rulesarchive.differ.words import Diff, Phrase, phrases_of, words_of
 
 # str.replace runs at memchr speed; str.translate with a table is 20x slower on rule texts.
-_FLATTENED = (('"', ""), ("'", ""), ("™", ""), ("®", ""), ("—", "-"), ("–", "-"))
+# The Æ ligature is a way of printing AE: 'Æther', 'AEther' (the TXT files of 2013) and
+# 'Aether' (Oracle since 2016) are one card name, as are 'Ærathi' and 'AErathi'.
+_FLATTENED = (
+    *(('"', ""), ("'", ""), ("™", ""), ("®", ""), ("—", "-"), ("–", "-")),
+    *(("Æ", "Ae"), ("æ", "ae")),
+)
+_AE_SPELLED = re.compile(r"\bAE(?=[a-z])")
 _TEXT_MARKS = re.compile(r"\((?:tm|r)\)", re.IGNORECASE)
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _PLACEHOLDER_APOSTROPHE = re.compile(r"(?<=\w)\?(?=\w)")
@@ -26,6 +32,8 @@ def typography_key(text: str) -> str:
         text = text.replace(mark, flat)
     if "(" in text:
         text = _TEXT_MARKS.sub("", text)
+    if "AE" in text:
+        text = _AE_SPELLED.sub("Ae", text)
     # One space at most around a dash once spaces are collapsed: 'a - b', 'a—b' -> 'a-b'.
     return " ".join(text.split()).replace(" -", "-").replace("- ", "-")
 

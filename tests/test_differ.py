@@ -1,5 +1,6 @@
 """The differ: word diffs, alignment, classification, sweeps, histories."""
 
+import itertools
 import re
 from pathlib import Path
 
@@ -529,3 +530,17 @@ def test_chapters_are_mapped_by_a_title_found_once_on_each_side():
     assert chapters_by_title(old, new) == {"209": "210", "210": "211"}
     twice = [*new, Heading("212", "Life Modifier")]
     assert chapters_by_title(old, twice) == {"209": "210"}  # a title found twice tells nothing
+
+
+def test_the_ae_ligature_spelled_out_or_dropped_is_typography():
+    # 700.5c printed 'Æther Storm' in 2013-07-13, 'AEther Storm' in 2013-09-27 (a TXT file
+    # without the ligature) and 'Aether Storm' once Oracle dropped it in 2016
+    chime = "Those cards are Abbey Gargoyles; {} Storm; Aliban's Tower."
+    texts = [chime.format(name) for name in ("Æther", "AEther", "Aether")]
+    for old, new in itertools.pairwise(texts):
+        assert kinds(doc(rule("700.5c", old)), doc(rule("700.5c", new))) == {"700.5c": "typography"}
+    assert kinds(
+        doc(rule("1.1", "AEGIS of the Gods.")), doc(rule("1.1", "Aegis of the Gods."))
+    ) == {
+        "1.1": "typography"  # case only: a change of no word, as before
+    }
