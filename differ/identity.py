@@ -92,8 +92,8 @@ def assign_ids(lines: Sequence[Line], releases: Sequence[Release], registry: Reg
         for line_id in dict.fromkeys(order)
         if line_id not in aliases
     }
-    named = {line.id: ids[place] for place, line in enumerate(lines)}
-    return Identity(named, Registry(known, runs, aliases))
+    given_ids = {line.id: ids[place] for place, line in enumerate(lines)}
+    return Identity(given_ids, Registry(known, runs, aliases))
 
 
 def _points(line: Line, dates: Sequence[dt.date]) -> Iterable[Point]:
