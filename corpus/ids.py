@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from rulesarchive.corpus.model import DocKind
+
 FILE_NAME = "ids.tsv"
 
 
@@ -121,12 +123,14 @@ def ids_file(root: Path, language: str) -> Path:
     return root / language / FILE_NAME
 
 
-def shipped_text(language: str) -> str:
-    """Return the text of the registry the package ships for a language (of no id if none)."""
+def shipped_text(language: str, kind: DocKind = DocKind.CR) -> str:
+    """Return the text of the registry the package ships for a language's documents of a kind
+    (of no id if none: it ships the Comprehensive Rules' only)."""
     path = resources.files("rulesarchive.corpus").joinpath("data", "ids", f"{language}.tsv")
-    return path.read_text(encoding="utf-8") if path.is_file() else render_registry(Registry())
+    shipped = kind == DocKind.CR and path.is_file()
+    return path.read_text(encoding="utf-8") if shipped else render_registry(Registry())
 
 
-def shipped_registry(language: str) -> Registry:
+def shipped_registry(language: str, kind: DocKind = DocKind.CR) -> Registry:
     """Return the registry the package ships for a language (empty when it ships none)."""
-    return parse_registry(shipped_text(language), f"corpus/data/ids/{language}.tsv")
+    return parse_registry(shipped_text(language, kind), f"corpus/data/ids/{language}.tsv")

@@ -395,20 +395,25 @@ class Archive:
             finally:
                 shutil.rmtree(staging, ignore_errors=True)
 
+    def ids_file(self, language: str) -> Path:
+        """Return where a language's registry of ids is kept: ARCHIVE/<language>/ids.tsv, or
+        ARCHIVE/<kind>/<language>/ids.tsv for a tournament document's sections."""
+        return ids.ids_file(kind_folder(self.root, self.kind), language)
+
     def registry(self, language: str) -> Registry:
         """Return a language's registry of permanent ids (ARCHIVE/<language>/ids.tsv); the
         package's for the shared archive when the archive has none yet."""
         text = self.registry_text(language)
         if text is None:
-            return ids.shipped_registry(language)
+            return ids.shipped_registry(language, self.kind)
         try:
-            return ids.parse_registry(text, str(ids.ids_file(self.root, language)))
+            return ids.parse_registry(text, str(self.ids_file(language)))
         except ids.RegistryError as error:
             raise ArchiveError(str(error)) from None
 
     def registry_text(self, language: str) -> str | None:
         """Return the text of a language's registry of ids, None when the archive has none."""
-        path = ids.ids_file(self.root, check_language(language))
+        path = self.ids_file(check_language(language))
         try:
             return path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -419,7 +424,7 @@ class Archive:
     def save_registry(self, language: str, text: str) -> bool:
         """Write a language's registry of ids into the archive (never a snapshot's copy: ids
         are for good); return False when the archive cannot be written to."""
-        path = ids.ids_file(self.root, check_language(language))
+        path = self.ids_file(check_language(language))
         try:
             with self.lock():
                 _make_folder(path.parent)

@@ -17,6 +17,7 @@ from rulesarchive.differ.headings import (
     heading_moves,
 )
 from rulesarchive.differ.kinds import GlossaryKind, Kind
+from rulesarchive.differ.sections import diff_paragraphs, headings, units
 from rulesarchive.differ.splits import Split, find_splits
 from rulesarchive.differ.sweeps import Edited, Sweep, edit_key, find_sweeps, is_swept
 from rulesarchive.differ.texts import (
@@ -27,7 +28,7 @@ from rulesarchive.differ.texts import (
     wording_phrases,
     words_key,
 )
-from rulesarchive.differ.words import Diff, Phrase, diff_words
+from rulesarchive.differ.words import Diff, Phrase
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,21 +50,27 @@ class ReleaseDiff:
 
 
 def diff_documents(old: Document, new: Document) -> ReleaseDiff:
-    """Align two documents and classify every rule; sweeps are found across the whole release."""
-    old_rules, new_rules = set_aside_identical(old.rules, new.rules)
+    """Align two documents and classify every rule; sweeps are found across the whole release.
+
+    A tournament document's units are its sections' texts and parts, its headings their
+    titles (see differ.sections): they are aligned, classified and swept as rules are.
+    """
+    old_units, new_units = units(old), units(new)
+    old_headings, new_headings = headings(old), headings(new)
+    old_rules, new_rules = set_aside_identical(old_units, new_units)
     old_rules, new_rules, retyped = _set_aside_retyped(old_rules, new_rules)
-    chapters = chapters_by_title(old.headings, new.headings)
-    pairs = align_rules(old_rules, new_rules, (old.rules, new.rules), chapters)
+    chapters = chapters_by_title(old_headings, new_headings)
+    pairs = align_rules(old_rules, new_rules, (old_units, new_units), chapters)
     splits: list[Split] = []
     merges: list[Split] = []
     if any(pair.old is None or pair.new is None for pair in pairs):
-        evidence = Evidence(old.rules, new.rules)
+        evidence = Evidence(old_units, new_units)
         pairs, splits, merges = find_splits(pairs, evidence)
     moves = renumbering(pairs)
-    numbers = list(map(attrgetter("number"), old.rules))
+    numbers = list(map(attrgetter("number"), old_units))
     number_map = dict(zip(numbers, numbers, strict=True)) | dict(moves)
-    headings = diff_headings(old.headings, new.headings, moves)
-    number_map |= chapter_moves(moves) | dict(heading_moves(headings))
+    heading_changes = diff_headings(old_headings, new_headings, moves)
+    number_map |= chapter_moves(moves) | dict(heading_moves(heading_changes))
     changes = [classify_pair(pair, number_map) for pair in pairs]
     glossary = diff_glossaries(old.glossary, new.glossary, number_map)
     sweeps = find_sweeps(_edited(changes, glossary))
@@ -72,8 +79,8 @@ def diff_documents(old: Document, new: Document) -> ReleaseDiff:
         changes = [_as_sweep(change, swept) for change in changes]
         glossary = [_as_glossary_sweep(change, swept) for change in glossary]
     if retyped:
-        changes = _in_rule_order(changes, retyped, new.rules)
-    unchanged = len(new.rules) - len(new_rules) - len(retyped)
+        changes = _in_rule_order(changes, retyped, new_units)
+    unchanged = len(new_units) - len(new_rules) - len(retyped)
     return ReleaseDiff(
         tuple(changes),
         tuple(moves),
@@ -82,7 +89,7 @@ def diff_documents(old: Document, new: Document) -> ReleaseDiff:
         tuple(splits),
         tuple(merges),
         tuple(glossary),
-        tuple(headings),
+        tuple(heading_changes),
     )
 
 
@@ -219,7 +226,7 @@ def classify_pair(pair: Pair, number_map: dict[str, str] | None = None) -> Chang
     worded = words_key(old.text) != words_key(new.text) and not is_truncation(
         typography_key(old.text), typography_key(new.text)
     )
-    diff = diff_words(old.text, new.text) if worded else ()
+    diff = diff_paragraphs(old.text, new.text) if worded else ()
     kind = compare_texts(old, new, number_map or {}, diff)
     return Change(
         kind,

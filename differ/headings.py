@@ -16,6 +16,7 @@ from functools import lru_cache
 from rulesarchive.corpus.model import Heading
 from rulesarchive.differ.changes import Change
 from rulesarchive.differ.kinds import Kind
+from rulesarchive.differ.sections import container
 from rulesarchive.differ.texts import title_key, wording_phrases
 from rulesarchive.differ.words import diff_words
 
@@ -62,11 +63,12 @@ def chapters_by_title(old: Sequence[Heading], new: Sequence[Heading]) -> dict[st
 
 
 def chapter_moves(rule_moves: Sequence[tuple[str, str]]) -> dict[str, str]:
-    """Map a chapter to the one most of its moved rules went to ('715' -> '716')."""
+    """Map a chapter to the one most of its moved rules went to ('715' -> '716'; a section
+    to the one its text and parts went to: '2.1' -> '2.2')."""
     votes: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for old, new in rule_moves:
-        if old[:3] != new[:3]:
-            votes[old[:3]][new[:3]] += 1
+        if container(old) != container(new):
+            votes[container(old)][container(new)] += 1
     return {chapter: max(targets, key=targets.__getitem__) for chapter, targets in votes.items()}
 
 

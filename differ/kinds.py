@@ -42,6 +42,14 @@ class GlossaryKind(StrEnum):
     UNCHANGED = "unchanged"
 
 
+class ParagraphKind(StrEnum):
+    """What happened to one paragraph of a tournament document's section."""
+
+    ADDED = "added"
+    REMOVED = "removed"
+    CHANGED = "changed"
+
+
 class ProblemKind(StrEnum):
     """What is wrong with a citation (see differ.references)."""
 

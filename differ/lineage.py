@@ -22,6 +22,7 @@ from rulesarchive.differ.changes import Change
 from rulesarchive.differ.classify import ReleaseDiff, classify_pair
 from rulesarchive.differ.history import History, Version, version_of
 from rulesarchive.differ.kinds import Kind
+from rulesarchive.differ.sections import units
 from rulesarchive.differ.words import Diff, diff_words
 
 
@@ -130,7 +131,7 @@ def extend_trace(
         split_from, merged_from = _origins(diff)
         now: dict[str, str] = {}
         taken: set[str] = set()
-        for rule in document.rules:
+        for rule in units(document):
             change = changes.get(rule.number)
             old_number = rule.number if diff is not None and change is None else None
             if change is not None:

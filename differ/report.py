@@ -8,12 +8,20 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from rulesarchive.corpus.model import Release
+from rulesarchive.corpus.model import DocKind, Release
 from rulesarchive.differ.glossary import same_term
 from rulesarchive.differ.headings import heading_moves
-from rulesarchive.differ.kinds import RENUMBERING, GlossaryKind, Kind, Place, TranslationStatus
+from rulesarchive.differ.kinds import (
+    RENUMBERING,
+    GlossaryKind,
+    Kind,
+    ParagraphKind,
+    Place,
+    TranslationStatus,
+)
 from rulesarchive.differ.release_report import release_label
 from rulesarchive.differ.renumbering import shift_text, summarise_renumbering
+from rulesarchive.differ.sections import paragraph_changes, texts_of
 from rulesarchive.differ.texts import wording_phrases
 
 if TYPE_CHECKING:  # the results' modules are loaded by the commands that make them
@@ -43,11 +51,12 @@ def diff_data(
         key=lambda change: _ORDER[change.kind],
     )
     headings = [change for change in diff.headings if change.kind != Kind.UNCHANGED]
-    return {
+    sectioned = new.kind != DocKind.CR
+    data = {
         "old": release_label(old),
         "new": release_label(new),
         "counts": _counts(diff),
-        "changes": [_change_data(change, fixes) for change in changes]
+        "changes": [_change_data(change, fixes, paragraphs=sectioned) for change in changes]
         + [_change_data(change, {}, heading=True) for change in headings],
         "renumbering": [
             {"old": a, "new": b} for a, b in (*diff.renumbering, *heading_moves(diff.headings))
@@ -60,6 +69,7 @@ def diff_data(
         "merges": [{"old": list(s.old), "new": list(s.new)} for s in diff.merges],
         "glossary": [_glossary_data(change, fixes) for change in diff.glossary],
     }
+    return {"doc": str(new.kind), **data} if sectioned else data
 
 
 GLOSSARY_SECTION = "glossary"  # what `--section` names the glossary by
@@ -131,8 +141,15 @@ def _glossary_data(change: GlossaryChange, fixes: dict[str, tuple[str, ...]]) ->
     }
 
 
-def _change_data(change: Change, fixes: dict[str, tuple[str, ...]], heading: bool = False) -> dict:
-    return {
+def _change_data(
+    change: Change,
+    fixes: dict[str, tuple[str, ...]],
+    heading: bool = False,
+    paragraphs: bool = False,
+) -> dict:
+    """A change's JSON; a tournament section's (`paragraphs`) adds its paragraphs added,
+    removed and reworded."""
+    data = {
         "kind": change.kind,
         "heading": heading,
         "old_number": change.old_number,
@@ -148,6 +165,20 @@ def _change_data(change: Change, fixes: dict[str, tuple[str, ...]], heading: boo
         ),
         "fixes": list(fixes.get(change.new_number or "", ())),
     }
+    if paragraphs:
+        data["paragraphs"] = _paragraphs_data(change.old_text, change.new_text, change.kind)
+    return data
+
+
+def _paragraphs_data(old: str, new: str, kind: Kind) -> list[dict]:
+    """The paragraphs a change of a section added, removed or reworded (none listed for a
+    section added or removed whole: its text says it)."""
+    if kind in {Kind.ADDED, Kind.REMOVED, Kind.UNCHANGED, Kind.TYPOGRAPHY}:
+        return []
+    return [
+        {"kind": p.kind, "old": p.old, "new": p.new, "phrases": _phrases(p.phrases)}
+        for p in paragraph_changes(old, new)
+    ]
 
 
 def _phrases(phrases: Iterable[Phrase]) -> list[dict]:
@@ -278,12 +309,30 @@ def _change_line(change: dict, markdown: bool) -> str:
     if change["kind"] in {Kind.ADDED, Kind.REMOVED}:
         text = _one_line(change["new_text"] or change["old_text"])
         return f"{bullet}{change['kind']} {number}: {text}"
+    if change.get("paragraphs"):
+        return "\n".join(
+            [f"{bullet}{change['kind']} {number}:", *_paragraph_lines(change["paragraphs"])]
+        )
     parts = [_phrase_list(change["phrases"])] if change["phrases"] else []
     if change["example_phrases"]:
         parts.append(f"in examples: {_phrase_list(change['example_phrases'])}")
     if change["fixes"]:
         parts.append(f"fixes the citation of {', '.join(change['fixes'])}")
     return f"{bullet}{change['kind']} {number}: {'; '.join(parts)}"
+
+
+def _paragraph_lines(paragraphs: list[dict], indent: str = "    ") -> list[str]:
+    """A line per paragraph of a section added ('+ ¶'), removed ('- ¶') or reworded ('~ ¶',
+    with its edits)."""
+    lines = []
+    for paragraph in paragraphs:
+        if paragraph["kind"] == ParagraphKind.ADDED:
+            lines.append(f"{indent}+ ¶ {paragraph['new']}")
+        elif paragraph["kind"] == ParagraphKind.REMOVED:
+            lines.append(f"{indent}- ¶ {paragraph['old']}")
+        else:
+            lines.append(f"{indent}~ ¶ {_phrase_list(paragraph['phrases'])}")
+    return lines
 
 
 def _phrase_list(phrases: list[dict]) -> str:
@@ -306,9 +355,10 @@ def _short_list(numbers: list[str], limit: int = 12) -> str:
     return shown + (f", … {len(numbers) - limit} more" if len(numbers) > limit else "")
 
 
-def history_data(history: History) -> dict:
-    """Return the JSON form of a rule history, oldest version first."""
-    return {
+def history_data(history: History, kind: DocKind = DocKind.CR) -> dict:
+    """Return the JSON form of a rule history, oldest version first; a tournament section's
+    (`kind`) names its document and each version's paragraphs added, removed and reworded."""
+    data: dict = {
         "rule": history.rule,
         "numbers": list(history.numbers),
         "versions": [
@@ -331,6 +381,11 @@ def history_data(history: History) -> dict:
             for v in history.versions
         ],
     }
+    if kind == DocKind.CR:
+        return data
+    for version, told in zip(data["versions"], history.versions, strict=True):
+        version["paragraphs"] = _paragraphs_data(*texts_of(told.diff), told.kind)
+    return {"doc": str(kind), **data}
 
 
 def _date(day) -> str | None:
@@ -408,6 +463,8 @@ def _version_lines(version: dict, renumbered: str | None = None) -> list[str]:
         if part
     )
     lines = [label]
+    if version.get("paragraphs"):
+        return lines + _paragraph_lines(version["paragraphs"])
     lines += [f"    “{p['old']}” → “{p['new']}”" for p in version["phrases"]]
     lines += [f"    in examples: “{p['old']}” → “{p['new']}”" for p in version["example_phrases"]]
     return lines

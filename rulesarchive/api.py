@@ -176,7 +176,8 @@ class History:
 
     def to_json(self) -> dict:
         """Return what `rulesarchive history NUMBER --format json` prints."""
-        return report.history_data(self.told)
+        kind = self.releases[0].kind if self.releases else DocKind.CR
+        return report.history_data(self.told, kind)
 
     def to_text(self, every_release: bool = False) -> str:
         """Return what `history NUMBER` prints (`every_release`: as with `--all`)."""
@@ -252,8 +253,10 @@ class Archive:
     datetime.date), a catalogue file date, a set code ('FDN'), or a Release; None is the newest.
     What is worked out is kept in the user's cache folder (`cache`, default the platform's or
     `RULESARCHIVE_CACHE`; `cache=False` keeps nothing). `doc` names the kind of document read:
-    'cr' (the Comprehensive Rules), 'mtr' or 'ipg' (whose releases are listed and loaded; their
-    diffs, histories and checks are not made yet).
+    'cr' (the Comprehensive Rules), 'mtr' or 'ipg': releases, diffs, changelogs and histories
+    are answered for each kind (a tournament document's sections and their parts stand where
+    the CR's rules do: `history('3.9')`, `history('2.1/philosophy')`); citations are checked,
+    and translations compared, for the CR only.
     """
 
     def __init__(

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.derived import DerivedData, Kind, entry_key
-from rulesarchive.corpus.model import Document, Release
+from rulesarchive.corpus.model import DocKind, Document, Release
 from rulesarchive.corpus.store import Archive
 from rulesarchive.lazy import lazy_module
 
@@ -77,7 +77,12 @@ class Diffs:
             return 0
         runs = [missing[start : start + RUN] for start in range(0, len(missing), RUN)]
         workers = min(cores, len(runs))
-        where = (str(self.archive.root), _pinned(self.archive), str(self.derived.folder))
+        where = (
+            str(self.archive.root),
+            _pinned(self.archive),
+            str(self.derived.folder),
+            self.archive.kind.value,
+        )
         context = multiprocessing.get_context()  # the platform's way to start processes
         with context.Pool(
             workers, initializer=_start_worker, initargs=(*where, os.getpid())
@@ -111,15 +116,17 @@ def _pinned(archive: Archive) -> str:
 _WORKER: list[Diffs] = []
 
 
-def _start_worker(root: str, data: str, folder: str, parent: int) -> None:
+def _start_worker(root: str, data: str, folder: str, kind: str, parent: int) -> None:
     """Open the archive in a worker; keep it from logging what its parent says for it, or
     taking Ctrl-C: the parent alone stops the pool (a worker interrupted while it holds the
     task queue's lock leaves the others, and the parent ending the pool, waiting for ever)."""
     processes.watch_parent(parent)
     logging.disable(logging.INFO)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    pinned = Path(data) if data != root else None
-    _WORKER[:] = [Diffs(Archive(root, pinned=pinned, derived=DerivedData(Path(folder))))]
+    archive = Archive(root, derived=DerivedData(Path(folder)), kind=DocKind(kind))
+    if Path(data) != archive.data_folder:  # a snapshot's copy
+        archive = Archive(root, pinned=Path(data), derived=archive.derived, kind=DocKind(kind))
+    _WORKER[:] = [Diffs(archive)]
 
 
 def _diff_run(pairs: list[tuple[Release, Release]]) -> None:

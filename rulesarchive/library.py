@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.derived import DerivedData, Kind, collection_paused, entry_key
-from rulesarchive.corpus.ids import ids_file, parse_registry, render_registry, shipped_text
+from rulesarchive.corpus.ids import parse_registry, render_registry, shipped_text
 from rulesarchive.corpus.lookup import find_release, previous_release
 from rulesarchive.corpus.model import (
     DocKind,
@@ -31,6 +31,7 @@ from rulesarchive.corpus.model import (
     Heading,
     Release,
     Rule,
+    Section,
 )
 from rulesarchive.corpus.numbers import nearest_numbers, typed_number
 from rulesarchive.corpus.store import (
@@ -64,6 +65,7 @@ translation_align = lazy_module("rulesarchive.differ.translation_align")
 translation_compare = lazy_module("rulesarchive.differ.translation_compare")
 translations = lazy_module("rulesarchive.differ.translations")
 identity = lazy_module("rulesarchive.differ.identity")
+sections = lazy_module("rulesarchive.differ.sections")
 kept_lines = lazy_module("rulesarchive.lines")
 
 log = logging.getLogger(__name__)
@@ -97,8 +99,8 @@ class Library:
     def __init__(
         self, root: Path | str, derived: DerivedData | None = None, kind: DocKind = DocKind.CR
     ) -> None:
-        """Open the archive in `root` for one kind of document (its releases and documents;
-        so far only the Comprehensive Rules are diffed, checked and traced)."""
+        """Open the archive in `root` for one kind of document: its releases, documents,
+        diffs, changelogs and histories (only the Comprehensive Rules' citations are checked)."""
         chosen = derived if derived is not None else DerivedData.default()
         self.derived = chosen.outside(Path(root))
         self.archive = Archive(root, derived=self.derived, kind=kind)
@@ -149,10 +151,19 @@ class Library:
             raise self._unknown(number, release, document)
         return found
 
+    def _address(self, number: str) -> str:
+        """A number as typed, as the documents of the archive's kind name it: 'CR 702.19B' is
+        702.19b, '2.1/Additional Remedy' 2.1/additional-remedy."""
+        if self.archive.kind == DocKind.CR:
+            return _typed(number)
+        return sections.address(number)
+
     def _unknown(
         self, number: str, release: Release, document: Document | None = None
     ) -> UnknownRule:
         """The error for a number a release does not print, naming the nearest it prints."""
+        if self.archive.kind != DocKind.CR:
+            return self._unknown_section(number, release, document or self.load(release))
         typed = typed_number(number)
         if typed is None:
             return UnknownRule(f"{number!r} is not a rule number (give one like 702.19b)")
@@ -160,6 +171,21 @@ class Library:
         near = nearest_numbers(typed, [rule.number for rule in document.rules])
         hint = f"; nearest: {', '.join(near)}" if near else ""
         return UnknownRule(f"no rule {number} in {release.key} ({release.set_name}){hint}")
+
+    def _unknown_section(self, number: str, release: Release, document: Document) -> UnknownRule:
+        """The error for an address a tournament release does not print: its section's parts
+        (a section with no text of its own), or the sections beside it."""
+        address = sections.address(number)
+        found = document.section(address.partition(sections.PART)[0])
+        name = f"{release.kind.upper()} {release.effective_date}"
+        if isinstance(found, Section) and found.parts:
+            parts = ", ".join(sections.section_parts(found))
+            what = "no part" if sections.PART in address else "no text of its own"
+            return UnknownRule(f"section {found.number} of the {name} has {what}: {parts}")
+        numbers = [section.number for section in document.sections]
+        near = [n for n in numbers if n.partition(".")[0] == address.partition(".")[0]][:6]
+        hint = f"; sections beside it: {', '.join(near)}" if near else ""
+        return UnknownRule(f"no section {number} in the {name}{hint}")
 
     # Diffs and changelogs
 
@@ -184,7 +210,9 @@ class Library:
             raise ArchiveError(
                 f"{release.key} is the oldest {release.language} release: nothing to compare"
             )
-        fixes = self.check(release.language).until(release).fixes[-1]
+        fixes: dict[str, tuple[str, ...]] = {}
+        if self.archive.kind == DocKind.CR:  # the reference check reads CR citations only
+            fixes = self.check(release.language).until(release).fixes[-1]
         return Changelog(
             before, release, references.mark_fixes(self.diff(before, release), fixes), fixes
         )
@@ -274,10 +302,10 @@ class Library:
         newest; then a number no longer in use names the rule that held it last). The number
         is read as typed ('CR 702.19B'); raise ArchiveError, naming the nearest numbers, if no
         rule ever held it."""
-        typed = _typed(number)
+        typed = self._address(number)
         releases = self.releases(language)
         if not releases:
-            raise UnknownRelease(no_releases(self.root, language))
+            raise UnknownRelease(no_releases(self.root, language, self.archive.kind))
         at = releases.index(release) if release else len(releases) - 1
         lines = self._chapter_lines(language, releases, typed.partition(".")[0])
         try:
@@ -363,7 +391,7 @@ class Library:
         self, language: str, releases: list[Release], trace: Trace | None
     ) -> dict[str, str]:
         recorded = self.archive.registry_text(language)
-        text = recorded if recorded is not None else shipped_text(language)
+        text = recorded if recorded is not None else shipped_text(language, self.archive.kind)
         key = self._ids_key(releases, text)
         kept = self.derived.get(key, kept_lines.KeptIds)
         if kept is not None and kept.registry == _digest(text) and recorded is not None:
@@ -377,7 +405,7 @@ class Library:
         if after != recorded:
             with contextlib.suppress(ArchiveError):  # read-only: the same ids, not recorded
                 if self.archive.save_registry(language, after):
-                    log.info("%s: recorded the ids of the lines", ids_file(self.root, language))
+                    log.info("%s: recorded the ids of the lines", self.archive.ids_file(language))
         return made.ids
 
     def _ids_key(self, releases: list[Release], registry: str) -> str:

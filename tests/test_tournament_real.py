@@ -13,6 +13,8 @@ from rulesarchive.corpus.model import DocKind, Document, Release
 from rulesarchive.corpus.store import Archive
 from rulesarchive.scraper.outcome import Status
 
+from rulesarchive.api import Archive as ApiArchive
+
 POLICY = Path(__file__).resolve().parents[2] / "shared" / "policy-archive"
 NOT_DOCUMENTS = {"mtr-2020-04-17.pdf", "ipg-2020-04-17.pdf"}  # a download tool's logs
 # Where a version's sections change by more than a third, and why (read in the sources).
@@ -163,3 +165,37 @@ def test_missed_trigger_is_an_infraction_with_its_parts_in_every_ipg_since_2007(
     # 123 in the Penalty Guide's 100-series, then 3.3, 3.1 (Game Play Errors were section 3
     # until 2012-06-29), 2.1
     assert numbers == {"123", "3.3", "3.1", "2.1"}
+
+
+def test_an_mtr_changelog_tells_sweeps_paragraphs_and_sections_apart(policy_ingested):
+    # MTR 2018-04-27: "his or her" became "their" throughout, 2.13's game layout became 4.6
+    # and Block Constructed (6.7) went (read in the two PDFs).
+    root, _outcomes = policy_ingested
+    found = ApiArchive(root, cache=False, doc="mtr").changelog("2018-04-27")
+    assert found.old.effective_date == dt.date(2018, 1, 19)
+    data = found.to_json()
+    sweep = next(s for s in data["sweeps"] if (s["old"], s["new"]) == ("his or her", "their"))
+    assert len(sweep["rules"]) >= 20 and "3.9" in sweep["rules"]
+    headings = {
+        (c["kind"], c["old_number"], c["new_number"], c["new_text"] or c["old_text"])
+        for c in data["changes"]
+        if c["heading"]
+    }
+    assert ("added", None, "4.6", "Game Layout") in headings
+    assert ("removed", "6.7", None, "Block Constructed Format Deck Construction") in headings
+    layout = next(c for c in data["changes"] if c["new_number"] == "2.13" and not c["heading"])
+    removed = [p["old"] for p in layout["paragraphs"] if p["kind"] == "removed"]
+    assert removed[0].startswith("Players in video feature matches") and len(removed) == 9
+
+
+def test_missed_triggers_philosophy_is_followed_from_3_1_to_2_1_and_its_upgrade_split_off(
+    policy_ingested,
+):
+    root, _outcomes = policy_ingested
+    archive = ApiArchive(root, cache=False, doc="ipg")
+    philosophy = archive.history("2.1/Philosophy")
+    assert philosophy.numbers == ("3.1/philosophy", "2.1/philosophy")
+    moved = next(v for v in philosophy.versions if v.number == "2.1/philosophy")
+    assert moved.effective_date == dt.date(2012, 10, 1)
+    upgrade = archive.history("2.1/upgrade").versions[0]
+    assert (upgrade.effective_date, upgrade.split_from) == (dt.date(2015, 7, 17), "2.1/philosophy")

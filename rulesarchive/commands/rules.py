@@ -24,6 +24,9 @@ from rulesarchive.options import (
     section_option,
 )
 
+# `--doc` of the commands that read one kind of document's releases
+DOC_OPTION = doc_option("Kind of document: cr (Comprehensive Rules), mtr or ipg.")
+
 
 def _print(result, output: str) -> None:
     """Print a result as JSON, Markdown or text."""
@@ -53,10 +56,12 @@ def rule(root: Path, number: str, reference: str | None, lang: str, output: str)
 @kind_option()
 @section_option()
 @format_option(DIFF_FORMATS)
+@DOC_OPTION
 @click.pass_obj
-def diff(root: Path, old: str, new: str, lang: str, kinds, section, output: str) -> None:
+def diff(root: Path, old: str, new: str, lang: str, kinds, section, output: str, doc: str) -> None:
     """Show what changed, rule by rule, between any two releases."""
-    _print(Archive(root).diff(old, new, lang=lang, kinds=kinds, section=section), output)
+    found = Archive(root, doc=doc).diff(old, new, lang=lang, kinds=kinds, section=section)
+    _print(found, output)
 
 
 @click.command()
@@ -65,10 +70,12 @@ def diff(root: Path, old: str, new: str, lang: str, kinds, section, output: str)
 @kind_option()
 @section_option()
 @format_option(DIFF_FORMATS)
+@DOC_OPTION
 @click.pass_obj
-def changelog(root: Path, reference: str | None, lang: str, kinds, section, output: str) -> None:
+def changelog(root: Path, reference, lang: str, kinds, section, output: str, doc: str) -> None:
     """Show a release's changes against the release before it (default: the newest)."""
-    _print(Archive(root).changelog(reference, lang=lang, kinds=kinds, section=section), output)
+    found = Archive(root, doc=doc).changelog(reference, lang=lang, kinds=kinds, section=section)
+    _print(found, output)
 
 
 @click.command()
@@ -82,15 +89,16 @@ def changelog(root: Path, reference: str | None, lang: str, kinds, section, outp
 )
 @click.option("--all", "every_release", is_flag=True, help="List every release, not only changes.")
 @format_option()
+@DOC_OPTION
 @click.pass_obj
-def history(root: Path, number, lang, reference, from_file, every_release, output) -> None:
+def history(root: Path, number, lang, reference, from_file, every_release, output, doc) -> None:
     """Show every version of a rule, following it through renumbering."""
     if from_file:
         found = scraped_history(from_file, number or "")
     elif not number:
         raise click.UsageError("give a rule NUMBER or --from-file FILE")
     else:
-        found = Archive(root).history(number, release=reference, lang=lang)
+        found = Archive(root, doc=doc).history(number, release=reference, lang=lang)
     if output == "json":
         click.echo(json_text(found.to_json()), nl=False)
     else:

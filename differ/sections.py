@@ -1,0 +1,202 @@
+"""A tournament document (MTR, IPG) as the units the differ aligns like rules, and the
+paragraphs of a unit's text aligned and diffed one by one.
+
+A unit is a section's own text ('3.9') or one of its parts ('2.1/philosophy'), each a Rule
+whose number is its address and whose text is its paragraphs, one a line; a section's title
+is its heading. A Comprehensive Rules document's units are its rules and its headings its
+headings: the same aligner, classifier, sweeps and lines of descent serve every kind.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from difflib import SequenceMatcher
+from typing import NamedTuple
+
+from rulesarchive.corpus.model import DocKind, Document, Heading, Rule, Section
+from rulesarchive.differ.kinds import ParagraphKind
+from rulesarchive.differ.texts import typography_key, wording_phrases, words_key
+from rulesarchive.differ.words import DELETE, EQUAL, INSERT, Diff, Phrase, diff_words, word_bag
+
+PART = "/"  # between a section's number and a part's name: '2.1/additional-remedy'
+PARAGRAPH_PAIRED = 0.5  # two paragraphs sharing this share of their words are one, changed
+_CR_NUMBER = re.compile(r"\d{3}(?:\.|$)")  # a CR chapter or rule, or an old 100-series section
+
+
+class ParagraphChange(NamedTuple):
+    """One paragraph of a unit that was added, removed or reworded (`phrases`: its edits)."""
+
+    kind: ParagraphKind
+    old: str
+    new: str
+    phrases: tuple[Phrase, ...] = ()
+
+
+def units(document: Document) -> tuple[Rule, ...]:
+    """Return what the differ aligns of a document: its rules, or its sections' texts and
+    parts (a section with no paragraphs of its own is its heading only)."""
+    if document.kind == DocKind.CR:
+        return document.rules
+    found: list[Rule] = []
+    for section in document.sections:
+        if section.paragraphs:
+            found.append(_unit(section.number, section.paragraphs, section.original))
+        found += [
+            _unit(part_address(section.number, part.name), part.paragraphs, part.original)
+            for part in section.parts
+            if part.paragraphs
+        ]
+    return tuple(found)
+
+
+def _unit(number: str, paragraphs: tuple[str, ...], printed: tuple[str, ...]) -> Rule:
+    return Rule(number, "\n".join(paragraphs), original="\n".join(printed))
+
+
+def headings(document: Document) -> tuple[Heading, ...]:
+    """Return a document's headings: a tournament document's section titles."""
+    if document.kind == DocKind.CR:
+        return document.headings
+    return tuple(Heading(section.number, section.title) for section in document.sections)
+
+
+def part_address(section: str, name: str) -> str:
+    """Return a part's address: '2.1/additional-remedy' (Document.section reads it)."""
+    return f"{section}{PART}{'-'.join(name.casefold().split())}"
+
+
+def address(typed: str) -> str:
+    """Return the address a person typed ('2.1/Additional Remedy', 'appendix b') as units
+    name it ('2.1/additional-remedy', 'B')."""
+    number, slash, part = typed.strip().partition(PART)
+    number = number.strip().removesuffix(".")
+    if number.casefold().startswith("appendix"):
+        number = number[len("appendix") :].strip()
+    number = number.upper() if number.isalpha() else number
+    return part_address(number, part) if slash else number
+
+
+def container(number: str) -> str:
+    """Return the heading a unit stands under: a CR rule's chapter ('702' for 702.19b), a
+    part's section ('2.1' for 2.1/philosophy), a section's own text its section."""
+    if _CR_NUMBER.match(number):
+        return number[:3]
+    return number.partition(PART)[0]
+
+
+def section_parts(section: Section) -> tuple[str, ...]:
+    """Return the addresses of a section's parts that hold text."""
+    return tuple(
+        part_address(section.number, part.name) for part in section.parts if part.paragraphs
+    )
+
+
+def align_paragraphs(old: Sequence[str], new: Sequence[str]) -> list[tuple[str, str]]:
+    """Pair the paragraphs of two versions of a unit ('' for one added or removed).
+
+    Paragraphs equal but for typography anchor the pairing; between anchors, a paragraph
+    pairs with the next one sharing most of its words (PARAGRAPH_PAIRED), in order, so a
+    paragraph inserted before a reworded one is an addition, not a rewrite of both.
+    """
+    matcher = SequenceMatcher(
+        None, [typography_key(p) for p in old], [typography_key(p) for p in new], autojunk=False
+    )
+    pairs: list[tuple[str, str]] = []
+    for tag, old_start, old_end, new_start, new_end in matcher.get_opcodes():
+        olds, news = old[old_start:old_end], new[new_start:new_end]
+        if tag == "equal":
+            pairs += zip(olds, news, strict=True)
+        else:
+            pairs += _pair_block(olds, news)
+    return pairs
+
+
+def _pair_block(old: Sequence[str], new: Sequence[str]) -> list[tuple[str, str]]:
+    """Pair a run of differing paragraphs in order, each with its likest successor."""
+    pairs: list[tuple[str, str]] = []
+    start = 0  # new paragraphs before this are placed
+    for paragraph in old:
+        scored = [(_likeness(paragraph, new[index]), -index) for index in range(start, len(new))]
+        best = max(scored, default=(0.0, 0))
+        if best[0] < PARAGRAPH_PAIRED:
+            pairs.append((paragraph, ""))
+            continue
+        at = -best[1]
+        pairs += [("", added) for added in new[start:at]]
+        pairs.append((paragraph, new[at]))
+        start = at + 1
+    pairs += [("", added) for added in new[start:]]
+    return pairs
+
+
+def _likeness(one: str, other: str) -> float:
+    """Return the Dice coefficient of two paragraphs' words."""
+    a, b = word_bag(one), word_bag(other)
+    total = a.total() + b.total()
+    return 2 * (a & b).total() / total if total else 1.0
+
+
+def diff_paragraphs(old: str, new: str) -> Diff:
+    """Return the word diff of two texts, paragraph by paragraph: a paragraph added or
+    removed is one insertion or deletion, a reworded one its word diff (a text of one
+    paragraph, as every CR rule, is its word diff)."""
+    if "\n" not in old and "\n" not in new:
+        return diff_words(old, new)
+    olds, news = old.split("\n"), new.split("\n")
+    ops: list[tuple[int, str]] = []
+    seen_old = seen_new = 0  # paragraphs of each side placed so far
+    for before, after in align_paragraphs(olds, news):
+        # the line break before a paragraph belongs to the side that has it
+        breaks = (bool(before) and seen_old > 0, bool(after) and seen_new > 0)
+        if breaks == (True, True):
+            ops.append((EQUAL, "\n"))
+        elif breaks[0]:
+            ops.append((DELETE, "\n"))
+        elif breaks[1]:
+            ops.append((INSERT, "\n"))
+        if before and after:
+            ops += diff_words(before, after)
+        elif before:
+            ops.append((DELETE, before))
+        elif after:
+            ops.append((INSERT, after))
+        seen_old += bool(before)
+        seen_new += bool(after)
+    return _merged(ops)
+
+
+def _merged(ops: list[tuple[int, str]]) -> Diff:
+    """Join neighbouring pieces of one operation; drop empty ones."""
+    merged: list[tuple[int, str]] = []
+    for op, text in ops:
+        if not text:
+            continue
+        if merged and merged[-1][0] == op:
+            merged[-1] = (op, merged[-1][1] + text)
+        else:
+            merged.append((op, text))
+    return tuple(merged)
+
+
+def texts_of(diff: Diff) -> tuple[str, str]:
+    """Return the old and the new text a diff was made of."""
+    old = "".join(text for op, text in diff if op != INSERT)
+    new = "".join(text for op, text in diff if op != DELETE)
+    return old, new
+
+
+def paragraph_changes(old: str, new: str) -> tuple[ParagraphChange, ...]:
+    """Return the paragraphs added, removed and reworded from one text to the other
+    (a paragraph retyped only is left out: the unit's kind says so)."""
+    found: list[ParagraphChange] = []
+    olds, news = old.split("\n") if old else [], new.split("\n") if new else []
+    for before, after in align_paragraphs(olds, news):
+        if not before:
+            found.append(ParagraphChange(ParagraphKind.ADDED, "", after))
+        elif not after:
+            found.append(ParagraphChange(ParagraphKind.REMOVED, before, ""))
+        elif words_key(before) != words_key(after):
+            phrases = wording_phrases(diff_words(before, after))
+            found.append(ParagraphChange(ParagraphKind.CHANGED, before, after, phrases))
+    return tuple(found)
