@@ -113,21 +113,50 @@ def align_paragraphs(old: Sequence[str], new: Sequence[str]) -> list[tuple[str, 
 
 
 def _pair_block(old: Sequence[str], new: Sequence[str]) -> list[tuple[str, str]]:
-    """Pair a run of differing paragraphs in order, each with its likest successor."""
+    """Pair a run of differing paragraphs in order, each with its likest successor; a
+    paragraph printed as several on the other side (a page's layout joining or breaking them)
+    pairs with all of them, so its rewrapping is no change."""
     pairs: list[tuple[str, str]] = []
     start = 0  # new paragraphs before this are placed
-    for paragraph in old:
-        scored = [(_likeness(paragraph, new[index]), -index) for index in range(start, len(new))]
-        best = max(scored, default=(0.0, 0))
-        if best[0] < PARAGRAPH_PAIRED:
-            pairs.append((paragraph, ""))
+    index = 0
+    while index < len(old):
+        scored = [(_likeness(old[index], new[at]), -at) for at in range(start, len(new))]
+        best, at = max(scored, default=(0.0, 0))
+        if best < PARAGRAPH_PAIRED:
+            pairs.append((old[index], ""))
+            index += 1
             continue
-        at = -best[1]
-        pairs += [("", added) for added in new[start:at]]
-        pairs.append((paragraph, new[at]))
-        start = at + 1
+        old_end, first, last = _grown(old, new, (index, -at, start), best)
+        pairs += [("", added) for added in new[start:first]]
+        pairs.append(("\n".join(old[index:old_end]), "\n".join(new[first:last])))
+        index, start = old_end, last
     pairs += [("", added) for added in new[start:]]
     return pairs
+
+
+def _grown(
+    old: Sequence[str], new: Sequence[str], place: tuple[int, int, int], score: float
+) -> tuple[int, int, int]:
+    """Return the runs of paragraphs around a pair that read most alike: one paragraph, or
+    several printed as one on the other side. `place` is the old paragraph's index, the new
+    one's, and the first new paragraph not yet placed; returned: the old run's end, the new
+    run's start and end."""
+    index, first, start = place
+    old_end, last = index + 1, first + 1
+    while True:
+        runs = []
+        if old_end < len(old):
+            runs.append((old_end + 1, first, last))
+        if last < len(new):
+            runs.append((old_end, first, last + 1))
+        if first > start:
+            runs.append((old_end, first - 1, last))
+        scored = [
+            (_likeness("\n".join(old[index:o]), "\n".join(new[f:n])), o, f, n) for o, f, n in runs
+        ]
+        if not scored or max(scored)[0] <= score:
+            return old_end, first, last
+        score, old_end, first, last = max(scored)
 
 
 def _likeness(one: str, other: str) -> float:

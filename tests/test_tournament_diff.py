@@ -23,7 +23,7 @@ from rulesarchive.differ.sections import (
     texts_of,
     units,
 )
-from rulesarchive.differ.words import diff_words
+from rulesarchive.differ.words import Phrase, diff_words
 from rulesarchive.scraper.ingest import ingest_bytes
 
 from rulesarchive.api import Archive as ApiArchive
@@ -94,6 +94,20 @@ def test_a_paragraph_inserted_before_a_reworded_one_is_added_not_a_rewrite_of_bo
     ]
     kinds = [change.kind for change in paragraph_changes("\n".join(old), "\n".join(new))]
     assert kinds == ["added", "changed"]
+
+
+def test_a_paragraph_printed_as_two_on_the_other_side_is_paired_with_both():
+    # The 2019-10-04 MTR's 1.4 ran three paragraphs into one that the 2020-01-24 MTR prints
+    # apart: only the words that changed are a change, not the paragraphs' layout.
+    joined = f"{LONG[1]} {LONG[2]}"
+    assert align_paragraphs([LONG[0], joined], [LONG[0], LONG[1], LONG[2]]) == [
+        (LONG[0], LONG[0]),
+        (joined, f"{LONG[1]}\n{LONG[2]}"),
+    ]
+    edited = LONG[2].replace("between games", "between rounds")
+    (change,) = paragraph_changes(f"{LONG[0]}\n{joined}", f"{LONG[0]}\n{LONG[1]}\n{edited}")
+    assert (change.kind, change.phrases) == ("changed", (Phrase("games", "rounds"),))
+    assert paragraph_changes(joined, f"{LONG[1]}\n{LONG[2]}") == ()
 
 
 def test_a_paragraph_diff_rebuilds_both_texts_and_is_the_word_diff_for_one_paragraph():
