@@ -25,6 +25,12 @@ STOP_WORDS = frozenset(
 _SYMBOL = re.compile(r"[A-Z0-9]+")
 _BRACKETS = "{[(", "}])"
 _ARTICLES = frozenset({"a", "an", "the"})
+# A verb's forms after 'he or she' and after 'they' that are not the plural plus -s
+# ('hasn' is "hasn't" as words are split).
+_AGREEMENT = frozenset(
+    {("has", "have"), ("is", "are"), ("was", "were"), ("does", "do")}
+    | {("hasn", "haven"), ("isn", "aren"), ("wasn", "weren"), ("doesn", "don")}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +59,9 @@ def find_sweeps(edited: Sequence[Edited]) -> list[Sweep]:
     between unchanged punctuation are counted on their own ('{oW}, {oU}' -> '{W}, {U}' is
     two edits of the 2005-02-01 notation change). Inflections of one rename count together
     ('general' -> 'commander' in 903.3, 'generals' -> 'commanders' in 903.6), and so do a
-    symbol's forms ('{oW}' -> '{W}', '{o2}' -> '{2}'); the sweep is named by its most
-    frequent form. An edit of stop words only is never a sweep.
+    symbol's forms ('{oW}' -> '{W}', '{o2}' -> '{2}'), and a subject's with the verbs that
+    agree with it ('he or she has' -> 'they have' is 'he or she' -> 'they'); the sweep is
+    named by its most frequent form. An edit of stop words only is never a sweep.
     """
     phrases = _tally((item, phrase) for item in edited for phrase, _ in _wording(item.diff))
     tally = {key: found for key, found in phrases.items() if len(found[0]) >= SWEEP_MIN_PLACES}
@@ -73,7 +80,11 @@ def find_sweeps(edited: Sequence[Edited]) -> list[Sweep]:
     sweeps = []
     for places, forms in tally.values():
         if len(places) >= SWEEP_MIN_PLACES:
-            (old, new), _ = min(forms.items(), key=lambda item: (-item[1], item[0]))
+            # named by its most frequent form, a form without an agreeing verb first
+            (old, new), _ = min(
+                forms.items(),
+                key=lambda item: (_without_agreement(*item[0]) != item[0], -item[1], item[0]),
+            )
             ordered = sorted(places, key=order.__getitem__)
             rules = tuple(place for place, glossary in ordered if not glossary)
             terms = tuple(place for place, glossary in ordered if glossary)
@@ -128,17 +139,37 @@ def is_stop_edit(edit: Phrase) -> bool:
 
 
 def edit_key(edit: Phrase) -> tuple[str, str]:
-    """Key an edit so that the forms of one edit are equal: word stems, and a symbol's
-    notation with the symbol left out ('{oW}' -> '{W}' and '{o2}' -> '{2}' are 'o*' -> '*')."""
+    """Key an edit so that the forms of one edit are equal: word stems, a verb that agrees
+    with the new subject ('he or she has' -> 'they have' is 'he or she' -> 'they'), and a
+    symbol's notation with the symbol left out ('{oW}' -> '{W}' and '{o2}' -> '{2}' are
+    'o*' -> '*')."""
     old, new = _unbracketed(edit.old), _unbracketed(edit.new)
     notation = _notation(old, new)
     if notation is not None:
         return notation
+    old, new = _without_agreement(old, new)
     old_words, new_words = _stem(old).split(), _stem(new).split()
     # 'an EDH' -> 'a Commander' is the edit 'EDH' -> 'Commander', its article agreeing
     if len(old_words) > 1 and len(new_words) > 1 and {old_words[0], new_words[0]} <= _ARTICLES:
         old_words, new_words = old_words[1:], new_words[1:]
     return " ".join(old_words), " ".join(new_words)
+
+
+def _without_agreement(old: str, new: str) -> tuple[str, str]:
+    """Leave out the verb closing both sides of an edit where it only agrees with the subject
+    the edit changed ('he or she notices' -> 'they notice', MTR 2018-04-27)."""
+    old_words, new_words = old.split(), new.split()
+    if len(old_words) < 2 or len(new_words) < 2 or old_words[:-1] == new_words[:-1]:
+        return old, new
+    one, other = old_words[-1].casefold(), new_words[-1].casefold()
+    if _agrees(one, other) or _agrees(other, one):
+        return " ".join(old_words[:-1]), " ".join(new_words[:-1])
+    return old, new
+
+
+def _agrees(singular: str, plural: str) -> bool:
+    """Tell whether two forms are one verb's, with a singular and a plural subject."""
+    return (singular, plural) in _AGREEMENT or singular in {f"{plural}s", f"{plural}es"}
 
 
 def _unbracketed(text: str) -> str:

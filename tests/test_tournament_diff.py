@@ -170,6 +170,17 @@ def test_typography_and_a_sweep_are_told_apart_from_a_substantive_change():
     ]
 
 
+def test_a_verb_that_only_agrees_with_the_new_subject_belongs_to_the_sweep():
+    # MTR 2018-04-27: 'he or she has' -> 'they have' is the sweep 'he or she' -> 'they'.
+    said = ("he or she has", "he or she is", "he or she notices", "he or she")
+    old = _mtr(*(Section(f"1.{n}", "T", (f"If {s} a card, stop.",)) for n, s in enumerate(said)))
+    now = ("they have", "they are", "they notice", "they")
+    new = _mtr(*(Section(f"1.{n}", "T", (f"If {s} a card, stop.",)) for n, s in enumerate(now)))
+    diff = diff_documents(old, new)
+    assert {change.kind for change in diff.changes} == {Kind.SWEEP}
+    assert [(s.old, s.new, len(s.rules)) for s in diff.sweeps] == [("he or she", "they", 4)]
+
+
 def _release(date: dt.date, kind: DocKind = DocKind.IPG) -> Release:
     return Release("en", date, "", "", 0, 0, date.isoformat(), Provenance(), kind=kind)
 
