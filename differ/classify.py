@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
 
-from rulesarchive.corpus.model import Document, Rule
+from rulesarchive.corpus.model import DocKind, Document, Rule
 from rulesarchive.differ.align import Evidence, Pair, align_rules, renumbering
 from rulesarchive.differ.changes import Change
 from rulesarchive.differ.glossary import GlossaryChange, diff_glossaries
@@ -17,7 +17,7 @@ from rulesarchive.differ.headings import (
     heading_moves,
 )
 from rulesarchive.differ.kinds import GlossaryKind, Kind
-from rulesarchive.differ.sections import diff_paragraphs, headings, units
+from rulesarchive.differ.sections import diff_paragraphs, headings, pair_in_place, units
 from rulesarchive.differ.splits import Split, find_splits
 from rulesarchive.differ.sweeps import Edited, Sweep, edit_key, find_sweeps, is_swept
 from rulesarchive.differ.texts import (
@@ -71,7 +71,10 @@ def diff_documents(old: Document, new: Document) -> ReleaseDiff:
     number_map = dict(zip(numbers, numbers, strict=True)) | dict(moves)
     heading_changes = diff_headings(old_headings, new_headings, moves)
     number_map |= chapter_moves(moves) | dict(heading_moves(heading_changes))
-    changes = [classify_pair(pair, number_map) for pair in pairs]
+    cut_copies = new.kind == DocKind.CR
+    if not cut_copies:
+        pairs = pair_in_place(pairs, heading_changes)
+    changes = [classify_pair(pair, number_map, cut_copies) for pair in pairs]
     glossary = diff_glossaries(old.glossary, new.glossary, number_map)
     sweeps = find_sweeps(_edited(changes, glossary))
     if sweeps:
@@ -194,8 +197,15 @@ def _in_rule_order(
     return merged
 
 
-def classify_pair(pair: Pair, number_map: dict[str, str] | None = None) -> Change:
-    """Classify one aligned pair (no sweep detection: that needs the whole release)."""
+def classify_pair(
+    pair: Pair, number_map: dict[str, str] | None = None, cut_copies: bool = True
+) -> Change:
+    """Classify one aligned pair (no sweep detection: that needs the whole release).
+
+    `cut_copies`: a text may be a cut-short copy of the other (a scraped CR rule); a
+    tournament document's paragraphs, list items and penalty tables end without a full stop
+    and are printed whole, so a text ending sooner is worded otherwise.
+    """
     old, new = pair.old, pair.new
     if old is None or new is None:
         rule = new or old
@@ -223,11 +233,10 @@ def classify_pair(pair: Pair, number_map: dict[str, str] | None = None) -> Chang
             new_examples=new.examples,
         )
     # Only a change in wording needs the word diff (typography and cut copies are listed).
-    worded = words_key(old.text) != words_key(new.text) and not is_truncation(
-        typography_key(old.text), typography_key(new.text)
-    )
+    cut = cut_copies and is_truncation(typography_key(old.text), typography_key(new.text))
+    worded = words_key(old.text) != words_key(new.text) and not cut
     diff = diff_paragraphs(old.text, new.text) if worded else ()
-    kind = compare_texts(old, new, number_map or {}, diff)
+    kind = compare_texts(old, new, number_map or {}, diff, cut_copies)
     return Change(
         kind,
         old.number,
@@ -241,13 +250,16 @@ def classify_pair(pair: Pair, number_map: dict[str, str] | None = None) -> Chang
     )
 
 
-def compare_texts(old: Rule, new: Rule, number_map: dict[str, str], diff: Diff) -> Kind:
-    """Return the kind of change from one version of a rule to the next (diff: of their texts)."""
+def compare_texts(
+    old: Rule, new: Rule, number_map: dict[str, str], diff: Diff, cut_copies: bool = True
+) -> Kind:
+    """Return the kind of change from one version of a rule to the next (diff: of their
+    texts; `cut_copies`: see classify_pair)."""
     if old.text == new.text and old.examples == new.examples:
         return _same_words(old, new)
     if old.text == new.text or words_key(old.text) == words_key(new.text):
         return Kind.TYPOGRAPHY if same_words(old.examples, new.examples) else Kind.EXAMPLE
-    if is_truncation(typography_key(old.text), typography_key(new.text)):
+    if cut_copies and is_truncation(typography_key(old.text), typography_key(new.text)):
         return Kind.TRUNCATION
     if diff and not wording_phrases(diff):  # 2008-07-15's '409.1f?h' (a lost dash) -> '409.1f-h'
         return Kind.TYPOGRAPHY if same_words(old.examples, new.examples) else Kind.EXAMPLE

@@ -15,6 +15,8 @@ from difflib import SequenceMatcher
 from typing import NamedTuple
 
 from rulesarchive.corpus.model import DocKind, Document, Heading, Rule, Section
+from rulesarchive.differ.align import Pair
+from rulesarchive.differ.changes import Change
 from rulesarchive.differ.kinds import ParagraphKind
 from rulesarchive.differ.texts import typography_key, wording_phrases, words_key
 from rulesarchive.differ.words import DELETE, EQUAL, INSERT, Diff, Phrase, diff_words, word_bag
@@ -90,6 +92,35 @@ def section_parts(section: Section) -> tuple[str, ...]:
     return tuple(
         part_address(section.number, part.name) for part in section.parts if part.paragraphs
     )
+
+
+def pair_in_place(pairs: Sequence[Pair], heading_changes: Sequence[Change]) -> list[Pair]:
+    """Pair a unit removed and a unit added under one address whose section kept its number,
+    as one change: the address names a section's text or part, whatever its words (IPG
+    2008-09-20: 137's Penalty table 'All Levels Warning' became 'Regular Competitive
+    Professional Caution Warning Warning'), unlike a CR rule's number."""
+    moved = {
+        number
+        for change in heading_changes
+        if change.old_number != change.new_number
+        for number in (change.old_number, change.new_number)
+    }
+    removed = {
+        pair.old.number: index
+        for index, pair in enumerate(pairs)
+        if pair.old is not None and pair.new is None and container(pair.old.number) not in moved
+    }
+    joined = {
+        index: removed[pair.new.number]
+        for index, pair in enumerate(pairs)
+        if pair.old is None and pair.new is not None and pair.new.number in removed
+    }
+    dropped = set(joined.values())
+    return [
+        Pair(pairs[joined[index]].old, pair.new) if index in joined else pair
+        for index, pair in enumerate(pairs)
+        if index not in dropped
+    ]
 
 
 def align_paragraphs(old: Sequence[str], new: Sequence[str]) -> list[tuple[str, str]]:

@@ -181,6 +181,23 @@ def test_a_verb_that_only_agrees_with_the_new_subject_belongs_to_the_sweep():
     assert [(s.old, s.new, len(s.rules)) for s in diff.sweeps] == [("he or she", "they", 4)]
 
 
+def test_a_part_rewritten_under_its_address_is_one_change_and_never_a_cut_copy():
+    # IPG 2008-09-20: 137's penalty table was rewritten (no word in common but 'Warning');
+    # 151's lost 'without Prize' at its end, which is no copy cut short.
+    table = SectionPart("Penalty", ("All Levels", "Warning"))
+    levels = SectionPart("Penalty", ("Regular Competitive Professional", "Caution Warning Warning"))
+    old_dq = SectionPart("Penalty", ("All Levels", "Disqualification without Prize"))
+    new_dq = SectionPart("Penalty", ("All Levels", "Disqualification"))
+    title = "Tournament Error—Player Communication Violation"
+    old = _ipg(Section("137", title, parts=(table,)), Section("151", "Stalling", parts=(old_dq,)))
+    new = _ipg(Section("137", title, parts=(levels,)), Section("151", "Stalling", parts=(new_dq,)))
+    kinds = {(c.old_number, c.new_number, c.kind) for c in diff_documents(old, new).changes}
+    assert kinds == {
+        ("137/penalty", "137/penalty", Kind.SUBSTANTIVE),
+        ("151/penalty", "151/penalty", Kind.SUBSTANTIVE),
+    }
+
+
 def _release(date: dt.date, kind: DocKind = DocKind.IPG) -> Release:
     return Release("en", date, "", "", 0, 0, date.isoformat(), Provenance(), kind=kind)
 
