@@ -188,14 +188,26 @@ def test_an_mtr_changelog_tells_sweeps_paragraphs_and_sections_apart(policy_inge
     assert removed[0].startswith("Players in video feature matches") and len(removed) == 9
 
 
-def test_missed_triggers_philosophy_is_followed_from_3_1_to_2_1_and_its_upgrade_split_off(
+def test_missed_triggers_philosophy_is_followed_through_its_numbers_and_its_upgrade_split_off(
     policy_ingested,
 ):
+    # Missed Trigger is 123 in the Penalty Guide of 2007-09-20 (none before), 3.3 on
+    # 2009-07-01, 3.1 on 2010-01-01, 2.1 on 2012-10-01; its Upgrade took the Warning
+    # paragraph out of its Philosophy on 2015-07-17 (read in the PDFs).
     root, _outcomes = policy_ingested
     archive = ApiArchive(root, cache=False, doc="ipg")
     philosophy = archive.history("2.1/Philosophy")
-    assert philosophy.numbers == ("3.1/philosophy", "2.1/philosophy")
-    moved = next(v for v in philosophy.versions if v.number == "2.1/philosophy")
-    assert moved.effective_date == dt.date(2012, 10, 1)
+    numbers = ("123/philosophy", "3.3/philosophy", "3.1/philosophy", "2.1/philosophy")
+    assert philosophy.numbers == numbers
+    first = {
+        n: min(v.effective_date for v in philosophy.versions if v.number == n) for n in numbers
+    }
+    assert list(first.values()) == [
+        dt.date(2007, 9, 20),
+        dt.date(2009, 7, 1),
+        dt.date(2010, 1, 1),
+        dt.date(2012, 10, 1),
+    ]
+    assert philosophy.versions[0].kind == "added"
     upgrade = archive.history("2.1/upgrade").versions[0]
     assert (upgrade.effective_date, upgrade.split_from) == (dt.date(2015, 7, 17), "2.1/philosophy")
