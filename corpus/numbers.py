@@ -74,6 +74,26 @@ def parent_of(number: str) -> str | None:
     return f"{chapter}.{digits}" if letters else chapter
 
 
+# A tournament document's sections are addressed by number ('3.9', '101', 'B') and their parts
+# by name after the number: '2.1/philosophy' (see differ.sections).
+PART = "/"
+_CR_NUMBER = re.compile(r"\d{3}(?:\.|$)")  # a CR chapter or rule, or an old 100-series section
+
+
+def part_name(address: str) -> str:
+    """Return the part an address names ('philosophy' of '2.1/philosophy'; '' for a section's
+    own text or a CR rule)."""
+    return address.partition(PART)[2]
+
+
+def container(number: str) -> str:
+    """Return the heading a unit stands under: a CR rule's chapter ('702' for 702.19b), a
+    part's section ('2.1' for 2.1/philosophy), a section's own text its section."""
+    if _CR_NUMBER.match(number):
+        return number[:3]
+    return number.partition(PART)[0]
+
+
 def cited_numbers(text: str) -> list[str]:
     """Return the rule numbers a text spells out in its citations, in order, each once."""
     return list(

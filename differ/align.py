@@ -12,7 +12,7 @@ from math import log
 from typing import NamedTuple
 
 from rulesarchive.corpus.model import Rule
-from rulesarchive.corpus.numbers import RULE_NUMBER, parent_of, rule_sort_key
+from rulesarchive.corpus.numbers import RULE_NUMBER, parent_of, part_name, rule_sort_key
 from rulesarchive.differ.texts import typography_key, words_key
 from rulesarchive.differ.words import first_words, word_bag
 
@@ -99,23 +99,28 @@ def _match_unique_texts(old: Sequence[Rule], new: Sequence[Rule], matched: dict[
             new_by_key[typography_key(rule.text)].append(index)
     for key, olds in old_by_key.items():
         news = new_by_key.get(key, [])
-        if len(olds) == 1 and len(news) == 1:
+        if len(olds) == 1 and len(news) == 1 and _same_part(old[olds[0]], new[news[0]]):
             matched[olds[0]] = news[0]
 
 
 def _match_in_order(old: Sequence[Rule], new: Sequence[Rule], matched: dict[int, int]) -> None:
-    """Pair identical texts ('Reserved for future use.') in order within a chapter."""
+    """Pair identical texts ('Reserved for future use.') in order within a chapter (a part of
+    a tournament document's section with the same part only)."""
     taken = set(matched.values())
-    waiting: dict[tuple[str, str], list[int]] = defaultdict(list)
+    waiting: dict[tuple[str, str, str], list[int]] = defaultdict(list)
     for index, rule in enumerate(new):
         if index not in taken:
-            waiting[(rule.number[:3], typography_key(rule.text))].append(index)
+            waiting[_in_order_key(rule)].append(index)
     for index, rule in enumerate(old):
         if index in matched:
             continue
-        queue = waiting.get((rule.number[:3], typography_key(rule.text)))
+        queue = waiting.get(_in_order_key(rule))
         if queue:
             matched[index] = queue.pop(0)
+
+
+def _in_order_key(rule: Rule) -> tuple[str, str, str]:
+    return rule.number[:3], part_name(rule.number), typography_key(rule.text)
 
 
 class _Weights(dict[str, float]):
@@ -200,6 +205,8 @@ class Evidence:
         opening words outrank a longer part (410.2's first sentence is 603.2, not 112.7).
         """
         one, other = old.text, new.text
+        if not _same_part(old, new):
+            return 0.0  # a Penalty stays a Penalty: a part's name is what it is
         if self.is_repeated(one, other) and self.placed(old.number)[:3] != new.number[:3]:
             return 0.0  # a text printed in several sections is placed by its section
         mass = self.mass(one) + self.mass(other)  # the likeness, without a call (most pairs)
@@ -299,6 +306,11 @@ class Evidence:
 
 
 _parent = lru_cache(maxsize=1 << 14)(parent_of)  # asked of every rule of each pair
+
+
+def _same_part(old: Rule, new: Rule) -> bool:
+    """Tell whether two units are the same part of their sections (any two CR rules are)."""
+    return part_name(old.number) == part_name(new.number)
 
 
 # Each release of a chain is diffed twice, with either neighbour: its word counts are kept for

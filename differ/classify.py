@@ -17,7 +17,14 @@ from rulesarchive.differ.headings import (
     heading_moves,
 )
 from rulesarchive.differ.kinds import GlossaryKind, Kind
-from rulesarchive.differ.sections import diff_paragraphs, headings, pair_in_place, units
+from rulesarchive.differ.sections import (
+    diff_paragraphs,
+    headings,
+    in_order,
+    pair_by_section,
+    pair_in_place,
+    units,
+)
 from rulesarchive.differ.splits import Split, find_splits
 from rulesarchive.differ.sweeps import Edited, Sweep, edit_key, find_sweeps, is_swept
 from rulesarchive.differ.texts import (
@@ -60,7 +67,16 @@ def diff_documents(old: Document, new: Document) -> ReleaseDiff:
     old_rules, new_rules = set_aside_identical(old_units, new_units)
     old_rules, new_rules, retyped = _set_aside_retyped(old_rules, new_rules)
     chapters = chapters_by_title(old_headings, new_headings)
+    cut_copies = new.kind == DocKind.CR
+    by_section: list[Pair] = []
+    if not cut_copies:  # a section's text and parts go with it, before any other pairing
+        sectioned = pair_by_section(old_rules, new_rules, (old_headings, new_headings))
+        old_rules, new_rules, by_section = sectioned
     pairs = align_rules(old_rules, new_rules, (old_units, new_units), chapters)
+    if not cut_copies:  # ... and before any split is looked for
+        pairs = in_order([*pairs, *by_section], new_units)
+        sections = diff_headings(old_headings, new_headings, renumbering(pairs))
+        pairs = pair_in_place(pairs, sections)
     splits: list[Split] = []
     merges: list[Split] = []
     if any(pair.old is None or pair.new is None for pair in pairs):
@@ -71,9 +87,6 @@ def diff_documents(old: Document, new: Document) -> ReleaseDiff:
     number_map = dict(zip(numbers, numbers, strict=True)) | dict(moves)
     heading_changes = diff_headings(old_headings, new_headings, moves)
     number_map |= chapter_moves(moves) | dict(heading_moves(heading_changes))
-    cut_copies = new.kind == DocKind.CR
-    if not cut_copies:
-        pairs = pair_in_place(pairs, heading_changes)
     changes = [classify_pair(pair, number_map, cut_copies) for pair in pairs]
     glossary = diff_glossaries(old.glossary, new.glossary, number_map)
     sweeps = find_sweeps(_edited(changes, glossary))

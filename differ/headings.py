@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from rulesarchive.corpus.model import Heading
+from rulesarchive.corpus.numbers import container
 from rulesarchive.differ.changes import Change
 from rulesarchive.differ.kinds import Kind
-from rulesarchive.differ.sections import container
 from rulesarchive.differ.texts import title_key, wording_phrases
 from rulesarchive.differ.words import diff_words
 
@@ -57,7 +57,7 @@ def chapters_by_title(old: Sequence[Heading], new: Sequence[Heading]) -> dict[st
     new number ('209' Hand Modifier -> '210'), before any rule is aligned."""
     return {
         old[o].number: new[n].number
-        for o, n in _pair_by_title(old, new).items()
+        for o, n in pair_titles(old, new).items()
         if len(old[o].number) == len(new[n].number) == 3 and old[o].number != new[n].number
     }
 
@@ -75,7 +75,7 @@ def chapter_moves(rule_moves: Sequence[tuple[str, str]]) -> dict[str, str]:
 def _pair_headings(
     old: Sequence[Heading], new: Sequence[Heading], chapter_moves: dict[str, str]
 ) -> dict[int, int]:
-    matched = _pair_by_title(old, new)
+    matched = pair_titles(old, new)
     taken = set(matched.values())
     free_new = {heading.number: index for index, heading in enumerate(new) if index not in taken}
     for index, heading in enumerate(old):
@@ -89,8 +89,9 @@ def _pair_headings(
     return matched
 
 
-def _pair_by_title(old: Sequence[Heading], new: Sequence[Heading]) -> dict[int, int]:
-    """Pair headings of the same number and title, then a title found once on each side."""
+def pair_titles(old: Sequence[Heading], new: Sequence[Heading]) -> dict[int, int]:
+    """Pair headings of the same number and title, then a title found once on each side
+    (old index -> new index)."""
     new_by_number = {heading.number: index for index, heading in enumerate(new)}
     matched: dict[int, int] = {}
     for index, heading in enumerate(old):  # same number, same title: nothing to find

@@ -9,21 +9,21 @@ headings: the same aligner, classifier, sweeps and lines of descent serve every 
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
 from typing import NamedTuple
 
 from rulesarchive.corpus.model import DocKind, Document, Heading, Rule, Section
+from rulesarchive.corpus.numbers import PART
 from rulesarchive.differ.align import Pair
 from rulesarchive.differ.changes import Change
+from rulesarchive.differ.headings import pair_titles
 from rulesarchive.differ.kinds import ParagraphKind
 from rulesarchive.differ.texts import typography_key, wording_phrases, words_key
 from rulesarchive.differ.words import DELETE, EQUAL, INSERT, Diff, Phrase, diff_words, word_bag
 
-PART = "/"  # between a section's number and a part's name: '2.1/additional-remedy'
+INTRODUCTION = "introduction"  # the address of what a document says before its first section
 PARAGRAPH_PAIRED = 0.5  # two paragraphs sharing this share of their words are one, changed
-_CR_NUMBER = re.compile(r"\d{3}(?:\.|$)")  # a CR chapter or rule, or an old 100-series section
 
 
 class ParagraphChange(NamedTuple):
@@ -36,11 +36,13 @@ class ParagraphChange(NamedTuple):
 
 
 def units(document: Document) -> tuple[Rule, ...]:
-    """Return what the differ aligns of a document: its rules, or its sections' texts and
-    parts (a section with no paragraphs of its own is its heading only)."""
+    """Return what the differ aligns of a document: its rules, or its introduction and its
+    sections' texts and parts (a section with no paragraphs of its own is its heading only)."""
     if document.kind == DocKind.CR:
         return document.rules
     found: list[Rule] = []
+    if document.introduction:  # the IPG's Introduction and Framework are policy too
+        found.append(Rule(INTRODUCTION, document.introduction))
     for section in document.sections:
         if section.paragraphs:
             found.append(_unit(section.number, section.paragraphs, section.original))
@@ -75,16 +77,10 @@ def address(typed: str) -> str:
     number = number.strip().removesuffix(".")
     if number.casefold().startswith("appendix"):
         number = number[len("appendix") :].strip()
+    if number.casefold() == INTRODUCTION:
+        return INTRODUCTION
     number = number.upper() if number.isalpha() else number
     return part_address(number, part) if slash else number
-
-
-def container(number: str) -> str:
-    """Return the heading a unit stands under: a CR rule's chapter ('702' for 702.19b), a
-    part's section ('2.1' for 2.1/philosophy), a section's own text its section."""
-    if _CR_NUMBER.match(number):
-        return number[:3]
-    return number.partition(PART)[0]
 
 
 def section_parts(section: Section) -> tuple[str, ...]:
@@ -94,33 +90,91 @@ def section_parts(section: Section) -> tuple[str, ...]:
     )
 
 
+def pair_by_section(
+    old: Sequence[Rule],
+    new: Sequence[Rule],
+    headings: tuple[Sequence[Heading], Sequence[Heading]],
+) -> tuple[list[Rule], list[Rule], list[Pair]]:
+    """Pair the units of sections whose title is found on both sides (same number, or once
+    each): a section's text and each part go with it, whatever their words. A Penalty
+    ('Warning', printed in many infractions) is the Penalty of its infraction. Return the
+    units left to align and the pairs made."""
+    old_headings, new_headings = headings
+    went = {
+        old_headings[o].number: new_headings[n].number
+        for o, n in pair_titles(old_headings, new_headings).items()
+    }
+    new_by_address = {unit.number: unit for unit in new}
+    pairs: list[Pair] = []
+    taken: set[str] = set()
+    for unit in old:
+        section, slash, part = unit.number.partition(PART)
+        now = went.get(section)
+        other = new_by_address.get(f"{now}{slash}{part}") if now is not None else None
+        if other is not None and other.number not in taken:
+            pairs.append(Pair(unit, other))
+            taken.add(other.number)
+    paired = {pair.old.number for pair in pairs if pair.old is not None}
+    return (
+        [unit for unit in old if unit.number not in paired],
+        [unit for unit in new if unit.number not in taken],
+        pairs,
+    )
+
+
+def in_order(pairs: Sequence[Pair], new: Sequence[Rule]) -> list[Pair]:
+    """Return pairs in the new document's order, a removed unit after the pair before it."""
+    position = {unit.number: index for index, unit in enumerate(new)}
+    placed: list[tuple[float, int, Pair]] = []
+    last = -1.0
+    for index, pair in enumerate(pairs):
+        if pair.new is not None:
+            last = position[pair.new.number]
+        placed.append((last if pair.new is not None else last + 0.5, index, pair))
+    return [pair for _, _, pair in sorted(placed, key=lambda item: item[:2])]
+
+
 def pair_in_place(pairs: Sequence[Pair], heading_changes: Sequence[Change]) -> list[Pair]:
-    """Pair a unit removed and a unit added under one address whose section kept its number,
-    as one change: the address names a section's text or part, whatever its words (IPG
+    """Pair a unit removed and a unit added at the address it went to with its section, as
+    one change: an address names a section's text or part whatever its words (IPG
     2008-09-20: 137's Penalty table 'All Levels Warning' became 'Regular Competitive
-    Professional Caution Warning Warning'), unlike a CR rule's number."""
-    moved = {
-        number
-        for change in heading_changes
-        if change.old_number != change.new_number
-        for number in (change.old_number, change.new_number)
-    }
-    removed = {
-        pair.old.number: index
+    Professional Caution Warning Warning'; 2012-10-01: 3.1's Penalty went with Missed Trigger
+    to 2.1), unlike a CR rule's number."""
+    went = _sections_went(heading_changes)
+    added = {
+        pair.new.number: index
         for index, pair in enumerate(pairs)
-        if pair.old is not None and pair.new is None and container(pair.old.number) not in moved
+        if pair.old is None and pair.new is not None
     }
-    joined = {
-        index: removed[pair.new.number]
-        for index, pair in enumerate(pairs)
-        if pair.old is None and pair.new is not None and pair.new.number in removed
-    }
+    joined: dict[int, int] = {}  # added pair's index -> removed pair's index
+    for index, pair in enumerate(pairs):
+        if pair.old is None or pair.new is not None:
+            continue
+        section, slash, part = pair.old.number.partition(PART)
+        now = went(section)
+        if now is not None and f"{now}{slash}{part}" in added:
+            joined.setdefault(added[f"{now}{slash}{part}"], index)
     dropped = set(joined.values())
     return [
         Pair(pairs[joined[index]].old, pair.new) if index in joined else pair
         for index, pair in enumerate(pairs)
         if index not in dropped
     ]
+
+
+def _sections_went(heading_changes: Sequence[Change]) -> Callable[[str], str | None]:
+    """Return where each old section went: its new number, or None when it went nowhere or
+    its number now names another section."""
+    moves = {c.old_number: c.new_number for c in heading_changes if c.old_number and c.new_number}
+    gone = {c.old_number for c in heading_changes if c.new_number is None}
+    taken = {c.new_number for c in heading_changes if c.new_number and c.old_number != c.new_number}
+
+    def went(section: str) -> str | None:
+        if section in moves:
+            return moves[section]
+        return None if section in gone or section in taken else section
+
+    return went
 
 
 def align_paragraphs(old: Sequence[str], new: Sequence[str]) -> list[tuple[str, str]]:

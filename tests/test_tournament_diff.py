@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
 from rulesarchive.corpus.derived import DerivedData
 from rulesarchive.corpus.model import DocKind, Document, Provenance, Release, Section, SectionPart
+from rulesarchive.corpus.numbers import container
 from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.classify import diff_documents
 from rulesarchive.differ.kinds import Kind
@@ -17,7 +19,6 @@ from rulesarchive.differ.lineage import line_history, trace_lines
 from rulesarchive.differ.sections import (
     address,
     align_paragraphs,
-    container,
     diff_paragraphs,
     paragraph_changes,
     texts_of,
@@ -56,9 +57,16 @@ MISSED_TRIGGER = Section(
 
 
 def test_a_tournament_documents_units_are_its_sections_texts_and_their_parts():
-    document = _ipg(Section("2", "Game Play Errors"), MISSED_TRIGGER, Section("3.9", "S", LONG))
+    sections = (Section("2", "Game Play Errors"), MISSED_TRIGGER, Section("3.9", "S", LONG))
+    document = replace(_ipg(*sections), introduction="INTRODUCTION\nJudges are neutral.")
     numbers = [unit.number for unit in units(document)]
-    assert numbers == ["2.1/penalty", "2.1/philosophy", "2.1/additional-remedy", "3.9"]
+    assert numbers == [
+        "introduction",
+        "2.1/penalty",
+        "2.1/philosophy",
+        "2.1/additional-remedy",
+        "3.9",
+    ]
     assert units(document)[-1].text == "\n".join(LONG)  # one paragraph a line
     assert document.section("2.1/additional-remedy") is not None  # the address the model reads
 
@@ -70,6 +78,7 @@ def test_a_tournament_documents_units_are_its_sections_texts_and_their_parts():
         ("3.9.", "3.9"),
         ("appendix b", "B"),
         ("2.1/philosophy", "2.1/philosophy"),
+        ("Introduction", "introduction"),
     ],
 )
 def test_an_address_is_read_as_typed(typed: str, address_: str):
@@ -196,6 +205,31 @@ def test_a_part_rewritten_under_its_address_is_one_change_and_never_a_cut_copy()
         ("137/penalty", "137/penalty", Kind.SUBSTANTIVE),
         ("151/penalty", "151/penalty", Kind.SUBSTANTIVE),
     }
+
+
+def test_an_infractions_parts_go_with_it_whatever_their_words():
+    # IPG 2012-10-01: Missed Trigger went from 3.1 to 2.1; its Penalty, "Warning", is printed
+    # by other infractions too, and its Philosophy was rewritten: each stays Missed Trigger's.
+    warning = SectionPart("Penalty", ("Warning",))
+    old = _ipg(
+        Section(
+            "3.1", "Game Play Error — Missed Trigger", parts=(warning, MISSED_TRIGGER.parts[1])
+        ),
+        Section("3.2", "Game Play Error — Looking at Extra Cards", parts=(warning,)),
+    )
+    rewritten = SectionPart("Philosophy", ("Opponents need not point out these abilities.",))
+    new = _ipg(
+        Section("2.1", "Game Play Error — Missed Trigger", parts=(warning, rewritten)),
+        Section("2.2", "Game Play Error — Looking at Extra Cards", parts=(warning,)),
+    )
+    diff = diff_documents(old, new)
+    assert set(diff.renumbering) == {
+        ("3.1/penalty", "2.1/penalty"),
+        ("3.1/philosophy", "2.1/philosophy"),
+        ("3.2/penalty", "2.2/penalty"),
+    }
+    rewrite = next(c for c in diff.changes if c.new_number == "2.1/philosophy")
+    assert rewrite.kind == Kind.SUBSTANTIVE
 
 
 def _release(date: dt.date, kind: DocKind = DocKind.IPG) -> Release:

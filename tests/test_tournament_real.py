@@ -189,13 +189,13 @@ def test_an_mtr_changelog_tells_sweeps_paragraphs_and_sections_apart(policy_inge
 
 
 def test_missed_triggers_philosophy_is_followed_through_its_numbers_and_its_upgrade_split_off(
-    policy_ingested,
+    policy_ingested, tmp_path
 ):
     # Missed Trigger is 123 in the Penalty Guide of 2007-09-20 (none before), 3.3 on
-    # 2009-07-01, 3.1 on 2010-01-01, 2.1 on 2012-10-01; its Upgrade took the Warning
-    # paragraph out of its Philosophy on 2015-07-17 (read in the PDFs).
+    # 2009-07-01, 3.1 on 2010-01-01, 2.1 on 2012-10-01; on 2015-07-17 its penalty became
+    # None and its Upgrade took the Warning paragraph out of its Philosophy (read in the PDFs).
     root, _outcomes = policy_ingested
-    archive = ApiArchive(root, cache=False, doc="ipg")
+    archive = ApiArchive(root, cache=tmp_path, doc="ipg")  # the IPG's lines traced once
     philosophy = archive.history("2.1/Philosophy")
     numbers = ("123/philosophy", "3.3/philosophy", "3.1/philosophy", "2.1/philosophy")
     assert philosophy.numbers == numbers
@@ -209,5 +209,12 @@ def test_missed_triggers_philosophy_is_followed_through_its_numbers_and_its_upgr
         dt.date(2012, 10, 1),
     ]
     assert philosophy.versions[0].kind == "added"
+    # when it stopped being a Warning: 2015-07-17 (the summary table says "None" too)
+    penalty_history = archive.history("2.1/penalty")
+    assert penalty_history.numbers[0] == "123/penalty"
+    penalty = {v.effective_date: v.text for v in penalty_history.versions}
+    assert penalty[dt.date(2013, 2, 8)].startswith("Warning*")
+    assert penalty[dt.date(2015, 7, 17)] == "None"
+    assert penalty[dt.date(2016, 4, 8)] == "No Penalty"
     upgrade = archive.history("2.1/upgrade").versions[0]
     assert (upgrade.effective_date, upgrade.split_from) == (dt.date(2015, 7, 17), "2.1/philosophy")
