@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rulesarchive.corpus.numbers import parent_of
+from rulesarchive.corpus.numbers import PART, parent_of
 from rulesarchive.differ.align import compact_ranges
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -28,13 +28,18 @@ def summarise_renumbering(moves: Sequence[tuple[str, str]]) -> list[Shift]:
 
     A heading that moved carries the numbers under it that moved alike (722 -> 723 with
     722.1 -> 723.1 ...: '722 → 723, with its 41 rules'); then a rule carries its sub-rules
-    that kept their letters; runs of like shifts (722 -> 723, 723 -> 724, ...) are one range.
+    that kept their letters, and a tournament document's section its parts ('3.3 → 2.2,
+    with its 5 parts'); runs of like shifts (722 -> 723, 723 -> 724, ...) are one range.
     Shifts are in the order of their first move.
     """
     left = dict.fromkeys(moves)
     groups: list[tuple[int, str, str, int, str]] = []  # (first move, old, new, carried, what)
     order = {move: index for index, move in enumerate(moves)}
-    for head, beneath in ((_is_heading, "rules"), (_is_rule, "sub-rules")):
+    for head, beneath in (
+        (_is_heading, "rules"),
+        (_is_rule, "sub-rules"),
+        (_is_section, "parts"),
+    ):
         for old, new in [move for move in left if head(move[0]) and head(move[1])]:
             if (old, new) not in left:
                 continue
@@ -56,12 +61,20 @@ def _is_rule(number: str) -> bool:
     return parent_of(number) is not None and not number[-1].isalpha()
 
 
+def _is_section(number: str) -> bool:
+    """Tell whether a number is a tournament document's section ('3.3', 'B'), whose parts
+    ('3.3/penalty') move with it."""
+    return PART not in number and parent_of(number) is None and not number.isdigit()
+
+
 def _carried(move: tuple[str, str], old: str, new: str) -> bool:
     """Tell whether a move is `old` -> `new` carrying one number beneath it alike."""
     number, now = move
     if number == old or not number.startswith(old) or not now.startswith(new):
         return False
     rest = number[len(old) :]
+    if rest.startswith(PART):  # a section's part: 3.3/penalty with 3.3
+        return now[len(new) :] == rest
     below = rest[0] == "." if len(old) == 3 else rest[0] in _LETTERS if "." in old else True
     return below and now[len(new) :] == rest
 

@@ -16,6 +16,7 @@ from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.classify import diff_documents
 from rulesarchive.differ.kinds import Kind
 from rulesarchive.differ.lineage import line_history, trace_lines
+from rulesarchive.differ.renumbering import shift_text, summarise_renumbering
 from rulesarchive.differ.sections import (
     address,
     align_paragraphs,
@@ -342,3 +343,16 @@ def test_the_api_takes_the_kind_and_a_cr_command_never_reads_the_mtr(mtr_archive
     assert archive.changelog().new.kind == DocKind.MTR
     result = CliRunner().invoke(main, ["--archive", str(mtr_archive), "changelog"])
     assert result.exit_code == 1 and "no en releases" in result.output
+
+
+def test_a_section_renumbered_carries_its_parts_in_the_renumbering_summary():
+    moves = [
+        ("3.3", "2.2"),
+        ("3.3/definition", "2.2/definition"),
+        ("3.3/penalty", "2.2/penalty"),
+        ("4.7/penalty", "3.6/penalty"),
+    ]
+    assert [shift_text(shift) for shift in summarise_renumbering(moves)] == [
+        "3.3 → 2.2, with its 2 parts",
+        "4.7/penalty → 3.6/penalty",
+    ]
