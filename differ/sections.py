@@ -9,6 +9,7 @@ headings: the same aligner, classifier, sweeps and lines of descent serve every 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
 from typing import NamedTuple
@@ -24,6 +25,9 @@ from rulesarchive.differ.words import DELETE, EQUAL, INSERT, Diff, Phrase, diff_
 
 INTRODUCTION = "introduction"  # the address of what a document says before its first section
 PARAGRAPH_PAIRED = 0.5  # two paragraphs sharing this share of their words are one, changed
+# ... or this share, when every word of the shorter is in the longer ('• Lorwyn™' and
+# '• Lorwyn™ (Effective October 20, 2007)', MTR 2007-12-20)
+PARAGRAPH_KEPT = 0.25
 
 
 class ParagraphChange(NamedTuple):
@@ -207,7 +211,7 @@ def _pair_block(old: Sequence[str], new: Sequence[str]) -> list[tuple[str, str]]
     while index < len(old):
         scored = [(_likeness(old[index], new[at]), -at) for at in range(start, len(new))]
         best, at = max(scored, default=(0.0, 0))
-        if best < PARAGRAPH_PAIRED:
+        if not _paired(best, old[index], new[-at] if scored else ""):
             pairs.append((old[index], ""))
             index += 1
             continue
@@ -242,6 +246,14 @@ def _grown(
         if not scored or max(scored)[0] <= score:
             return old_end, first, last
         score, old_end, first, last = max(scored)
+
+
+def _paired(likeness: float, one: str, other: str) -> bool:
+    """Tell whether two paragraphs this alike are one paragraph, changed."""
+    if likeness >= PARAGRAPH_PAIRED:
+        return True
+    shorter, longer = sorted((word_bag(one), word_bag(other)), key=Counter.total)
+    return likeness >= PARAGRAPH_KEPT and not shorter - longer
 
 
 def _likeness(one: str, other: str) -> float:

@@ -106,6 +106,16 @@ def test_a_paragraph_inserted_before_a_reworded_one_is_added_not_a_rewrite_of_bo
     assert kinds == ["added", "changed"]
 
 
+def test_a_short_paragraph_that_lost_words_is_reworded_not_removed_and_added():
+    # MTR 2007-12-20: '• Lorwyn™ (Effective October 20, 2007)' became '• Lorwyn™'.
+    (change,) = paragraph_changes("• Lorwyn™ (Effective October 20, 2007)", "• Lorwyn™")
+    assert (change.kind, change.phrases) == (
+        "changed",
+        (Phrase("(Effective October 20, 2007)", ""),),
+    )
+    assert [c.kind for c in paragraph_changes("• Pioneer", LONG[0])] == ["removed", "added"]
+
+
 def test_a_paragraph_printed_as_two_on_the_other_side_is_paired_with_both():
     # The 2019-10-04 MTR's 1.4 ran three paragraphs into one that the 2020-01-24 MTR prints
     # apart: only the words that changed are a change, not the paragraphs' layout.
