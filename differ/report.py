@@ -195,6 +195,8 @@ def diff_text(data: dict, markdown: bool = False) -> str:
     """Render diff data as a changelog: substantive first, grouped kinds on one line each."""
     old, new = data["old"], data["new"]
     title = f"{_name(old)} → {_name(new)}"
+    if "doc" in data:  # a tournament document: 'IPG 2017-09-29 → 2018-01-19'
+        title = f"{data['doc'].upper()} {title}"
     lines = [f"# {title}" if markdown else title, ""]
     counts = ", ".join(
         f"{n} {kind}" for kind, n in data["counts"].items() if kind != Kind.UNCHANGED
@@ -345,9 +347,8 @@ def _one_line(text: str) -> str:
 
 
 def _name(release: dict) -> str:
-    return f"{release['set_name']} ({release['set_code']}) {release['effective_date']}".replace(
-        " () ", " "
-    )
+    named = f"{release['set_name']} ({release['set_code']}) {release['effective_date']}"
+    return named.replace(" () ", " ").strip()
 
 
 def _short_list(numbers: list[str], limit: int = 12) -> str:

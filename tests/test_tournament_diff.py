@@ -303,6 +303,7 @@ def _run(root, *arguments: str) -> str:
 
 def test_changelog_doc_mtr_shows_paragraphs_removed_and_reworded_and_the_rename(mtr_archive):
     text = _run(mtr_archive, "changelog", "--doc", "mtr")
+    assert text.startswith("MTR 2018-01-19 → 2018-04-27\n")
     assert "substantive 3.2:" in text
     assert f"    - ¶ {LONG[1]}" in text
     assert "    ~ ¶ “games” → “rounds”" in text
