@@ -146,4 +146,5 @@ def _rtf_text(data: bytes) -> str:
     with extra_needed():
         from striprtf.striprtf import rtf_to_text
 
-    return rtf_to_text(data.decode("latin-1"), encoding="cp1252", errors="replace")
+    text: str = rtf_to_text(data.decode("latin-1"), encoding="cp1252", errors="replace")
+    return text

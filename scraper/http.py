@@ -297,7 +297,7 @@ class Fetcher:
         self._last_request[host] = time.monotonic()
 
     def _wait(self, attempt: int, asked: float | None) -> float:
-        backoff = self.settings.backoff * 2**attempt * random.uniform(0.5, 1.0)
+        backoff = self.settings.backoff * 2.0**attempt * random.uniform(0.5, 1.0)
         return min(self.settings.max_wait, max(backoff, asked or 0.0))
 
     def _cached(self, url: str) -> Fetched | None:

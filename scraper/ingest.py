@@ -29,12 +29,13 @@ from rulesarchive.corpus.store import (
 )
 from rulesarchive.corpus.typography import Normalisation
 from rulesarchive.scraper.errors import InputError
-from rulesarchive.scraper.extract import MAX_BYTES, Extracted, Format, extract_text, sniff_format
+from rulesarchive.scraper.extract import Extracted, Format, extract_text, sniff_format
 from rulesarchive.scraper.integrity import Neighbour, compare_with_neighbours, find_damage
 from rulesarchive.scraper.normalise import normalise_document
 from rulesarchive.scraper.outcome import STORED, Outcome, Status
 from rulesarchive.scraper.parse import detect_language, parse_document
 from rulesarchive.scraper.placeholders import repair_placeholders, unrepaired
+from rulesarchive.scraper.settings import MAX_BYTES
 from rulesarchive.scraper.tournament import document_kind, read_tournament
 from rulesarchive.scraper.wiki import is_wiki_page, parse_wiki
 from rulesarchive.system.processes import (

@@ -11,10 +11,14 @@ from __future__ import annotations
 import io
 import re
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.numbers import NUMBER
 from rulesarchive.scraper.errors import InputError
 from rulesarchive.system.extras import extra_needed
+
+if TYPE_CHECKING:  # the PDF extra, imported where used
+    from pdfminer.layout import LTPage, LTTextBox, LTTextLine
 
 # What may start a paragraph after a gap: a rule, a section or chapter heading (a glossary's
 # numbered meaning, '2. All the cards in a player's hand.', ends with a full stop).
@@ -50,7 +54,7 @@ def pdf_text(data: bytes) -> str:
     return tidy_pdf_text(layout_text(pages))
 
 
-def layout_text(pages: list) -> str:
+def layout_text(pages: list[LTPage]) -> str:
     """Write laid-out pages as pdfminer's extract_text does (a blank line after each text box,
     a form feed after each page), less the running headers and page numbers, and with the
     lines a paragraph was wrapped into joined: a line ends where the text did unless the next
@@ -108,12 +112,12 @@ def _next_meaning(current: str, after: str) -> bool:
     return int(then[1]) == int(this[1]) + 1
 
 
-def _place(box) -> tuple[int, str]:
+def _place(box: LTTextBox) -> tuple[int, str]:
     """Where a box stands and what it says, page numbers alike ('4' and '5' are '#')."""
     return round(box.y0), re.sub(r"\d+", "#", box.get_text().strip())
 
 
-def _running(pages: list[list]) -> set[tuple[int, str]]:
+def _running(pages: list[list[LTTextBox]]) -> set[tuple[int, str]]:
     """The running headers and footers: boxes of one text at one height on most pages."""
     if len(pages) < 3:
         return set()
@@ -121,7 +125,7 @@ def _running(pages: list[list]) -> set[tuple[int, str]]:
     return {place for place, count in seen.items() if count >= len(pages) / 2}
 
 
-def _cut_at_margin(line, following, right: float) -> bool:
+def _cut_at_margin(line: LTTextLine, following: LTTextLine, right: float) -> bool:
     """Tell whether a line was wrapped: the first word of the line after it would not have
     fitted on it."""
     from pdfminer.layout import LTChar

@@ -8,6 +8,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import TypedDict
 from urllib.parse import unquote, urlsplit
 
 from rulesarchive.corpus.catalogue import load_catalogue
@@ -117,9 +118,17 @@ def _chinese(archive: Archive, fetcher: Fetcher, since: dt.date | None) -> list[
     ]
 
 
+class _WikiPage(TypedDict):
+    """One wiki page in a bundle of the pages of a date (what `wiki.parse_wiki` reads)."""
+
+    title: str
+    url: str
+    html: str
+
+
 def _italian(archive: Archive, fetcher: Fetcher, since: dt.date | None) -> list[Planned]:
     """Fetch the wiki pages (small) to learn their dates; bundle the pages of each date."""
-    by_date: dict[dt.date, list[dict]] = defaultdict(list)
+    by_date: dict[dt.date, list[_WikiPage]] = defaultdict(list)
     first_url: dict[dt.date, str] = {}
     for title in italian_pages(fetcher):
         url, html = italian_page_html(fetcher, title)

@@ -7,6 +7,7 @@ import json
 import logging
 import re
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import quote, unquote, urljoin, urlsplit
 
 from bs4 import BeautifulSoup
@@ -131,7 +132,7 @@ def _zh_download(entry: object) -> Download | None:
     return Download(entry["download_url"], "zh-Hans", date)
 
 
-def _json_answer(fetcher: Fetcher, url: str) -> dict:
+def _json_answer(fetcher: Fetcher, url: str) -> dict[str, Any]:
     """Fetch an API's JSON object; a page that is not one (an HTML challenge) is a FetchError."""
     body = fetcher.get(url).body
     try:
@@ -184,7 +185,7 @@ def scryfall_sets(fetcher: Fetcher) -> list[MagicSet]:
     return found
 
 
-def read_set_list(answer: dict) -> list[MagicSet]:
+def read_set_list(answer: dict[str, Any]) -> list[MagicSet]:
     """Read one page of Scryfall's /sets answer, leaving out sets that belong to another."""
     return [
         magic_set
@@ -194,7 +195,7 @@ def read_set_list(answer: dict) -> list[MagicSet]:
     ]
 
 
-def _magic_set(item: dict) -> MagicSet | None:
+def _magic_set(item: dict[str, Any]) -> MagicSet | None:
     """Read one set; None for one without a code, a name or a release date."""
     try:
         return MagicSet(

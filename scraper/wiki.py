@@ -51,13 +51,22 @@ _EXAMPLE = re.compile(r"Esempio\s*:", re.IGNORECASE)
 
 
 @dataclass
+class _PageRule:
+    """A rule as a page quotes it, its text and examples growing line by line."""
+
+    number: str
+    text: str
+    examples: list[str] = field(default_factory=list)
+
+
+@dataclass
 class _Page:
     """What one page contributes, gathered line by line."""
 
     set_name: str = ""
     date: dt.date | None = None
     headings: list[Heading] = field(default_factory=list)
-    rules: list[list] = field(default_factory=list)  # [number, text, [examples]]
+    rules: list[_PageRule] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
 
@@ -95,7 +104,7 @@ def merge_pages(pages: list[_Page]) -> Document:
         raise InputError(f"pages of different dates: {', '.join(sorted(map(str, dates)))}")
     rules, headings, notes = [], [], []
     for page in dated:
-        rules += [Rule(number, text, tuple(examples)) for number, text, examples in page.rules]
+        rules += [Rule(rule.number, rule.text, tuple(rule.examples)) for rule in page.rules]
         headings += page.headings
         notes += page.notes
     return Document(
@@ -133,7 +142,7 @@ def _html_lines(html: str) -> list[str]:
 
 def _own_text(item: Tag) -> str:
     """Text of a list item without its nested lists (those are items of their own)."""
-    from bs4 import NavigableString, Tag
+    from bs4.element import NavigableString, Tag
 
     parts = []
     for child in item.children:
@@ -159,16 +168,16 @@ def _read_lines(lines: list[str]) -> _Page:
         if page.date is None:
             continue  # the page's own prose, before the quoted rules
         if _EXAMPLE.match(line) and page.rules:
-            page.rules[-1][2].append(line)
+            page.rules[-1].examples.append(line)
         elif rule := _RULE.fullmatch(line):
             number = rule["number"]
             _note_slips(page, number, seen)
             seen.add(number)
-            page.rules.append([number, rule["text"], []])
+            page.rules.append(_PageRule(number, rule["text"]))
         elif heading := _HEADING.fullmatch(line):
             page.headings.append(Heading(heading["number"], heading["title"]))
         elif page.rules:
-            page.rules[-1][1] += " " + line  # a rule's text that went on in a second block
+            page.rules[-1].text += " " + line  # a rule's text that went on in a second block
     return page
 
 
