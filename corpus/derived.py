@@ -38,7 +38,7 @@ import typing
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -507,16 +507,22 @@ class DerivedData:
             _remove_database(self.path)
 
 
-def _decoded(entry: str, data: object, digest: object, expect: Any) -> Any:
+def _decoded(entry: str, data: object, digest: object, expect: type[T]) -> T | None:
     """Return the value stored as `data` under `entry`, or None: damaged, or not an `expect`."""
     if not isinstance(data, bytes) or digest != _digest(entry, data):
         return None
     try:
         with collection_paused():
-            value = pickle.loads(data)
+            value: object = pickle.loads(data)
     except Exception:  # made by other code, or damaged: worked out again
         return None
-    return value if _checker(expect)(value) else None
+    return value if _is_an(value, expect) else None
+
+
+def _is_an(value: object, expect: type[T]) -> TypeGuard[T]:
+    """Tell whether a value is an `expect` (see `DerivedData.get`)."""
+    # mypy takes a class's __hash__ for an unbound method, so no class is Hashable to it
+    return _checker(expect)(value)  # type: ignore[arg-type]
 
 
 def _digest(entry: str, data: bytes) -> bytes:
@@ -720,11 +726,12 @@ class _Pickler(pickle.Pickler):
     (57,000 objects) take most of a second.
     """
 
-    def reducer_override(self, obj: object):
+    def reducer_override(self, obj: object) -> tuple[type, tuple[object, ...]]:
         cls: type = type(obj)
         names = _field_names(cls)
         if names is None:
-            return NotImplemented
+            # pickle's own way; mypy allows NotImplemented (typed Any) in operator methods only
+            return NotImplemented  # type: ignore[no-any-return]
         return cls, tuple(getattr(obj, name) for name in names)
 
 

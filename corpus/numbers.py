@@ -207,7 +207,7 @@ def parse_citations(text: str) -> tuple[Citation, ...]:
     return tuple(found[start] for start in sorted(found))
 
 
-def _short_member(match: re.Match, found: dict[int, Citation]) -> Citation | None:
+def _short_member(match: re.Match[str], found: dict[int, Citation]) -> Citation | None:
     """The sub-rule a list member written as its letter names: the next letters of the
     member before it ('608.3a and b' -> 608.3b); None where the letter does not follow on
     (a word: 'rule 506.4c, and a ...')."""
@@ -227,7 +227,7 @@ def _inside(position: int, found: dict[int, Citation]) -> bool:
     return any(c.start <= position < c.end for c in found.values())
 
 
-def _citation(match: re.Match) -> Citation:
+def _citation(match: re.Match[str]) -> Citation:
     first, tail = match.group("first"), match.group("last")
     start, end, text = match.start("first"), match.end(), match.string
     titled = "." not in first and not tail and _TITLE.match(text, end)

@@ -40,7 +40,7 @@ from dataclasses import asdict, replace
 from itertools import chain, product, repeat
 from pathlib import Path
 from sys import intern
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Generic, NotRequired, TypedDict, TypeVar
 
 from rulesarchive.corpus import ids
 from rulesarchive.corpus.derived import DerivedData, Kind, entry_key
@@ -112,7 +112,8 @@ class UnreadableDocument(ArchiveError):
         self.stamp = stamp  # of the document.json read (a snapshot's is gone once caught)
         self.release = (DocKind(kind), language, effective_date)
 
-    def __reduce__(self) -> tuple:  # raised in a worker process, re-raised in the parent
+    def __reduce__(self) -> tuple[type[UnreadableDocument], tuple[object, ...]]:
+        # raised in a worker process, re-raised in the parent
         return (type(self), (str(self), self.stamp, *self.release))
 
 
@@ -198,7 +199,7 @@ class Archive:
         self._pinned = pinned is not None
         self._lock: FileLock | None = None
         # each language's releases as last read in this process, with their files' stamps
-        self._listed: dict[str, tuple[tuple, tuple[Release, ...]]] = {}
+        self._listed: dict[str, tuple[tuple[object, ...], tuple[Release, ...]]] = {}
 
     def of_kind(self, kind: DocKind) -> Archive:
         """Return this archive's view of another kind of document (itself for its own kind)."""
@@ -779,7 +780,7 @@ def render_rules_text(document: Document) -> str:
     return "\n".join(lines) + "\n"
 
 
-def release_to_json(release: Release) -> dict:
+def release_to_json(release: Release) -> dict[str, object]:
     """Return the JSON form of a release's metadata."""
     data = asdict(release)
     data["effective_date"] = release.effective_date.isoformat()
@@ -882,7 +883,71 @@ def _compact(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def document_to_json(document: Document) -> dict:
+class SectionPartJson(TypedDict):
+    """The JSON form of a part of a tournament document's section."""
+
+    name: str
+    paragraphs: list[str]
+    original: NotRequired[list[str]]
+
+
+class SectionJson(TypedDict):
+    """The JSON form of a tournament document's section."""
+
+    number: str
+    title: str
+    paragraphs: list[str]
+    original: NotRequired[list[str]]
+    parts: NotRequired[list[SectionPartJson]]
+
+
+class RuleJson(TypedDict):
+    """The JSON form of a rule in document.json."""
+
+    number: str
+    text: str
+    examples: NotRequired[list[str]]
+    original: NotRequired[str]
+    original_examples: NotRequired[list[str]]
+
+
+class EntryJson(TypedDict):
+    """The JSON form of a glossary entry in document.json."""
+
+    term: str
+    text: str
+    original: NotRequired[str]
+
+
+RuleForm = TypeVar("RuleForm")
+EntryForm = TypeVar("EntryForm")
+
+
+class DocumentFields(TypedDict, Generic[RuleForm, EntryForm]):
+    """A document's fields as document.json holds them, its rules and entries in some form."""
+
+    language: str
+    effective_date: str | None
+    title: str
+    introduction: str
+    contents: list[str]
+    headings: list[list[str]]  # [number, title]
+    rules: list[RuleForm]
+    glossary: list[EntryForm]
+    credits: str
+    notes: list[str]
+    normalisation: dict[str, int]
+    set_name: str
+    excerpt: bool
+    glossary_omitted: NotRequired[bool]  # only when true
+    kind: NotRequired[str]  # only for the other kinds than the Comprehensive Rules
+    sections: NotRequired[list[SectionJson]]  # likewise
+
+
+DocumentJson = DocumentFields[RuleJson, EntryJson]
+
+
+def document_to_json(document: Document) -> DocumentJson:
     """Return the JSON form of a document, leaving out printed text equal to the normalised."""
     return _document_fields(document, _rule_to_json, _entry_to_json)
 
@@ -893,10 +958,10 @@ _RENDERED_ITEMS = ("rules", "glossary")
 
 def _document_fields(
     document: Document,
-    rule_form: Callable[[Rule], object],
-    entry_form: Callable[[GlossaryEntry], object],
-) -> dict:
-    return {
+    rule_form: Callable[[Rule], RuleForm],
+    entry_form: Callable[[GlossaryEntry], EntryForm],
+) -> DocumentFields[RuleForm, EntryForm]:
+    fields: DocumentFields[RuleForm, EntryForm] = {
         "language": document.language,
         "effective_date": document.effective_date.isoformat() if document.effective_date else None,
         "title": document.title,
@@ -910,33 +975,39 @@ def _document_fields(
         "normalisation": dict(document.normalisation),
         "set_name": document.set_name,
         "excerpt": document.excerpt,
-        # only when true: the documents of every language but Korean keep their bytes
-        **({"glossary_omitted": True} if document.glossary_omitted else {}),
-        # only for the other kinds: a Comprehensive Rules document keeps its bytes
-        **(
-            {"kind": document.kind.value, "sections": list(map(section_to_json, document.sections))}
-            if document.kind != DocKind.CR
-            else {}
-        ),
     }
+    # only when true: the documents of every language but Korean keep their bytes
+    if document.glossary_omitted:
+        fields["glossary_omitted"] = True
+    # only for the other kinds: a Comprehensive Rules document keeps its bytes
+    if document.kind != DocKind.CR:
+        fields["kind"] = document.kind.value
+        fields["sections"] = list(map(section_to_json, document.sections))
+    return fields
 
 
-def section_to_json(section: Section) -> dict:
+def section_to_json(section: Section) -> SectionJson:
     """Return the JSON form of a section, leaving out printed text equal to the normalised."""
-    data: dict = {"number": section.number, "title": section.title}
-    data["paragraphs"] = list(section.paragraphs)
+    data: SectionJson = {
+        "number": section.number,
+        "title": section.title,
+        "paragraphs": list(section.paragraphs),
+    }
     if section.original:
         data["original"] = list(section.original)
     if section.parts:
-        data["parts"] = [
-            {"name": part.name, "paragraphs": list(part.paragraphs)}
-            | ({"original": list(part.original)} if part.original else {})
-            for part in section.parts
-        ]
+        data["parts"] = list(map(_part_to_json, section.parts))
     return data
 
 
-def _section_from_json(data: dict) -> Section:
+def _part_to_json(part: SectionPart) -> SectionPartJson:
+    data: SectionPartJson = {"name": part.name, "paragraphs": list(part.paragraphs)}
+    if part.original:
+        data["original"] = list(part.original)
+    return data
+
+
+def _section_from_json(data: SectionJson) -> Section:
     return Section(
         data["number"],
         data["title"],
@@ -949,8 +1020,8 @@ def _section_from_json(data: dict) -> Section:
     )
 
 
-def _rule_to_json(rule: Rule) -> dict:
-    data: dict = {"number": rule.number, "text": rule.text}
+def _rule_to_json(rule: Rule) -> RuleJson:
+    data: RuleJson = {"number": rule.number, "text": rule.text}
     if rule.examples:
         data["examples"] = list(rule.examples)
     if rule.original:
@@ -960,8 +1031,8 @@ def _rule_to_json(rule: Rule) -> dict:
     return data
 
 
-def _entry_to_json(entry: GlossaryEntry) -> dict:
-    data = {"term": entry.term, "text": entry.text}
+def _entry_to_json(entry: GlossaryEntry) -> EntryJson:
+    data: EntryJson = {"term": entry.term, "text": entry.text}
     if entry.original:
         data["original"] = entry.original
     return data
@@ -1020,7 +1091,10 @@ def check_types(
     for column in nested:
         if not isinstance(column, tuple) or not all(map(isinstance, column, repeat(tuple))):
             raise TypeError(f"{_shown(column)} where lists of texts were expected")
-    flattened: Iterator[tuple] = (tuple(chain.from_iterable(column)) for column in nested)  # type: ignore[arg-type]
+    # (every column is a tuple by now: the test only tells the checker so)
+    flattened = (
+        tuple(chain.from_iterable(column)) for column in nested if isinstance(column, tuple)
+    )
     for column in (*string_tuples, *flattened):
         if not isinstance(column, tuple) or not all(map(isinstance, column, repeat(str))):
             raise TypeError(f"{_shown(column)} where texts were expected")
@@ -1061,7 +1135,7 @@ def _section_texts(sections: Iterable[Section]) -> Iterator[object]:
             yield part.original
 
 
-def document_from_json(data: dict) -> Document:
+def document_from_json(data: DocumentJson) -> Document:
     """Rebuild a Document from its JSON form; numbers that are no rule numbers are refused
     (see `check_numbers`)."""
     date = data["effective_date"]
@@ -1150,17 +1224,23 @@ def pack_document(document: Document, interned: bool = True) -> bytes:
     )
 
 
-def _section_row(section: Section) -> tuple:
+# A section as pack_document keeps it: number, title, paragraphs, parts, printed paragraphs;
+# each part as name, paragraphs, printed paragraphs.
+_PartRow = tuple[str, tuple[str, ...], tuple[str, ...]]
+_SectionRow = tuple[str, str, tuple[str, ...], tuple[_PartRow, ...], tuple[str, ...]]
+
+
+def _section_row(section: Section) -> _SectionRow:
     parts = tuple((part.name, part.paragraphs, part.original) for part in section.parts)
     return (section.number, section.title, section.paragraphs, parts, section.original)
 
 
-def _section_from_row(row: tuple) -> Section:
+def _section_from_row(row: _SectionRow) -> Section:
     number, title, paragraphs, parts, original = row
     return Section(number, title, paragraphs, tuple(SectionPart(*part) for part in parts), original)
 
 
-def _build(cls: type[T], *columns: tuple) -> tuple[T, ...]:
+def _build(cls: type[T], *columns: tuple[object, ...]) -> tuple[T, ...]:
     """Return objects of a slotted dataclass made from one column of values per field, in order.
 
     A frozen dataclass's __init__ sets each field through object.__setattr__: for the 3,000
