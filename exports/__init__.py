@@ -5,6 +5,17 @@ descent the site uses), then writes its whole output beside the destination and 
 into place, so a failed export leaves the previous one as it was.
 """
 
+from typing import TypedDict
+
 
 class ExportError(Exception):
     """An export that cannot be made; the message says why, in one line."""
+
+
+class ExportMeta(TypedDict):
+    """What an export says about itself (the SQLite meta table, the JSON files' "meta")."""
+
+    schema_version: int
+    data_version: str
+    generated_at: str
+    rulesarchive_version: str

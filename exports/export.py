@@ -9,7 +9,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from rulesarchive.corpus.store import no_releases
-from rulesarchive.exports import ExportError
+from rulesarchive.exports import ExportError, ExportMeta
 from rulesarchive.exports.collect import Collected
 from rulesarchive.exports.gitrepo import export_git
 from rulesarchive.exports.jsonfiles import SCHEMA_VERSION, export_json
@@ -70,7 +70,7 @@ def write_export(
         export_json(collected, dest, export_meta(collected))
 
 
-def export_meta(collected: Sequence[Collected]) -> dict:
+def export_meta(collected: Sequence[Collected]) -> ExportMeta:
     """Return what an export says about itself: schema version, data version, time,
     rulesarchive version."""
     return {

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
+from typing import NotRequired, TypedDict
 
-from rulesarchive.corpus.model import Rule
+from rulesarchive.corpus.model import GlossaryEntry, Rule
 from rulesarchive.differ.history import History
 from rulesarchive.differ.lineage import Line, line_versions
 from rulesarchive.differ.release_report import release_summary
 from rulesarchive.differ.report import diff_data, history_data
+from rulesarchive.exports import ExportMeta
 from rulesarchive.exports.collect import Collected, ReleaseText
 from rulesarchive.exports.place import staged
 from rulesarchive.exports.sqlite import english_numbers, translation_rows
@@ -32,7 +34,7 @@ def schema_path(name: str) -> Path:
     return Path(str(resources.files(__package__) / "schemas" / name))
 
 
-def export_json(collected: Sequence[Collected], dest: Path, meta: dict) -> None:
+def export_json(collected: Sequence[Collected], dest: Path, meta: ExportMeta) -> None:
     """Write DEST/<language>.json per language and the schemas beside them, replacing DEST whole."""
     with staged(dest, _is_json_export, "a folder of JSON files") as folder:
         folder.mkdir()
@@ -70,24 +72,55 @@ def _english_ids(
     return {row[2]: row[8] for row in rows if row[8]}
 
 
-def _release(text: ReleaseText, english_ids: dict[str, str]) -> dict:
+class _HeadingJson(TypedDict):
+    number: str
+    title: str
+
+
+class _RuleJson(TypedDict):
+    number: str
+    id: str
+    text: str
+    examples: list[str]
+    normalised_text: NotRequired[str]
+    normalised_examples: NotRequired[list[str]]
+    english_id: NotRequired[str]  # a translated rule's English rule
+
+
+class _EntryJson(TypedDict):
+    term: str
+    text: str
+    normalised_text: NotRequired[str]
+
+
+class _LineJson(TypedDict):
+    id: str
+    numbers: list[str]
+    first: str
+    last: str
+    versions: Sequence[Mapping[str, object]]  # as `history --format json` gives them
+
+
+def _release(text: ReleaseText, english_ids: dict[str, str]) -> dict[str, object]:
+    headings: list[_HeadingJson] = [{"number": h.number, "title": h.title} for h in text.headings]
     return {
         **release_summary(text.release),
-        "headings": [{"number": h.number, "title": h.title} for h in text.headings],
+        "headings": headings,
         "rules": [
-            _rule(line_id, rule)
-            | ({"english_id": english_ids[rule.number]} if rule.number in english_ids else {})
-            for line_id, rule in text.rules
+            _rule(line_id, rule, english_ids.get(rule.number)) for line_id, rule in text.rules
         ],
-        "glossary": [
-            {"term": entry.term, "text": entry.printed_text}
-            | ({"normalised_text": entry.text} if entry.original else {})
-            for entry in text.glossary
-        ],
+        "glossary": list(map(_entry, text.glossary)),
     }
 
 
-def _changes(language: Collected, index: int) -> dict | None:
+def _entry(entry: GlossaryEntry) -> _EntryJson:
+    data: _EntryJson = {"term": entry.term, "text": entry.printed_text}
+    if entry.original:
+        data["normalised_text"] = entry.text
+    return data
+
+
+def _changes(language: Collected, index: int) -> Mapping[str, object] | None:
     """A release's changes from the one before, as `changelog --format json` prints them."""
     diff = language.gathered.diffs[index] if index else None
     if diff is None:
@@ -96,7 +129,7 @@ def _changes(language: Collected, index: int) -> dict | None:
     return diff_data(old, new, diff, language.fixes_of(index))
 
 
-def _line(language: Collected, line: Line) -> dict:
+def _line(language: Collected, line: Line) -> _LineJson:
     """A line of descent: its permanent id, numbers, and history as `history` tells it."""
     releases = language.gathered.releases
     history = History(line.rule.number, line.numbers, line_versions(line, releases))
@@ -109,8 +142,8 @@ def _line(language: Collected, line: Line) -> dict:
     }
 
 
-def _rule(line_id: str, rule: Rule) -> dict:
-    data: dict = {
+def _rule(line_id: str, rule: Rule, english_id: str | None) -> _RuleJson:
+    data: _RuleJson = {
         "number": rule.number,
         "id": line_id,
         "text": rule.printed_text,
@@ -121,4 +154,6 @@ def _rule(line_id: str, rule: Rule) -> dict:
         data["normalised_text"] = rule.text
     if rule.original_examples:
         data["normalised_examples"] = list(rule.examples)
+    if english_id is not None:
+        data["english_id"] = english_id
     return data

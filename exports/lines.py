@@ -7,6 +7,7 @@ and the release it was compared with), as `rulesarchive history` tells them.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import sqlite3
 from collections.abc import Iterable
@@ -80,7 +81,7 @@ class LineRow:
     versions: tuple[VersionRow, ...]
 
 
-def line_row(line: Line, releases: list[Release], positions: dict) -> LineRow:
+def line_row(line: Line, releases: list[Release], positions: dict[dt.date, int]) -> LineRow:
     """Return a line as the tables keep it (`positions`: each release's date -> position)."""
     versions = line_versions(line, releases)
     return LineRow(
@@ -131,7 +132,12 @@ def write_lines(
         )
 
 
-def _version_columns(version: VersionRow) -> tuple:
+# A version's columns after the line's row id and its index: first, last, number, text,
+# examples, kind, phrases, example phrases, diff (JSON texts but kind), compared.
+_VersionColumns = tuple[int, int, str, str, str, str, str, str, str, int | None]
+
+
+def _version_columns(version: VersionRow) -> _VersionColumns:
     return (
         version.first,
         version.last,

@@ -8,15 +8,16 @@ translations and the versions are worked out in forked workers while the rules a
 from __future__ import annotations
 
 import dataclasses
-import enum
 import json
 import multiprocessing
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from multiprocessing.pool import AsyncResult
 from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
 
 from rulesarchive.corpus.model import Rule
+from rulesarchive.differ.kinds import TranslationStatus
 from rulesarchive.differ.release_report import release_summary
 from rulesarchive.differ.report import diff_data
 from rulesarchive.differ.translations import (
@@ -24,11 +25,28 @@ from rulesarchive.differ.translations import (
     compare_translation,
     printed_date_release,
 )
-from rulesarchive.exports import ExportError
+from rulesarchive.exports import ExportError, ExportMeta
 from rulesarchive.exports.collect import Collected, ReleaseText
 from rulesarchive.exports.lines import LINE_TABLES, LineRow, line_row, write_lines
 from rulesarchive.exports.place import staged
 from rulesarchive.system.processes import usable_cores
+
+P = ParamSpec("P")
+R = TypeVar("R")
+# A translated rule as translation_rows gives it: release, base, number, status, stale since,
+# English number, problems (JSON), printed-date release (releases by key), English line id.
+TranslationRow = tuple[
+    str, str | None, str, TranslationStatus, str | None, str | None, str, str | None, str | None
+]
+# The same with the releases by row id and the English line by its row, as the table holds it.
+_TranslationColumns = tuple[
+    int, int | None, str, TranslationStatus, int | None, str | None, str, int | None, int | None
+]
+# A rule's columns after release, position, number, line id and line: printed text, printed
+# examples (JSON), normalised text and examples (None where equal to the printed).
+_RuleColumns = tuple[str, str, str | None, str | None]
+# A differ report (diff_data's, and its items), not yet typed there.
+_Report = Mapping[str, Any]
 
 SCHEMA = (
     """
@@ -217,7 +235,7 @@ RULES_ON_DATE = (
 )
 
 
-def export_sqlite(collected: Sequence[Collected], dest: Path, meta: dict) -> None:
+def export_sqlite(collected: Sequence[Collected], dest: Path, meta: ExportMeta) -> None:
     """Write the languages into a new SQLite file at `dest` (replaced whole, never half), and
     Datasette's metadata beside it (`metadata_path`)."""
     with staged(dest, _is_sqlite, "a SQLite file") as path:
@@ -239,7 +257,7 @@ def metadata_path(dest: Path) -> Path:
     return dest.with_name(f"{dest.stem}.metadata.json")
 
 
-def datasette_metadata(dest: Path, meta: dict) -> dict:
+def datasette_metadata(dest: Path, meta: ExportMeta) -> dict[str, object]:
     """Return the Datasette metadata of an export: what each table holds, its search, and the
     query of the rules in force on a date."""
     searched = {"rules": "rules_fts", "glossary": "glossary_fts", "changes": "changes_fts"}
@@ -293,7 +311,7 @@ def _is_sqlite(path: Path) -> bool:
         return handle.read(16) == b"SQLite format 3\x00"
 
 
-def _fill(connection: sqlite3.Connection, collected: Sequence[Collected], meta: dict) -> None:
+def _fill(connection: sqlite3.Connection, collected: Sequence[Collected], meta: ExportMeta) -> None:
     # A throwaway file until renamed into place: no journal, no waiting for the disk.
     connection.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
     connection.executescript(SCHEMA + VIEWS)
@@ -345,7 +363,9 @@ def _release_ids(collected: Sequence[Collected]) -> dict[str, int]:
     return {key: number for number, key in enumerate(keys, start=1)}
 
 
-def _with_ids(row: tuple, ids: dict[str, int], lines: dict[tuple[str, str], int]) -> tuple:
+def _with_ids(
+    row: TranslationRow, ids: dict[str, int], lines: dict[tuple[str, str], int]
+) -> _TranslationColumns:
     """Name a translation row's releases (keys, or None) by their ids, and its English line."""
     release, base, number, status, stale_since, english_number, problems, printed, english = row
     return (
@@ -361,7 +381,7 @@ def _with_ids(row: tuple, ids: dict[str, int], lines: dict[tuple[str, str], int]
     )
 
 
-def _by_release_id(line: LineRow, language: Collected, ids: dict) -> LineRow:
+def _by_release_id(line: LineRow, language: Collected, ids: dict[str, int]) -> LineRow:
     """Name the releases of a line's versions by their ids instead of their positions."""
     place = [ids[text.release.key] for text in language.texts]
     return dataclasses.replace(
@@ -378,13 +398,6 @@ def _by_release_id(line: LineRow, language: Collected, ids: dict) -> LineRow:
     )
 
 
-class _Task(enum.StrEnum):
-    """What a worker works out: a language's lines and versions, or a translated release's rows."""
-
-    LINES = "lines"
-    TRANSLATIONS = "translations"
-
-
 # What forked workers read: the collected languages, and each English release's numbers.
 _SHARED: tuple[Sequence[Collected], dict[str, set[str]]] | None = None
 
@@ -399,14 +412,15 @@ class _Workers:
     def __init__(self, collected: Sequence[Collected]) -> None:
         english = collected[0] if collected and collected[0].gathered.language == "en" else None
         self._shared = (collected, english_numbers(english) if english is not None else {})
-        self._lines = [(_Task.LINES, index, 0) for index in range(len(collected))]
+        self._lines = list(range(len(collected)))
         self._translations = [
-            (_Task.TRANSLATIONS, index, text)
+            (index, text)
             for index in range(1, len(collected) if english else 0)
             for text in range(len(collected[index].texts))
         ]
         self._pool: multiprocessing.pool.Pool | None = None
-        self._results: dict[tuple, AsyncResult] = {}
+        self._line_results: dict[int, AsyncResult[list[LineRow]]] = {}
+        self._translation_results: dict[tuple[int, int], AsyncResult[list[TranslationRow]]] = {}
 
     def __enter__(self) -> _Workers:
         global _SHARED
@@ -415,8 +429,10 @@ class _Workers:
             _SHARED = self._shared
             self._pool = multiprocessing.get_context("fork").Pool(min(cores, 2))
             _SHARED = None  # the workers hold their copy
-            for task in self._lines + self._translations:  # in the order they are needed
-                self._results[task] = self._pool.apply_async(_work, (task,))
+            for index in self._lines:  # in the order they are needed
+                self._line_results[index] = self._pool.apply_async(_work_lines, (index,))
+            for task in self._translations:
+                self._translation_results[task] = self._pool.apply_async(_work_translations, task)
         return self
 
     def __exit__(self, *_exc: object) -> None:
@@ -426,42 +442,59 @@ class _Workers:
 
     def lines(self) -> Iterator[list[LineRow]]:
         """Yield each language's lines, as the line index keeps them."""
-        for task in self._lines:
-            yield self._get(task)
+        for index in self._lines:
+            if index in self._line_results:
+                yield self._line_results[index].get()
+            else:
+                yield _in_place(_work_lines, self._shared, index)
 
-    def translations(self) -> Iterator[list[tuple]]:
+    def translations(self) -> Iterator[list[TranslationRow]]:
         """Yield each translated release's rows (release keys where the table has ids)."""
         for task in self._translations:
-            yield self._get(task)
-
-    def _get(self, task: tuple):
-        if task in self._results:
-            return self._results[task].get()
-        global _SHARED
-        _SHARED = self._shared
-        try:
-            return _work(task)
-        finally:
-            _SHARED = None
+            if task in self._translation_results:
+                yield self._translation_results[task].get()
+            else:
+                yield _in_place(_work_translations, self._shared, *task)
 
 
-def _work(task: tuple) -> list:
-    """Do one task of `_Workers` (in a worker, or in this process)."""
+def _in_place(
+    work: Callable[P, R],
+    shared: tuple[Sequence[Collected], dict[str, set[str]]],
+    *args: P.args,
+    **kwargs: P.kwargs,
+) -> R:
+    """Do a task of `_Workers` in this process."""
+    global _SHARED
+    _SHARED = shared
+    try:
+        return work(*args, **kwargs)
+    finally:
+        _SHARED = None
+
+
+def _work_lines(index: int) -> list[LineRow]:
+    """Work out a language's lines (in a worker, or in this process)."""
+    assert _SHARED is not None
+    gathered = _SHARED[0][index].gathered
+    releases = gathered.releases
+    positions = {release.effective_date: place for place, release in enumerate(releases)}
+    return [line_row(line, releases, positions) for line in gathered.lines]
+
+
+def _work_translations(index: int, text: int) -> list[TranslationRow]:
+    """Work out a translated release's rows (in a worker, or in this process)."""
     assert _SHARED is not None
     collected, numbers = _SHARED
-    kind, index, text = task
-    if kind == _Task.LINES:
-        gathered = collected[index].gathered
-        releases = gathered.releases
-        positions = {release.effective_date: place for place, release in enumerate(releases)}
-        return [line_row(line, releases, positions) for line in gathered.lines]
     return translation_rows(collected[index].texts[text], collected[0], numbers)
 
 
 def _insert_language(
-    connection: sqlite3.Connection, language: Collected, ids: dict, lines: dict
+    connection: sqlite3.Connection,
+    language: Collected,
+    ids: dict[str, int],
+    lines: dict[tuple[str, str], int],
 ) -> None:
-    memo: dict[int, tuple] = {}
+    memo: dict[int, _RuleColumns] = {}
     name = language.gathered.language
     for text in language.texts:
         summary = release_summary(text.release)
@@ -494,8 +527,11 @@ def _insert_language(
 
 
 def _rule_rows(
-    release_id: int, text: ReleaseText, memo: dict[int, tuple], line_row_of: Callable[[str], int]
-) -> Iterator[tuple]:
+    release_id: int,
+    text: ReleaseText,
+    memo: dict[int, _RuleColumns],
+    line_row_of: Callable[[str], int],
+) -> Iterator[tuple[int, int, str, str, int, str, str, str | None, str | None]]:
     # Most releases print most rules as the release before did, and the lines of descent share
     # one Rule object per version (all alive while exporting): each version's columns are made
     # once, keyed by the object.
@@ -506,7 +542,7 @@ def _rule_rows(
         yield (release_id, position, rule.number, line_id, line_row_of(line_id), *columns)
 
 
-def _rule_columns(rule: Rule) -> tuple:
+def _rule_columns(rule: Rule) -> _RuleColumns:
     """Return text, examples, normalised text and examples (None where equal to the printed)."""
     return (
         rule.printed_text,
@@ -517,7 +553,10 @@ def _rule_columns(rule: Rule) -> tuple:
 
 
 def _insert_changes(
-    connection: sqlite3.Connection, language: Collected, ids: dict, lines: dict
+    connection: sqlite3.Connection,
+    language: Collected,
+    ids: dict[str, int],
+    lines: dict[tuple[str, str], int],
 ) -> None:
     texts, diffs, name = language.texts, language.gathered.diffs, language.gathered.language
     for index in range(1, len(texts)):
@@ -531,10 +570,13 @@ def _insert_changes(
         data = diff_data(old.release, new.release, diff, language.fixes_of(index))
         changes = []
         for change in data["changes"]:
-            line_id = None
+            line_id: str | None = None
+            line: int | None = None
             if not change["heading"]:
                 line_id = new_lines.get(change["new_number"]) or old_lines.get(change["old_number"])
-            changes.append((*pair, *_change_columns(change, line_id, lines.get((name, line_id)))))
+            if line_id is not None:
+                line = lines.get((name, line_id))
+            changes.append((*pair, *_change_columns(change, line_id, line)))
         connection.executemany(
             "INSERT INTO changes VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             changes,
@@ -542,7 +584,7 @@ def _insert_changes(
         _insert_pair_tables(connection, pair, data)
 
 
-def _change_columns(change: dict, line_id: str | None, line: int | None) -> tuple:
+def _change_columns(change: _Report, line_id: str | None, line: int | None) -> tuple[object, ...]:
     return (
         change["kind"],
         change["heading"],
@@ -561,7 +603,9 @@ def _change_columns(change: dict, line_id: str | None, line: int | None) -> tupl
     )
 
 
-def _insert_pair_tables(connection: sqlite3.Connection, pair: tuple, data: dict) -> None:
+def _insert_pair_tables(
+    connection: sqlite3.Connection, pair: tuple[int, int], data: _Report
+) -> None:
     """Insert what a release diff says beside its changes: renumbering, sweeps, splits,
     merges and glossary changes."""
     connection.executemany(
@@ -597,7 +641,7 @@ def _insert_pair_tables(connection: sqlite3.Connection, pair: tuple, data: dict)
 
 def translation_rows(
     text: ReleaseText, english: Collected, numbers: dict[str, set[str]]
-) -> list[tuple]:
+) -> list[TranslationRow]:
     """One translated release against its English base, as `rulesarchive translations` says:
     (release, base, number, status, stale since, English number, problems, printed-date
     release, English line id) per rule, releases by key."""
