@@ -7,24 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.made_once import made_once
+
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "cr-archive"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true", help="Rewrite golden files.")
-
-
-# Session fixtures that take minutes to make: the tests using one run on one worker (pytest
-# -n, --dist loadgroup), which makes it once; the others spread over the rest.
-COSTLY_FIXTURES = ("real_site", "policy_ingested")
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        used = getattr(item, "fixturenames", ())
-        group = next((name for name in COSTLY_FIXTURES if name in used), None)
-        if group:
-            item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture(autouse=True)
@@ -54,16 +43,19 @@ def ingested(shared_archive: Path, tmp_path_factory: pytest.TempPathFactory):
     from rulesarchive.corpus.store import Archive
     from rulesarchive.scraper.ingest import ingest_paths
 
-    # One store of derived data for the session's real archive: what one test works out of
-    # it (diffs, lines, checks) the others read.
-    derived = DerivedData(tmp_path_factory.mktemp("real-derived"))
-    archive = Archive(tmp_path_factory.mktemp("archive"), derived=derived)
-    paths = sorted((shared_archive / "en").glob("*.txt"))
-    paths += sorted((shared_archive / "orig" / "en").iterdir())
-    paths += sorted((shared_archive / "zh-Hans").glob("*.txt"))
-    paths += sorted((shared_archive / "ko").glob("*.txt"))  # no --lang: Hangul says ko
-    outcomes = ingest_paths(archive, paths)
-    return archive, outcomes
+    # One store of derived data for the run's real archive: what one test works out of it
+    # (diffs, lines, checks) the others read, on every worker.
+    def ingest(folder: Path) -> list:
+        (folder / "derived").mkdir()
+        archive = Archive(folder / "archive", derived=DerivedData(folder / "derived"))
+        paths = sorted((shared_archive / "en").glob("*.txt"))
+        paths += sorted((shared_archive / "orig" / "en").iterdir())
+        paths += sorted((shared_archive / "zh-Hans").glob("*.txt"))
+        paths += sorted((shared_archive / "ko").glob("*.txt"))  # no --lang: Hangul says ko
+        return ingest_paths(archive, paths)
+
+    folder, outcomes = made_once(tmp_path_factory, "real-archive", ingest)
+    return Archive(folder / "archive", derived=DerivedData(folder / "derived")), outcomes
 
 
 @pytest.fixture(scope="session")
@@ -81,6 +73,8 @@ def real_site(library, tmp_path_factory: pytest.TempPathFactory) -> Path:
     (tests/test_search_ranking.py searches it)."""
     from rulesarchive.site_builder.build import build_site
 
-    out = tmp_path_factory.mktemp("real-site") / "site"
-    build_site(library, out)
-    return out
+    def build(folder: Path) -> None:
+        build_site(library, folder / "site")
+
+    folder, _ = made_once(tmp_path_factory, "real-site", build)
+    return folder / "site"

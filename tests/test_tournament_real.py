@@ -14,6 +14,7 @@ from rulesarchive.corpus.store import Archive
 from rulesarchive.scraper.outcome import Status
 
 from rulesarchive.api import Archive as ApiArchive
+from tests.made_once import made_once
 
 POLICY = Path(__file__).resolve().parents[2] / "shared" / "policy-archive"
 NOT_DOCUMENTS = {"mtr-2020-04-17.pdf", "ipg-2020-04-17.pdf"}  # a download tool's logs
@@ -60,14 +61,16 @@ def policy_archive() -> Path:
 
 @pytest.fixture(scope="session")
 def policy_ingested(policy_archive: Path, tmp_path_factory: pytest.TempPathFactory):
-    """Ingest every file of the policy archive once (on every core); return (root, outcomes)."""
+    """Ingest every file of the policy archive once per run; return (root, outcomes)."""
     from rulesarchive.corpus.derived import DerivedData
     from rulesarchive.scraper.ingest import ingest_paths
 
-    root = tmp_path_factory.mktemp("policy-archive")
-    archive = Archive(root, derived=DerivedData(None))
-    paths = sorted(policy_archive.glob("*/*.*"))
-    return root, ingest_paths(archive, [p for p in paths if p.suffix in {".pdf", ".txt"}])
+    def ingest(folder: Path) -> list:
+        archive = Archive(folder, derived=DerivedData(None))
+        paths = sorted(policy_archive.glob("*/*.*"))
+        return ingest_paths(archive, [p for p in paths if p.suffix in {".pdf", ".txt"}])
+
+    return made_once(tmp_path_factory, "policy-archive", ingest)
 
 
 @pytest.fixture(scope="session")
