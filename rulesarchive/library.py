@@ -142,6 +142,10 @@ class Library:
         """Return a release's document."""
         return self.archive.load(release)
 
+    def original(self, release: Release) -> bytes:
+        """Return the bytes a release was ingested from (its original file)."""
+        return self.archive.original(release)
+
     def rule(self, number: str, release: Release) -> Rule:
         """Return a rule as a release prints it, the number as typed ('CR 702.19B'); raise
         ArchiveError, naming the nearest numbers, if it has none."""

@@ -15,6 +15,7 @@ from itertools import chain
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from jinja2 import Environment
 from rulesarchive.corpus.derived import code_version
 from rulesarchive.corpus.model import Document, Release
 from rulesarchive.corpus.store import no_releases
@@ -26,13 +27,20 @@ from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.site_builder import feeds, paths, search
 from rulesarchive.site_builder.checks import CheckPages
 from rulesarchive.site_builder.compare_pages import tracks_of
+from rulesarchive.site_builder.document_pages import TEMPLATE, document_context
 from rulesarchive.site_builder.forked import Aside, Beside
 from rulesarchive.site_builder.link_cache import LinkCache
 from rulesarchive.site_builder.output import Output, building, built_from
 from rulesarchive.site_builder.pages import LanguagePages
 from rulesarchive.site_builder.release_data import data_path, is_keyframe, release_script
 from rulesarchive.site_builder.release_pages import ReleasePages
-from rulesarchive.site_builder.render import LANGUAGE_NAMES, environment, messages
+from rulesarchive.site_builder.render import (
+    LANGUAGE_NAMES,
+    Job,
+    environment,
+    messages,
+    render_job,
+)
 from rulesarchive.site_builder.source import Source
 from rulesarchive.site_builder.translations import Pairing, pair_translations
 from rulesarchive.site_builder.workers import make_files, make_until
@@ -173,16 +181,22 @@ def _render(
             translated = beside.start(reports_of_translations)
 
     checks_aside: dict[str, Aside[LanguageCheck]] = {}
+    dates = {
+        language: {release.effective_date.isoformat() for release in archive.releases(language)}
+        for language in languages
+    }
     for language in languages:
         if language in diffs_aside:
             diffs_aside.pop(language)()  # its diffs in the cache: gathering reads them
         releases = archive.releases(language)
+        whole = _WholeReleases(output, archive, env, dates, base_url)
         held: dict[str, Document] = {}  # the release before, for its steps
         walked: set[int] = set()
 
         def on_document(index: int, release: Release, document: Document) -> None:
             before = releases[index - 1] if index else None  # noqa: B023 (used while looping)
             _release_data(output, archive, release, before, held | {release.key: document})  # noqa: B023
+            whole.write(releases, index, document)  # noqa: B023
             held.clear()  # noqa: B023
             held[release.key] = document  # noqa: B023
             walked.add(index)  # noqa: B023
@@ -197,6 +211,7 @@ def _render(
         for index, release in enumerate(releases):
             if index not in walked:  # taken from the kept summary: made only if missing
                 _release_data(output, archive, release, releases[index - 1] if index else None, {})
+                whole.write(releases, index)
         # What is gathered lives till the build ends: the collector's full passes over it cost
         # a sixth of a rebuild, and touched every page a forked process shares with this one.
         gc.freeze()
@@ -325,6 +340,55 @@ def _release_data(
     if previous is not None and not is_keyframe(release, previous):
         steps = (previous, document(previous))
     output.write(path, release_script(release, document(release), steps), fingerprint)
+
+
+class _WholeReleases:
+    """Write each release's page read whole and its original file, in the build's own
+    process: the walk of a language's releases has each document at hand (see
+    `document_pages`); a release the walk did not read is read only when its page is stale."""
+
+    def __init__(
+        self,
+        output: Output,
+        archive: Source,
+        env: Environment,
+        dates: dict[str, set[str]],
+        base_url: str,
+    ) -> None:
+        self.output = output
+        self.archive = archive
+        self.env = env
+        self.dates = dates
+        self.base_url = base_url
+        self.version = code_version()
+
+    def write(self, releases: list[Release], index: int, document: Document | None = None) -> None:
+        """Write release `index`'s page and original file, unless they are as last built."""
+        release = releases[index]
+        neighbours = (
+            releases[index - 1] if index else None,
+            releases[index + 1] if index + 1 < len(releases) else None,
+        )
+        date = release.effective_date.isoformat()
+        same = [date in held for held in self.dates.values()]
+        inputs = (self.version, release, neighbours, list(self.dates), same, self.base_url)
+        page = paths.document_page(release)
+        fingerprint = hashlib.sha1(repr(inputs).encode()).hexdigest()
+        if not self.output.fresh(page, fingerprint):
+            context = document_context(
+                release,
+                document or self.archive.load(release),
+                neighbours,
+                self.dates,
+                self.base_url,
+            )
+            language = release.language
+            shared = {"language": language, "lang_attr": language, "t": messages(language)}
+            job = Job(page, TEMPLATE, context)
+            self.output.write(page, render_job(self.env, shared, job), fingerprint)
+        original = paths.original_file(release)
+        if not self.output.fresh(original, release.source.sha256):
+            self.output.write(original, self.archive.original(release), release.source.sha256)
 
 
 def _moves(data: Language) -> str:

@@ -22,6 +22,7 @@ class IndexPages:
 
     def __init__(self, site: LanguagePages) -> None:
         self.site = site
+        self._printed_in: dict[str, set[int]] | None = None
 
     def jobs(self) -> Iterator[Job | Memoised]:
         """Yield the chapter index, each chapter, the removed rules, the glossary pages and the
@@ -85,8 +86,31 @@ class IndexPages:
             }
             (rules[-1]["children"] if child else rules).append(item)
         return self.site.page(
-            "chapter.html", page, title=f"{chapter}. {title}", chapter=chapter, rules=rules
+            "chapter.html",
+            page,
+            title=f"{chapter}. {title}",
+            chapter=chapter,
+            rules=rules,
+            releases=self._chapter_in_releases(page, chapter),
         )
+
+    def _chapter_in_releases(self, page: str, chapter: str) -> list[dict]:
+        """The releases printing a chapter of this number, newest first, each linked to the
+        chapter in the release read whole."""
+        if self._printed_in is None:  # the chapters of each release, from its rules' numbers
+            self._printed_in = {}
+            for line in self.site.data.lines:
+                for stretch in line.stretches:
+                    held = self._printed_in.setdefault(stretch.rule.number[:3], set())
+                    held.update(range(stretch.first, stretch.last + 1))
+        releases = self.site.data.releases
+        return [
+            {
+                "release": releases[index],
+                "href": paths.relative(page, paths.document_page(releases[index])) + f"#{chapter}",
+            }
+            for index in sorted(self._printed_in.get(chapter, ()), reverse=True)
+        ]
 
     def glossary_index(self) -> Job:
         """The current glossary with its definitions (searchable), then the removed terms."""

@@ -25,6 +25,22 @@ def release_page(release: Release) -> str:
     return f"{release.language}/releases/{release.effective_date.isoformat()}/index.html"
 
 
+def document_page(release: Release) -> str:
+    """Return the page of a release read whole (its document as printed)."""
+    return document_page_of(release.language, release.effective_date.isoformat())
+
+
+def document_page_of(language: str, date: str) -> str:
+    """Return the page of the release of a language and date read whole."""
+    return f"{language}/releases/{date}/rules.html"
+
+
+def original_file(release: Release) -> str:
+    """Return where a release's original file (the bytes it was ingested from) is offered."""
+    folder = f"{release.language}/releases/{release.effective_date.isoformat()}"
+    return f"{folder}/original.{release.source.format}"
+
+
 def rule_page(language: str, line: Line) -> str:
     """Return a rule's permanent page: by its line of descent, never by its current number."""
     return rule_page_of(language, line.id)

@@ -194,9 +194,7 @@ class References:
         ('h' of '601.2f–h' to 601.2h)."""
         found = self._found_in.get(text)
         if found is None:
-            citations = parse_citations(text) if _DIGITS.search(text) else ()
-            found = [span for citation in citations for span in _linked_spans(citation)]
-            self._found_in[text] = found
+            found = self._found_in[text] = citation_spans(text)
         return found
 
     def target(self, number: str, index: int, anchored: bool = False) -> str | None:
@@ -279,6 +277,13 @@ class References:
             keys = {word: key for word, key, _ in self._terms_of(index)}
             self._terms[index] = (_pattern(keys), keys)
         return self._terms[index]
+
+
+def citation_spans(text: str) -> list[Found]:
+    """The numbers a text's citations name, where each is spelled out, in order: the spans a
+    link is put on (corpus.numbers.parse_citations, as the reference check reads them)."""
+    citations = parse_citations(text) if _DIGITS.search(text) else ()
+    return [span for citation in citations for span in _linked_spans(citation)]
 
 
 def _linked_spans(citation: Citation) -> tuple[Found, ...]:

@@ -78,6 +78,7 @@ class ReleasePages:
                 {
                     "release": release,
                     "href_from_root": paths.release_page(release),
+                    "whole_from_root": paths.document_page(release),
                     "substantive": counts[Kind.SUBSTANTIVE] + counts[Kind.SWEEP],
                     "added": counts[Kind.ADDED],
                     "removed": counts[Kind.REMOVED],
@@ -197,6 +198,7 @@ class ReleasePages:
             json_href=paths.relative(
                 page, f"data/{self.site.language}/{release.effective_date}.js"
             ),
+            whole_href=paths.relative(page, paths.document_page(release)),
             check_href=paths.relative(
                 page, f"{self.site.language}/releases/{release.effective_date}/check.html"
             ),

@@ -35,6 +35,9 @@ class Source(Protocol):
     def load(self, release: Release) -> Document:
         """Return a release's document."""
 
+    def original(self, release: Release) -> bytes:
+        """Return the bytes a release was ingested from."""
+
     def gather(
         self,
         language: str,

@@ -27,6 +27,7 @@ from rulesarchive.system.processes import usable_cores
 
 from rulesarchive import progress as progress_module
 from rulesarchive.cli import main
+from rulesarchive.library import Library
 from tests.linkcheck import broken_links
 from tests.site_fixture import HOSTILE, fixture_archive
 
@@ -41,6 +42,7 @@ GOLDEN_PAGES = [
     "en/glossary/trample/index.html",
     "en/r/2010-02-01/400.8/index.html",
     "en/chapters/702/index.html",
+    "en/releases/2011-05-01/rules.html",
     "zh-Hans/r/2014-02-01/400.6/index.html",
     "zh-Hans/goto.html",
     "ko/r/2016-11-11/400.6/index.html",
@@ -83,6 +85,51 @@ def test_a_chapter_links_each_rules_glossary_terms_once_as_its_rule_pages_do(sit
     assert terms[0]["href"] == "../../glossary/trample/index.html"
     rule_page = (site / "en/r/2019-05-03/702.19b/index.html").read_text()
     assert 'class="term" href="../../../glossary/trample/index.html">trample</a>' in rule_page
+
+
+def test_a_past_release_reads_whole_and_its_citations_stay_in_it(site):
+    whole = site / "en/releases/2010-02-01/rules.html"
+    soup = BeautifulSoup(whole.read_text(encoding="utf-8"), "html.parser")
+    main = soup.find("main")
+    # 400.8 of 2010 cites 702.19, then Trample (Banding holds the number today): the link
+    # leads to the 702.19 printed on this page, not to today's rule.
+    cite = main.find(id="400.8").find("a", string="702.19")
+    assert cite["href"] == "#702.19"
+    assert main.find(id="702.19").get_text().startswith("702.19 Trample is a static ability")
+    ids = {element["id"] for element in main.find_all(id=True)}
+    inside = [a["href"] for a in main.find_all("a") if a["href"].startswith("#")]
+    assert inside and all(href[1:] in ids for href in inside)
+    outside = {a["href"] for a in main.find_all("a") if not a["href"].startswith("#")}
+    assert outside == {"original.txt", "index.html", "../2010-10-01/rules.html"}
+    assert main.find(id="702").get_text() == "702. Keyword Abilities"
+    terms = [term.get_text() for term in main.select("dl.glossary dt")]
+    assert terms == ["Zone", "Trample"]  # in the order printed
+
+
+def test_a_release_offers_its_original_file_with_its_source_and_digest(site):
+    archive = Library(site.parent / "archive")
+    for release in archive.releases():
+        folder = site / release.language / "releases" / release.effective_date.isoformat()
+        original = folder / f"original.{release.source.format}"
+        assert original.read_bytes() == archive.original(release)
+        soup = BeautifulSoup((folder / "rules.html").read_text(encoding="utf-8"), "html.parser")
+        facts = soup.select_one("dl.facts")
+        assert facts.find("code").get_text() == release.source.sha256
+        assert facts.find("a")["href"] == original.name
+        changelog = (folder / "index.html").read_text(encoding="utf-8")
+        assert '<a href="rules.html">' in changelog
+
+
+def test_the_list_of_releases_links_each_read_whole_and_asks_for_a_date(site):
+    soup = BeautifulSoup((site / "en/index.html").read_text(encoding="utf-8"), "html.parser")
+    rows = soup.select("tr[data-since]")
+    assert [row.select_one("a.whole")["href"] for row in rows][-1:] == [
+        "../en/releases/2010-02-01/rules.html"
+    ]
+    form = soup.select_one("form.in-force")
+    assert form.find("input")["name"] == "date" and form.find("input")["type"] == "date"
+    scripts = [script["src"] for script in soup.find_all("script")]
+    assert scripts == ["../static/asof.js", "../static/inforce.js"]
 
 
 def test_no_broken_internal_link_or_anchor(site):

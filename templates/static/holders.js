@@ -2,18 +2,13 @@
 // rule that held it on that day (the first of a year or month given alone); else list them all.
 (function () {
   "use strict";
-  var date = new URLSearchParams(location.search).get("date");
-  if (!date || !/^\d{4}(?:-\d{2}(?:-\d{2})?)?$/.test(date)) return;
-  var day = (date + "-01-01").slice(0, 10);
-  var held = null;
-  document.querySelectorAll("ul.holders li").forEach(function (row) {
-    var since = row.getAttribute("data-since");
-    if (since <= day && (held === null || since > held.getAttribute("data-since"))) held = row;
-  });
+  var asked = window.rulesarchiveAsOf.asked();
+  if (!asked) return;
+  var held = window.rulesarchiveAsOf.inForce(document.querySelectorAll("ul.holders li"), asked.day);
   if (held) {
     location.replace(held.querySelector("a").href);
   } else {
     var note = document.getElementById("as-of");
-    note.textContent = note.getAttribute("data-none").replace("{date}", date);
+    note.textContent = note.getAttribute("data-none").replace("{date}", asked.text);
   }
 })();
