@@ -31,13 +31,15 @@ from rulesarchive.site_builder.document_pages import TEMPLATE, document_context
 from rulesarchive.site_builder.forked import Aside, Beside
 from rulesarchive.site_builder.link_cache import LinkCache
 from rulesarchive.site_builder.output import Output, building, built_from
-from rulesarchive.site_builder.pages import LanguagePages
+from rulesarchive.site_builder.pages import LanguagePages, language_salt
 from rulesarchive.site_builder.release_data import data_path, is_keyframe, release_script
 from rulesarchive.site_builder.release_pages import ReleasePages
 from rulesarchive.site_builder.render import (
     LANGUAGE_NAMES,
     Job,
     environment,
+    fingerprint,
+    memo,
     messages,
     render_job,
 )
@@ -345,7 +347,12 @@ def _release_data(
 class _WholeReleases:
     """Write each release's page read whole and its original file, in the build's own
     process: the walk of a language's releases has each document at hand (see
-    `document_pages`); a release the walk did not read is read only when its page is stale."""
+    `document_pages`); a release the walk did not read is read only when its page is stale.
+
+    A page is known by what it is made from (as a `render.Memoised` is): the release (its
+    content hash), the releases either side, which languages have a release of its date,
+    and the code; made again only when that changed, and fingerprinted by its context.
+    """
 
     def __init__(
         self,
@@ -360,7 +367,6 @@ class _WholeReleases:
         self.env = env
         self.dates = dates
         self.base_url = base_url
-        self.version = code_version()
 
     def write(self, releases: list[Release], index: int, document: Document | None = None) -> None:
         """Write release `index`'s page and original file, unless they are as last built."""
@@ -369,23 +375,17 @@ class _WholeReleases:
             releases[index - 1] if index else None,
             releases[index + 1] if index + 1 < len(releases) else None,
         )
+        shared, salt = language_salt(release.language, list(self.dates), self.base_url)
         date = release.effective_date.isoformat()
-        same = [date in held for held in self.dates.values()]
-        inputs = (self.version, release, neighbours, list(self.dates), same, self.base_url)
         page = paths.document_page(release)
-        fingerprint = hashlib.sha1(repr(inputs).encode()).hexdigest()
-        if not self.output.fresh(page, fingerprint):
-            context = document_context(
-                release,
-                document or self.archive.load(release),
-                neighbours,
-                self.dates,
-                self.base_url,
-            )
-            language = release.language
-            shared = {"language": language, "lang_attr": language, "t": messages(language)}
+        inputs = (release, neighbours, [date in held for held in self.dates.values()])
+        known_by = memo(salt, page, inputs)
+        if not self.output.kept(page, known_by, None):
+            loaded = document or self.archive.load(release)
+            context = document_context(release, loaded, neighbours, self.dates, self.base_url)
             job = Job(page, TEMPLATE, context)
-            self.output.write(page, render_job(self.env, shared, job), fingerprint)
+            content = render_job(self.env, shared, job)
+            self.output.write(page, content, fingerprint(job, salt), known_by)
         original = paths.original_file(release)
         if not self.output.fresh(original, release.source.sha256):
             self.output.write(original, self.archive.original(release), release.source.sha256)
@@ -479,13 +479,6 @@ def _site_pages(
         labels = [release_label(release) for release in data.releases]
         output.write(f"data/{language}/releases.json", json.dumps(labels, ensure_ascii=False))
         output.write(f"data/{language}/moves.js", _moves(data))
-        sections = [h.number for h in data.headings if len(h.number) in (1, 3)]
-        numbers = json.dumps(sorted({*data.holders, *sections}))
-        output.write(
-            f"data/{language}/numbers.js",
-            "window.RULESARCHIVE_NUMBERS=window.RULESARCHIVE_NUMBERS||{};"
-            f"window.RULESARCHIVE_NUMBERS[{json.dumps(language)}]={numbers};",
-        )
     releases = [release for data in gathered.values() for release in data.releases]
     output.write("feed.atom", feeds.atom(releases, base_url))
     newest = max(release.effective_date for release in releases)
@@ -502,6 +495,8 @@ def _lookup_messages(t: dict) -> dict[str, str]:
     keys |= {"unreadable": "goto_unreadable", "perhaps": "goto_perhaps"}
     keys |= {"notFound": "not_found", "notFoundText": "not_found_text"}
     keys |= {"allReleases": "all_releases"}  # and "search", a word of the page
+    keys |= {"holders": "number_holders", "asOf": "number_as_of", "noneThen": "number_none_then"}
+    keys |= {"from": "from", "to": "to", "now": "now"}
     return {name: t[key] for name, key in keys.items()} | _page_words(t)
 
 

@@ -34,14 +34,19 @@ def document_context(
     path = paths.document_page(release)
     anchors = _anchors(document)
     previous, following = neighbours
+    switches = _switches(release, path, dates)
+    same = [switch for switch in switches if switch["same"]] if base_url else []
     return {
         "title": f"{release.effective_date} {release.set_name}".strip(),
         "root": paths.root_of(path),
         "canonical": base_url + path if base_url else "",
-        "alternates": [],
+        "alternates": [
+            {"language": switch["language"], "href": base_url + switch["path"]}
+            for switch in (same if len(same) > 1 else ())
+        ],
         "description": f"{document.title or 'Comprehensive Rules'}, {release.effective_date}",
         "og_type": "website",
-        "switches": _switches(release, path, dates),
+        "switches": switches,
         "release": release,
         "document_title": document.title,
         "introduction": document.introduction,

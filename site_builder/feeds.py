@@ -39,12 +39,7 @@ def sitemap(pages: Iterable[str], base_url: str, lastmod: dict[str, dt.date]) ->
     """Return sitemap.xml over the site's HTML pages (redirect stubs left out), with lastmod."""
     urls = []
     for page in pages:
-        if (
-            not page.endswith(".html")
-            or "/n/" in page
-            or page == "404.html"
-            or page.endswith("/goto.html")
-        ):
+        if not page.endswith(".html") or page == "404.html" or page.endswith("/goto.html"):
             continue
         modified = f"<lastmod>{lastmod[page].isoformat()}</lastmod>" if page in lastmod else ""
         urls.append(f"  <url><loc>{escape(base_url + page)}</loc>{modified}</url>")

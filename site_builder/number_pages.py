@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
-from functools import partial
 from typing import TYPE_CHECKING
 
 from rulesarchive.differ.lineage import Line
@@ -15,26 +15,26 @@ if TYPE_CHECKING:
 
 
 class NumberPages:
-    """The number pages of a language."""
+    """The number lookup of a language: one map of every number to who held it, read by the
+    page that resolves a number (`goto.html?n=`, and `404.html` for the old `n/<number>/`
+    addresses), instead of a page per number (12,500 files on the real archive)."""
 
     def __init__(self, site: LanguagePages) -> None:
         self.site = site
 
     def jobs(self) -> Iterator[Job | Memoised]:
-        """Yield a page per rule, chapter and section number, and the lookup page.
+        """Yield the number map, the lookup page and each retired id's redirect.
 
-        A rule number's page is known by its language's releases (which are all it shows,
-        but its links), so a translation that gained no release works none out again.
+        The map is known by its language's releases (which are all it shows), so a
+        translation that gained no release works none out again.
         """
         data = self.site.data
-        for number in data.holders:
-            page = paths.number_page(self.site.language, number)
-            yield self.site.memoised(
-                page, self.site.releases_memo, partial(self.number_stub, number)
-            )
-        for heading in data.headings:
-            if len(heading.number) in (1, 3) and heading.number not in data.holders:
-                yield self.chapter_stub(heading.number)
+        path = paths.number_map(self.site.language)
+        yield self.site.memoised(
+            path,
+            self.site.releases_memo,
+            lambda: self.site.data_file(path, self.number_map()),
+        )
         for alias, line_id in data.aliases.items():
             if line_id in data.by_id:
                 yield self.alias_stub(alias, data.by_id[line_id])
@@ -55,55 +55,31 @@ class NumberPages:
             periods.append((line, first, last))
         return sorted(periods, key=lambda period: (-period[2], -period[1]))
 
-    def number_stub(self, number: str) -> Job:
-        """The page of a rule number: redirects to the rule holding it in the newest release.
-
-        A number no rule holds now leads to the rule that held it last; every holder is listed.
-        """
-        page = paths.number_page(self.site.language, number)
-        periods = self.number_periods(number)
-        rows = [
-            {
-                "number": line.rule.number,
-                "href": self.site.line_href(page, line),
-                "since": self.site.data.releases[first].effective_date,
-                # A current holder shows "now": its last release is not on the page.
-                "until": None
-                if last == self.site.newest
-                else self.site.data.releases[last].effective_date,
-                "current": last == self.site.newest,
-            }
-            for line, first, last in periods
-        ]
-        held = periods[0][0]
-        return self.site.page(
-            "number.html",
-            page,
-            canonical=self.site.base_url + paths.rule_page(self.site.language, held)
-            if self.site.base_url
-            else "",
-            title=self.site.t["rule_title"].format(number=number),
-            number=number,
-            rows=rows,
-            target=rows[0]["href"],
-        )
-
-    def chapter_stub(self, number: str) -> Job:
-        """The page of a section or chapter number: redirects to where it is listed."""
-        page = paths.number_page(self.site.language, number)
-        if len(number) == 3:
-            target, anchor = paths.chapter_page(self.site.language, number), ""
-        else:
-            target, anchor = f"{self.site.language}/chapters/index.html", f"#s{number}"
-        return self.site.page(
-            "number.html",
-            page,
-            canonical=self.site.base_url + target + anchor if self.site.base_url else "",
-            title=self.site.t["rule_title"].format(number=number),
-            number=number,
-            rows=[],
-            target=paths.relative(page, target) + anchor,
-        )
+    def number_map(self) -> str:
+        """The script of the language's numbers: each rule number with who held it, as
+        `[line id, first release, last release or null while it holds it now]` periods, the
+        newest first (and the rule's number now, where it is another); each chapter and
+        section number with 0 (it opens its chapter page)."""
+        releases = self.site.data.releases
+        found: dict[str, object] = {
+            number: [
+                [
+                    line.id,
+                    releases[first].effective_date.isoformat(),
+                    None if last == self.site.newest else releases[last].effective_date.isoformat(),
+                    *([line.rule.number] if line.rule.number != number else []),
+                ]
+                for line, first, last in self.number_periods(number)
+            ]
+            for number in self.site.data.holders
+        }
+        for heading in self.site.data.headings:
+            if len(heading.number) in (1, 3) and heading.number not in found:
+                found[heading.number] = 0
+        key = json.dumps(self.site.language)
+        body = json.dumps(dict(sorted(found.items())), separators=(",", ":"))
+        prefix = "window.RULESARCHIVE_NUMBERS=window.RULESARCHIVE_NUMBERS||{};"
+        return f"{prefix}window.RULESARCHIVE_NUMBERS[{key}]={body};"
 
     def alias_stub(self, alias: str, line: Line) -> Job:
         """The page of a retired id (one that turned out to name the same rule as another):
@@ -116,12 +92,11 @@ class NumberPages:
             canonical=self.site.base_url + target if self.site.base_url else "",
             title=self.site.t["rule_title"].format(number=line.rule.number),
             number=line.rule.number,
-            rows=[],
             target=paths.relative(page, target),
         )
 
     def goto(self) -> Job:
-        """The page that resolves a rule number typed in the header."""
+        """The page that resolves a rule number typed in the header (or in an old address)."""
         fallback = ["en"] if self.site.language != "en" and "en" in self.site.languages else []
         return self.site.page(
             "goto.html",

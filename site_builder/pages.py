@@ -4,8 +4,6 @@ release_pages, rule_pages, number_pages, index_pages and status_pages, each maki
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import pickle
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -71,12 +69,8 @@ class LanguagePages:
         self.report = report  # of the newest release, for a translated language
         self.tracks = tracks or []  # for English: every translated release's report, by language
         self.english = english  # for a translated language: where English changes are listed
-        self.t = messages(data.language)
-        # What every page of the language shares, hashed once into each page's fingerprint.
-        self.shared = {"language": data.language, "lang_attr": data.language, "t": self.t}
-        self.salt = hashlib.sha1(
-            pickle.dumps((code_version(), tuple(languages), base_url, self.shared))
-        ).hexdigest()
+        self.shared, self.salt = language_salt(data.language, languages, base_url)
+        self.t: dict[str, str] = self.shared["t"]
         # Sums up the language's releases: what every page of it is worked out from, but for
         # what other languages add (counterparts, the reference check's marks).
         self.releases_memo = memo(self.salt, "releases", tuple(data.releases))
@@ -222,8 +216,6 @@ class LanguagePages:
                 return f"{language}/index.html", False
             page = "check.html" if parts[-1] == "check.html" else "index.html"
             return f"{language}/releases/{parts[1]}/{page}", rest.endswith(f"{parts[1]}/{page}")
-        if parts[0] == "n" and len(parts) == 3 and parts[1] in have.numbers:
-            return f"{language}/{rest}", True
         if parts[0] == "glossary":
             return f"{language}/glossary/index.html", rest == "glossary/index.html"
         if parts[0] == "chapters" and len(parts) == 3:
@@ -313,13 +305,20 @@ class LanguagePages:
         )
 
 
+def language_salt(language: str, languages: list[str], base_url: str) -> tuple[dict, str]:
+    """Return what every page of a language shares (its code, words) and the hash of it and
+    of the site's code, languages and address, which each page's fingerprint takes in."""
+    shared = {"language": language, "lang_attr": language, "t": messages(language)}
+    # Hashed as a page's inputs are (`memo`): by value, whichever strings share an object.
+    return shared, memo("", language, (code_version(), tuple(languages), base_url, shared))
+
+
 @dataclass(frozen=True, slots=True)
 class _Pages:
     """What pages a language has that another's language switch may lead to."""
 
     dates: frozenset[str]  # its releases' dates (a changelog and a check page each)
     chapters: frozenset[str]  # the chapters of its newest release (a page each)
-    numbers: frozenset[str]  # its number pages: every rule, chapter and section number
 
     @classmethod
     def of(cls, data: Language) -> _Pages:
@@ -328,7 +327,6 @@ class _Pages:
         return cls(
             frozenset(release.effective_date.isoformat() for release in data.releases),
             frozenset(number for number in headings if len(number) == 3),
-            frozenset([*data.holders, *(n for n in headings if len(n) in (1, 3))]),
         )
 
 

@@ -57,8 +57,13 @@ def translations_page(line_id: str) -> str:
 
 
 def number_page(language: str, number: str) -> str:
-    """Return the page a rule number resolves at (a stub that redirects to its rule)."""
-    return f"{language}/n/{number}/index.html"
+    """Return the address a rule number resolves at: the lookup page, which opens its rule."""
+    return f"{language}/goto.html?n={number}"
+
+
+def number_map(language: str) -> str:
+    """Return the script mapping each number of a language to who held it (see goto.html)."""
+    return f"data/{language}/numbers.js"
 
 
 def history_data(language: str, chapter: str) -> str:

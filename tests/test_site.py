@@ -23,6 +23,7 @@ from rulesarchive.site_builder import changelog, paths
 from rulesarchive.site_builder import output as output_module
 from rulesarchive.site_builder.build import BuildError, build_site, sample_archive
 from rulesarchive.site_builder.render import environment
+from rulesarchive.site_builder.search import fragment_bundle as bundle_of
 from rulesarchive.system.processes import usable_cores
 
 from rulesarchive import progress as progress_module
@@ -38,7 +39,6 @@ GOLDEN_PAGES = [
     "en/releases/2011-09-30/check.html",
     "en/r/2010-02-01/400.6/index.html",
     "en/r/2010-02-01/400.6/translations.html",
-    "en/n/702.19/index.html",
     "en/glossary/trample/index.html",
     "en/r/2010-02-01/400.8/index.html",
     "en/chapters/702/index.html",
@@ -157,27 +157,24 @@ def test_rule_text_is_escaped_and_a_missing_citation_is_flagged(site):
     assert "400.6" in cites
 
 
-def test_a_number_resolves_to_the_rule_holding_it_in_the_newest_release(site):
+def _number_map(site: Path, language: str) -> dict:
+    script = (site / f"data/{language}/numbers.js").read_text(encoding="utf-8")
+    return json.loads(script.split(f"[{json.dumps(language)}]=", 1)[1].rstrip(";"))
+
+
+def test_a_number_resolves_to_the_rules_that_held_it_with_their_periods(site):
     # 702.18 was Banding; Deathtouch took the number when it was inserted in 2011-09-30.
-    def stub(number: str) -> BeautifulSoup:
-        return BeautifulSoup((site / f"en/n/{number}/index.html").read_text(), "html.parser")
-
-    def target(number: str) -> str:
-        refresh = stub(number).find("meta", attrs={"http-equiv": "refresh"})["content"]
-        canonical = stub(number).find("link", rel="canonical")["href"]
-        assert canonical.endswith(refresh.split("url=")[1].replace("../", ""))
-        return refresh.split("url=")[1]
-
-    # A number several rules held opens none of them by itself: it lists them, the one
-    # holding it now first (Deathtouch, not Banding), and names that one canonical.
-    for number, now in [("702.18", "2011-09-30/702.18"), ("702.19", "2010-02-01/702.18")]:
-        page = stub(number)
-        assert page.find("meta", attrs={"http-equiv": "refresh"}) is None
-        assert page.select_one("ul.holders li a")["href"] == f"../../r/{now}/index.html"
-        assert page.find("link", rel="canonical")["href"].endswith(f"r/{now}/index.html")
-    assert target("702.19b") == "../../r/2019-05-03/702.19b/index.html"
-    assert target("702") == "../../chapters/702/index.html"
-    assert target("7") == "../../chapters/index.html#s7"
+    numbers = _number_map(site, "en")
+    # A number several rules held names each with its period, the one holding it now first:
+    # the lookup opens none of them by itself (unless a date picks one).
+    assert numbers["702.18"] == [
+        ["2011-09-30/702.18", "2011-09-30", None],
+        ["2010-02-01/702.18", "2010-02-01", "2011-06-17", "702.19"],  # Banding's number now
+    ]
+    assert numbers["702.19"][0] == ["2010-02-01/702.18", "2011-09-30", None]
+    assert numbers["702.19b"] == [["2019-05-03/702.19b", "2019-05-03", None]]
+    assert numbers["702"] == 0 and numbers["7"] == 0  # a chapter, a section
+    assert not (site / "en/n").exists()  # no page per number: goto.html and 404.html resolve
     history = (site / "en/r/2010-02-01/702.18/index.html").read_text()
     assert "702.18 → 702.19" in history
 
@@ -217,6 +214,16 @@ def test_feed_sitemap_and_json_data(site):
 def test_search_index_is_built_with_the_site(site):
     assert (site / "pagefind" / "en" / "pagefind.js").exists()
     assert list((site / "pagefind" / "en").glob("index/*"))
+    # Its results are gathered a file per first two characters of their names, not a file
+    # each (see search.js, which answers Pagefind's fetch of one from them).
+    assert not (site / "pagefind" / "en" / "fragment").exists()
+    bundles = list((site / "pagefind" / "en" / "fragments").glob("*.json"))
+    fragments = {
+        name: value for path in bundles for name, value in json.loads(path.read_text()).items()
+    }
+    assert all(bundle_of(name) + ".json" in {path.name for path in bundles} for name in fragments)
+    urls = {fragment["url"] for fragment in fragments.values()}
+    assert "/en/r/2010-02-01/400.6/" in urls and len(bundles) <= len(fragments)
 
 
 def test_rebuild_writes_only_what_changed(tmp_path):
@@ -312,7 +319,7 @@ def test_cli_build_where_the_site_cannot_be_written_says_so_in_one_line(tmp_path
 def test_cli_build_sample(tmp_path):
     result = CliRunner().invoke(main, ["build", "--sample", "--out", str(tmp_path / "demo")])
     assert result.exit_code == 0, result.output
-    assert (tmp_path / "demo" / "en" / "n" / "400.6" / "index.html").exists()
+    assert (tmp_path / "demo" / "en" / "releases" / "2019-01-25" / "rules.html").exists()
     assert "built" in result.output
     assert not (sample_archive() / ".cache").exists()  # nothing written into the package
 
@@ -436,11 +443,12 @@ def test_pages_follow_web_conventions(site):
         "zh-Hans": "http://localhost:8000/zh-Hans/r/2014-02-01/400.6/index.html",
         "ko": "http://localhost:8000/ko/r/2016-11-11/400.6/index.html",
     }
-    stub = BeautifulSoup((site / "en/n/702.19/index.html").read_text(), "html.parser")
-    assert stub.find("link", rel="canonical")["href"] == (
-        "http://localhost:8000/en/r/2010-02-01/702.18/index.html"
-    )
-    assert not stub.select("link[hreflang]")  # a stub's alternates would be stubs
+    whole = BeautifulSoup((site / "en/releases/2014-02-01/rules.html").read_text(), "html.parser")
+    alternates = {link["hreflang"]: link["href"] for link in whole.select("link[hreflang]")}
+    assert alternates == {
+        "en": "http://localhost:8000/en/releases/2014-02-01/rules.html",
+        "zh-Hans": "http://localhost:8000/zh-Hans/releases/2014-02-01/rules.html",
+    }
     # a page the other languages lack: the switch leads to their nearest, no alternate claims it
     term = BeautifulSoup((site / "en/glossary/trample/index.html").read_text(), "html.parser")
     assert not term.select("link[hreflang]")
@@ -493,7 +501,7 @@ def test_every_page_of_every_language_has_the_language_switch(site):
         switch = BeautifulSoup(page.read_text(), "html.parser").select("nav.languages > *")
         assert [entry.get_text() for entry in switch] == ["English", "简体中文", "한국어"], path
         assert [entry["lang"] for entry in switch if entry.get("aria-current")] == [language]
-    assert kinds >= {"index.html", "releases", "r", "n", "chapters", "glossary", "translation.html"}
+    assert kinds >= {"index.html", "releases", "r", "chapters", "glossary", "translation.html"}
 
 
 def test_the_korean_pages_say_what_the_translation_omits_and_when_its_content_is(site):

@@ -64,12 +64,13 @@
     return { where: where, renumbered: renumbered };
   }
 
-  function item(number, was, kind, oldText, newText) {
+  // A rule links to its release read whole, where it stands as that release printed it.
+  function item(number, was, kind, oldText, newText, date) {
     var li = document.createElement("li");
     li.className = "change " + kind;
     var h = document.createElement("h2");
     var a = document.createElement("a");
-    a.href = settings.rules + number + "/index.html";
+    a.href = settings.releases + date + "/rules.html#" + number;
     a.textContent = number;
     h.appendChild(a);
     if (was && was !== number) {
@@ -126,16 +127,16 @@
       before.forEach(function (text, number) {
         var now = pairs.get(number);
         if (now === undefined || !after.has(now)) {
-          result.appendChild(item(number, "", "removed", text, "")); counts.removed++;
+          result.appendChild(item(number, "", "removed", text, "", oldDate)); counts.removed++;
           return;
         }
         reached.add(now);
         if (after.get(now) !== text) {
-          result.appendChild(item(now, number, "changed", text, after.get(now))); counts.changed++;
+          result.appendChild(item(now, number, "changed", text, after.get(now), newDate)); counts.changed++;
         }
       });
       after.forEach(function (text, number) {
-        if (!reached.has(number)) { result.appendChild(item(number, "", "added", "", text)); counts.added++; }
+        if (!reached.has(number)) { result.appendChild(item(number, "", "added", "", text, newDate)); counts.added++; }
       });
       status.textContent = say(messages.result, {
         changed: counts.changed, added: counts.added, removed: counts.removed,

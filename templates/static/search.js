@@ -27,6 +27,24 @@ function speak() {
 // browser's, which may cut finer ("连击" into "连" and "击", found together nowhere): a second
 // instance, made under the neutral language code "und", takes the query as one word.
 const engines = {};
+
+// Pagefind writes a file per result; the build gathers them in a file per first two characters
+// of their name (site_builder/search.py, bundle_fragments), keeping the site within the 20,000
+// files a static host takes. Pagefind's fetch of a result is answered from those.
+const bundles = new Map();
+const fetchFile = window.fetch.bind(window);
+window.fetch = (input, init) => {
+  const url = new URL(input instanceof Request ? input.url : String(input), document.baseURI);
+  const match = url.pathname.match(/^(.*\/)fragment\/([^/]+)\.pf_fragment$/);
+  if (!match) return fetchFile(input, init);
+  const [, base, name] = match;
+  const bundle = new URL(`${base}fragments/${name.slice(name.lastIndexOf("_") + 1).slice(0, 2)}.json`, url);
+  if (!bundles.has(bundle.href)) bundles.set(bundle.href, fetchFile(bundle).then((r) => r.json()));
+  return bundles.get(bundle.href).then(
+    (fragments) => new Response(`pagefind_dcd${JSON.stringify(fragments[name])}`),
+  );
+};
+
 async function engine(code, segmented = true) {
   const key = segmented ? code : `${code} as typed`;
   if (!engines[key]) {
@@ -36,7 +54,12 @@ async function engine(code, segmented = true) {
     const spoken = html.lang;
     if (!segmented) html.lang = "und"; // Pagefind reads the page's language as it is made
     try {
-      engines[key] = module.createInstance({ basePath: base.pathname, baseUrl: root.pathname });
+      // In this page's thread, not a worker: its fetch of a result is the one above.
+      engines[key] = module.createInstance({
+        basePath: base.pathname,
+        baseUrl: root.pathname,
+        noWorker: true,
+      });
     } finally {
       html.lang = spoken;
     }
