@@ -467,7 +467,7 @@ def _site_pages(
         title="Not found",
         not_found=True,
         canonical="",
-        lookup_languages=list(gathered),
+        lookup_languages=[],  # lookup.js loads the map of the language the address names
         lookup_messages={lang: _lookup_messages(messages(lang)) for lang in gathered},
     )
     output.write("404.html", main.render(notfound).content)
