@@ -64,8 +64,12 @@ _TIME_GRACE = 15
 _BOUNDED = sys.platform.startswith("linux")  # where rlimits, itimers and /proc are all there
 
 
-class OverLimit(Exception):
-    """A bounded task ran past its CPU time."""
+class OverLimit(BaseException):
+    """A bounded task ran past its CPU time.
+
+    Raised from a signal handler anywhere in a library, it is no Exception, as KeyboardInterrupt
+    is not: a library's `except Exception` (pdfminer's callers' own) would call it a bad file.
+    """
 
 
 def bound_worker(parent: int) -> None:
