@@ -7,10 +7,11 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from rulesarchive.corpus.catalogue import entry_for
@@ -106,28 +107,23 @@ class _Read:
     rule_count: int
     glossary_count: int
     packed: bytes | None = None  # the whole document, from a worker
-    document: Document | None = None  # the whole document, read in this process
     section_count: int = 0
 
     @classmethod
-    def of(cls, document: Document, packed: bool = False, here: bool = False) -> _Read:
-        """Describe a document read; `packed` sends it whole, `here` keeps it (no worker)."""
+    def of(cls, document: Document, packed: bool = False) -> _Read:
+        """Describe a document read; `packed` sends it whole."""
         return cls(
             replace(document, headings=(), rules=(), glossary=(), sections=()),
             len(document.rules),
             len(document.glossary),
             pack_document(document, interned=False) if packed else None,
-            document if here else None,
             len(document.sections),
         )
 
-    def whole(self, rendered: _Rendered | None) -> Document:
-        """Return the whole document: kept, unpacked, or rebuilt from its document.json."""
-        if self.document is not None:
-            return self.document
+    def whole(self, rendered: _Rendered) -> Document:
+        """Return the whole document: unpacked, or rebuilt from its document.json."""
         if self.packed is not None:
             return unpack_document(self.packed)
-        assert rendered is not None  # a worker sends a document it does not pack with its files
         return _from_json(rendered.document_json)
 
 
@@ -220,8 +216,8 @@ def ingest_paths(
             data, read, extracted, rendered = reading
             try:
                 outcome = _store_reading(
-                    archive, str(path), data, read, extracted, overrides, _LOCAL_FILE, stored,
-                    rendered, wait,
+                    archive, str(path), data, read, extracted, overrides, _LOCAL_FILE, rendered,
+                    stored, wait,
                 )  # fmt: skip
             except _Shortfall:
                 waiting.append((path, reading))
@@ -231,15 +227,17 @@ def ingest_paths(
             if progress:
                 progress(done)
 
-    for path, reading in zip(paths, _readings(paths, overrides), strict=True):
+    reads = [partial(_read_path, path, overrides) for path in paths]
+    for path, reading in zip(paths, _readings(reads), strict=True):
         store(path, reading, wait=len(paths) > 1)
     for path, reading in waiting:
         store(path, reading, wait=False)
     return outcomes
 
 
-def _readings(paths: list[Path], overrides: Overrides) -> Iterator[_Reading | str]:
-    """Read the files in worker processes, on every core, in order.
+def _readings(reads: Sequence[Callable[[], _Reading | str]]) -> Iterator[_Reading | str]:
+    """Do the reads (of a file, or of bytes fetched) in worker processes, on every core, in
+    order.
 
     Each worker is bounded (system.processes: memory, and CPU time per file). A worker that
     dies (the kernel's limit, the OOM killer, kill -9) breaks the pool and every file in flight:
@@ -247,15 +245,15 @@ def _readings(paths: list[Path], overrides: Overrides) -> Iterator[_Reading | st
     it kills that one too; the rest go on in a new pool.
     """
     at, alone = 0, False
-    while at < len(paths):
+    while at < len(reads):
         pool = ProcessPoolExecutor(
-            max_workers=1 if alone else min(len(paths) - at, usable_cores()),
+            max_workers=1 if alone else min(len(reads) - at, usable_cores()),
             initializer=bound_worker,
             initargs=(os.getpid(),),
         )
         try:
-            chosen = paths[at : at + 1] if alone else paths[at:]
-            for future in [pool.submit(_read_path, path, overrides) for path in chosen]:
+            chosen = reads[at : at + 1] if alone else reads[at:]
+            for future in [pool.submit(read) for read in chosen]:
                 reading = future.result()
                 at, alone = at + 1, False
                 yield reading
@@ -330,6 +328,14 @@ def _read_path(path: Path, overrides: Overrides) -> _Reading | str:
             data = handle.read(overrides.max_bytes + 1)  # bounded: /dev/zero, a huge file
         if len(data) > overrides.max_bytes:
             return _too_big(max(len(data), path.stat().st_size), overrides.max_bytes)
+    except OSError as error:
+        return f"cannot read ({error.strerror or error})"
+    return _read_bytes(data, path, overrides)
+
+
+def _read_bytes(data: bytes, path: Path, overrides: Overrides) -> _Reading | str:
+    """Read one file's bytes in a bounded worker (see _read_path), within its time bound."""
+    try:
         # A document's thousands of rules and texts are freed by their counts: the collector's
         # passes over them cost a twentieth of the reading. (It collects a library's cycles,
         # if any, after the file.)
@@ -377,19 +383,15 @@ def ingest_bytes(
     overrides: Overrides = Overrides(),
     provenance: Provenance = _LOCAL_FILE,
 ) -> Outcome:
-    """Ingest one document's bytes into the archive; never raises for bad input."""
-    try:
-        document, extracted = read_document(data, name, overrides)
-    except InputError as error:
-        return Outcome(name, Status.FAILED, f"{name}: {error}")
-    except MemoryError:
-        return Outcome(name, Status.FAILED, f"{name}: out of memory while reading it")
-    except Exception as error:  # a library failing on one hostile file
-        reason = f"cannot be read ({type(error).__name__}: {_first_line(error)})"
-        return Outcome(name, Status.FAILED, f"{name}: {reason}")
-    return _store_reading(
-        archive, name, data, _Read.of(document, here=True), extracted, overrides, provenance
-    )
+    """Ingest one document's bytes into the archive; never raises for bad input.
+
+    The bytes are read as a file is, in a bounded worker (the scraper's documents too).
+    """
+    reading = next(_readings([partial(_read_bytes, data, Path(name), overrides)]))
+    if isinstance(reading, str):
+        return Outcome(name, Status.FAILED, f"{name}: {reading}")
+    data, read, extracted, rendered = reading
+    return _store_reading(archive, name, data, read, extracted, overrides, provenance, rendered)
 
 
 def _store_reading(
@@ -400,11 +402,11 @@ def _store_reading(
     extracted: Extracted,
     overrides: Overrides,
     provenance: Provenance,
+    rendered: _Rendered,
     stored: _Stored | None = None,
-    rendered: _Rendered | None = None,
     wait: bool = False,
 ) -> Outcome:
-    """Repair, name, check and store a document read; `rendered` are its files, when made.
+    """Repair, name, check and store a document read; `rendered` are the files a worker made.
 
     With `wait`, a document only far smaller than a neighbour raises _Shortfall, unrefused.
     """
@@ -414,17 +416,14 @@ def _store_reading(
         document = read.head  # the whole document only where it is needed
         whole = None
         changed = False
-        if rendered is None or rendered.asks:  # else a worker did the repair
+        if rendered.asks:  # else the worker did the repair
             whole = read.whole(rendered)
-            asks = rendered.asks if rendered else any("?" in rule.text for rule in whole.rules)
-            # (Texts other than the rules' may still hold a `?` for the repair to read alone.)
-            neighbours = _neighbour_documents(archive, whole, stored) if asks else []
-            repaired = repair_placeholders(whole, neighbours)
+            repaired = repair_placeholders(whole, _neighbour_documents(archive, whole, stored))
             # (A repair that changed nothing returns an equal document: mostly the same objects.)
             changed = repaired != whole
             document = whole = repaired
         found_set = _find_set(archive, document, overrides)
-        if rendered is None or changed or rendered.set_name != found_set[1]:
+        if changed or rendered.set_name != found_set[1]:
             whole = whole or read.whole(rendered)
             rendered = _render(whole, found_set[1], data)
         release = _describe_release(

@@ -12,7 +12,7 @@ import zlib
 import pytest
 from rulesarchive.corpus.store import Archive
 from rulesarchive.scraper import pdf
-from rulesarchive.scraper.ingest import ingest_paths
+from rulesarchive.scraper.ingest import ingest_bytes, ingest_paths
 from rulesarchive.system import processes
 
 from tests.documents import text_to_docx
@@ -164,3 +164,16 @@ def test_a_text_of_minimal_rule_lines_is_stopped_by_the_time_bound(tmp_path, mon
     monkeypatch.setattr(processes, "TIME_LIMIT", 1)
     message = _batch(tmp_path, "lines.txt", minimal_rules_txt(400_000))
     assert "lines.txt: refused: reading it took more than 1 s of CPU time" in message
+
+
+def test_a_scraped_document_is_read_under_the_same_bounds(tmp_path, monkeypatch):
+    # The scraper stores what it fetched through ingest_bytes: read in a bounded worker too.
+    monkeypatch.setattr(processes, "TIME_LIMIT", 1)
+    archive = Archive(tmp_path / "archive")
+    outcome = ingest_bytes(archive, scattered_words_pdf(), "words.pdf")
+    assert (outcome.status, outcome.message) == (
+        "failed",
+        "words.pdf: refused: reading it took more than 1 s of CPU time "
+        "(a rules document takes a few seconds)",
+    )
+    assert ingest_bytes(archive, modern_text().encode(), "cr.txt").status == "added"
