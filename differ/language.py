@@ -69,7 +69,7 @@ class DocumentSummary:
     numbers each release prints, its headings. Kept, it spares reading those documents again."""
 
     count: int = 0
-    glossary: dict[str, list[list]] = field(default_factory=dict)  # key -> [first, last, entry]
+    glossary: dict[str, list[tuple[int, int, GlossaryEntry]]] = field(default_factory=dict)
     numbers: list[tuple[str, ...]] = field(default_factory=list)
     headings: list[tuple[Heading, ...]] = field(default_factory=list)
 
@@ -111,10 +111,12 @@ class DocumentSummary:
         )
 
 
-def _grow_glossary(glossary: dict[str, list[list]], index: int, document: Document) -> None:
+def _grow_glossary(
+    glossary: dict[str, list[tuple[int, int, GlossaryEntry]]], index: int, document: Document
+) -> None:
     for entry in filter(lambda entry: is_term(entry.term), document.glossary):
         stretches = glossary.setdefault(term_key(entry.term), [])
         if stretches and stretches[-1][2] == entry and stretches[-1][1] == index - 1:
-            stretches[-1][1] = index
+            stretches[-1] = (stretches[-1][0], index, entry)
         else:
-            stretches.append([index, index, entry])
+            stretches.append((index, index, entry))

@@ -13,7 +13,7 @@ can be extended a release at a time (`extend_trace`): the library keeps it, by c
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from rulesarchive.corpus.model import Document, Release, Rule
@@ -123,7 +123,7 @@ def extend_trace(
     release before. Lines the new releases do not touch are kept as they were (same objects).
     """
     kept = {line.id: line for line in trace.lines}
-    growing: dict[str, list[list]] = {}  # line id -> [first, last, rule, change, ...] stretches
+    growing: dict[str, list[Stretch]] = {}  # line id -> its stretches, the last still growing
     holder = trace.holder  # rule number in the previous release -> line id
     count = trace.count
     for index, (document, diff) in enumerate(steps, start=trace.count):
@@ -143,50 +143,37 @@ def extend_trace(
                 change = change if change is not None and change.kind == Kind.ADDED else None
             stretches = growing.get(line_id)
             if stretches is None:
-                stretches = growing[line_id] = [
-                    list(stretch) for stretch in _stretches(kept[line_id])
-                ]
+                stretches = growing[line_id] = list(kept[line_id].stretches)
             origin = (split_from.get(rule.number), merged_from.get(rule.number, ()))
+            last = stretches[-1] if stretches else None
             if (
-                stretches
-                and stretches[-1][2] == rule
-                and stretches[-1][1] == index - 1
+                last is not None
+                and last.rule == rule
+                and last.last == index - 1
                 and origin == (None, ())
             ):
-                stretches[-1][1] = index
+                stretches[-1] = Stretch(
+                    last.first, index, last.rule, last.change, last.split_from, last.merged_from
+                )
             else:
-                stretches.append([index, index, rule, change, *origin])
+                stretches.append(Stretch(index, index, rule, change, *origin))
             now.setdefault(rule.number, line_id)
             taken.add(line_id)
         holder = now
         count = index + 1
     lines = [
-        Line(line_id, tuple(Stretch(*stretch) for stretch in growing[line_id]))
-        if line_id in growing
-        else line
+        Line(line_id, tuple(growing[line_id])) if line_id in growing else line
         for line_id, line in kept.items()
     ]
     lines += [
-        Line(line_id, tuple(Stretch(*stretch) for stretch in stretches))
+        Line(line_id, tuple(stretches))
         for line_id, stretches in growing.items()
         if line_id not in kept
     ]
     return Trace(count, tuple(lines), holder)
 
 
-def _stretches(line: Line) -> Iterator[tuple]:
-    for stretch in line.stretches:
-        yield (
-            stretch.first,
-            stretch.last,
-            stretch.rule,
-            stretch.change,
-            stretch.split_from,
-            stretch.merged_from,
-        )
-
-
-def _new_id(release: Release, number: str, *taken: dict) -> str:
+def _new_id(release: Release, number: str, *taken: Mapping[str, object]) -> str:
     line_id = f"{release.effective_date.isoformat()}/{number}"
     copy = 2
     while any(line_id in ids for ids in taken):

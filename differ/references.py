@@ -16,6 +16,7 @@ whose words the citing text shares most.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -281,7 +282,11 @@ class ProblemLives:
         )
 
 
-def _problem_order(problem: Problem) -> tuple:
+# A problem's place in a report: the rules in rule order, then the glossary, by what is cited.
+_Order = tuple[bool, tuple[int] | tuple[int, int, int, str], str, str]
+
+
+def _problem_order(problem: Problem) -> _Order:
     glossary = problem.rule.startswith(GLOSSARY)
     return (
         glossary,
@@ -291,7 +296,7 @@ def _problem_order(problem: Problem) -> tuple:
     )
 
 
-def _life_order(problem: Problem) -> tuple:
+def _life_order(problem: Problem) -> tuple[dt.date, *_Order]:
     return (problem.since.effective_date, *_problem_order(problem))
 
 

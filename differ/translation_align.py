@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from rulesarchive.corpus.model import Rule
 from rulesarchive.corpus.numbers import RULE_NUMBER, cited_numbers
@@ -33,6 +34,7 @@ OPEN_SHIFT = 0.6  # paid once by each run of pairs under different numbers
 NEUTRAL = 0.5  # agreement of two items that carry no evidence at all
 BAND = 3  # how far an item may move beyond the difference in length of its sequence
 _UNREACHABLE = float("-inf")
+_Key = TypeVar("_Key")  # what a multiset of evidence counts
 
 # A card's English name kept in parentheses after its translated one, as the Italian wiki
 # writes "Essenza del Selvaggio (Essence of the Wild)".
@@ -78,10 +80,10 @@ class _Item:
     """A chapter, a rule group or a rule, with the evidence of all the rules it holds."""
 
     key: str  # its own part of the number: '725', '19' or 'b'
-    cites: Counter
-    numbers: Counter
-    examples: Counter
-    shape: Counter
+    cites: Counter[str]
+    numbers: Counter[str]
+    examples: Counter[tuple[str, int]]
+    shape: Counter[str]
     names: frozenset[str]
 
 
@@ -211,10 +213,10 @@ def _item(
         cited = renumber(cited) if translated else cited
         return "~" + cited[3:] if cited[:3] == own else cited
 
-    cites: Counter = Counter()
-    numbers: Counter = Counter()
-    examples: Counter = Counter()
-    shape: Counter = Counter()
+    cites: Counter[str] = Counter()
+    numbers: Counter[str] = Counter()
+    examples: Counter[tuple[str, int]] = Counter()
+    shape: Counter[str] = Counter()
     names: set[str] = set()
     for rule in rules:
         path = _below(rule.number, number)
@@ -239,23 +241,22 @@ def _name_words(text: str) -> set[str]:
 
 def _agreement(mine: _Item, theirs: _Item) -> float:
     """Return how well two items' evidence agrees, from 0 to 1."""
-    scores = [
-        _overlap(a, b)
-        for a, b in (
-            (mine.cites, theirs.cites),
-            (mine.numbers, theirs.numbers),
-            (mine.examples, theirs.examples),
-            (mine.shape, theirs.shape),
-        )
-        if a or b
-    ]
+    overlaps = (
+        _overlap(mine.cites, theirs.cites),
+        _overlap(mine.numbers, theirs.numbers),
+        _overlap(mine.examples, theirs.examples),
+        _overlap(mine.shape, theirs.shape),
+    )
+    scores = [score for score in overlaps if score is not None]
     if mine.names:
         scores.append(len(mine.names & theirs.names) / len(mine.names))
     return sum(scores) / len(scores) if scores else NEUTRAL
 
 
-def _overlap(a: Counter, b: Counter) -> float:
-    """Return the Jaccard index of two multisets."""
+def _overlap(a: Counter[_Key], b: Counter[_Key]) -> float | None:
+    """Return the Jaccard index of two multisets (None for two empty ones: no evidence)."""
+    if not a and not b:
+        return None
     shared = sum(min(count, b[key]) for key, count in a.items() if key in b)
     return shared / (a.total() + b.total() - shared)
 

@@ -43,7 +43,8 @@ def diff_chars(old: str, new: str) -> list[tuple[int, str]]:
     it gives the same output about ten times faster. Elsewhere the pure-Python library runs.
     """
     if _fast_diff is None:
-        return _ENGINE.diff_main(old, new, False)
+        diffs: list[tuple[int, str]] = _ENGINE.diff_main(old, new, False)
+        return diffs
     pieces = _fast_diff(old, new, timelimit=0, checklines=False, cleanup="No", counts_only=False)
     return [(_OPS[op], text) for op, text in pieces]
 
