@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rulesarchive.corpus.model import DocKind, Release, Rule
+from rulesarchive.differ.report_types import ReleaseJson, ReleaseLabel, RuleViewJson
 
 
-def release_label(release: Release) -> dict:
+def release_label(release: Release) -> ReleaseLabel:
     """Return the fields that name a release: language, date and set."""
     return {
         "language": release.language,
@@ -19,24 +20,32 @@ def release_label(release: Release) -> dict:
     }
 
 
-def release_summary(release: Release) -> dict:
+def release_summary(release: Release) -> ReleaseJson:
     """Return the JSON object `rulesarchive releases` prints for one release."""
-    counts = (
-        {"rule_count": release.rule_count, "glossary_count": release.glossary_count}
-        if release.kind == DocKind.CR
-        else {"doc": release.kind.value, "section_count": release.section_count}
-    )
+    label, source = release_label(release), release.source
+    flags = list(release.flags)
+    if release.kind == DocKind.CR:
+        return {
+            **label,
+            "rule_count": release.rule_count,
+            "glossary_count": release.glossary_count,
+            "flags": flags,
+            "source": source.name,
+            "sha256": source.sha256,
+            "encoding": source.encoding,
+        }
     return {
-        **release_label(release),
-        **counts,
-        "flags": list(release.flags),
-        "source": release.source.name,
-        "sha256": release.source.sha256,
-        "encoding": release.source.encoding,
+        **label,
+        "doc": release.kind.value,
+        "section_count": release.section_count,
+        "flags": flags,
+        "source": source.name,
+        "sha256": source.sha256,
+        "encoding": source.encoding,
     }
 
 
-def rule_view(rule: Rule, release: Release) -> dict:
+def rule_view(rule: Rule, release: Release) -> RuleViewJson:
     """Return the JSON object `rulesarchive rule` prints."""
     return {
         "number": rule.number,

@@ -4,8 +4,9 @@ rules are in `release_report`."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.model import DocKind, Release
@@ -21,6 +22,24 @@ from rulesarchive.differ.kinds import (
 )
 from rulesarchive.differ.release_report import release_label
 from rulesarchive.differ.renumbering import shift_text, summarise_renumbering
+from rulesarchive.differ.report_types import (
+    ChangeJson,
+    CheckHistoryJson,
+    CheckJson,
+    CompareJson,
+    DiffJson,
+    FollowJson,
+    GlossaryChangeJson,
+    HistoryJson,
+    ParagraphJson,
+    PhraseJson,
+    ProblemJson,
+    ReleaseLabel,
+    RenderingJson,
+    SweepJson,
+    TranslationJson,
+    VersionJson,
+)
 from rulesarchive.differ.sections import paragraph_changes, texts_of
 from rulesarchive.differ.texts import wording_phrases
 
@@ -36,11 +55,12 @@ if TYPE_CHECKING:  # the results' modules are loaded by the commands that make t
 
 _ORDER = {kind: index for index, kind in enumerate(Kind)}
 _GROUPED = {Kind.TYPOGRAPHY, Kind.TRUNCATION}  # one line each, with their rule lists
+_GROUPED_GLOSSARY = {GlossaryKind.TYPOGRAPHY, GlossaryKind.TRUNCATION}
 
 
 def diff_data(
     old: Release, new: Release, diff: ReleaseDiff, fixes: dict[str, tuple[str, ...]] | None = None
-) -> dict:
+) -> DiffJson:
     """Return the deterministic JSON form of a release diff (unchanged rules left out).
 
     `fixes` holds, by rule number in `new`, the citations it put right (see differ.references).
@@ -52,7 +72,7 @@ def diff_data(
     )
     headings = [change for change in diff.headings if change.kind != Kind.UNCHANGED]
     sectioned = new.kind != DocKind.CR
-    data = {
+    data: DiffJson = {
         "old": release_label(old),
         "new": release_label(new),
         "counts": _counts(diff),
@@ -75,19 +95,24 @@ def diff_data(
 GLOSSARY_SECTION = "glossary"  # what `--section` names the glossary by
 
 
-def selected(data: dict, kinds: Iterable[str] = (), section: str | None = None) -> dict:
+def selected(data: DiffJson, kinds: Iterable[str] = (), section: str | None = None) -> DiffJson:
     """Keep of diff data only the changes of some kinds and in one section, chapter or rule
     (`section`: '7', '702', '702.19', or 'glossary'); `counts` stays the whole diff's.
 
     Sweeps keep their rules in the section (and their glossary entries with 'glossary'); the
     renumbering, splits and merges are kept with `renumbering` among the kinds.
     """
-    kinds = set(kinds)
-    wanted = (lambda kind: kind in kinds) if kinds else (lambda kind: True)
-    inside = (lambda number: _within(number, section)) if section else (lambda number: True)
+    picked = set(kinds)
+
+    def wanted(kind: str) -> bool:
+        return kind in picked if picked else True
+
+    def inside(number: str) -> bool:
+        return _within(number, section) if section else True
+
     glossary = section in {None, GLOSSARY_SECTION}
     rules = section != GLOSSARY_SECTION
-    chosen = dict(data)
+    chosen = data.copy()
     chosen["changes"] = [
         change
         for change in data["changes"]
@@ -96,9 +121,9 @@ def selected(data: dict, kinds: Iterable[str] = (), section: str | None = None) 
         and any(inside(n) for n in (change["old_number"], change["new_number"]) if n)
     ]
     chosen["glossary"] = [c for c in data["glossary"] if glossary and wanted(c["kind"])]
-    sweeps = []
+    sweeps: list[SweepJson] = []
     for sweep in data["sweeps"] if wanted(Kind.SWEEP) else ():
-        kept = {
+        kept: SweepJson = {
             **sweep,
             "rules": [n for n in sweep["rules"] if rules and inside(n)],
             "glossary": sweep["glossary"] if glossary else [],
@@ -110,12 +135,14 @@ def selected(data: dict, kinds: Iterable[str] = (), section: str | None = None) 
     chosen["renumbering"] = [
         m for m in data["renumbering"] if moved and (inside(m["old"]) or inside(m["new"]))
     ]
-    for key in ("splits", "merges"):
-        chosen[key] = [
+    chosen["splits"], chosen["merges"] = (
+        [
             split
-            for split in data[key]
+            for split in splits
             if moved and any(inside(n) for n in (*split["old"], *split["new"]))
         ]
+        for splits in (data["splits"], data["merges"])
+    )
     return chosen
 
 
@@ -129,7 +156,7 @@ def _within(number: str, section: str) -> bool:
     return rest[0] == "." if len(section) == 3 else rest[0].isalpha()
 
 
-def _glossary_data(change: GlossaryChange, fixes: dict[str, tuple[str, ...]]) -> dict:
+def _glossary_data(change: GlossaryChange, fixes: dict[str, tuple[str, ...]]) -> GlossaryChangeJson:
     return {
         "kind": change.kind,
         "old_term": change.old_term,
@@ -146,10 +173,10 @@ def _change_data(
     fixes: dict[str, tuple[str, ...]],
     heading: bool = False,
     paragraphs: bool = False,
-) -> dict:
+) -> ChangeJson:
     """A change's JSON; a tournament section's (`paragraphs`) adds its paragraphs added,
     removed and reworded."""
-    data = {
+    data: ChangeJson = {
         "kind": change.kind,
         "heading": heading,
         "old_number": change.old_number,
@@ -170,7 +197,7 @@ def _change_data(
     return data
 
 
-def _paragraphs_data(old: str, new: str, kind: Kind) -> list[dict]:
+def _paragraphs_data(old: str, new: str, kind: Kind) -> list[ParagraphJson]:
     """The paragraphs a change of a section added, removed or reworded (none listed for a
     section added or removed whole: its text says it)."""
     if kind in {Kind.ADDED, Kind.REMOVED, Kind.UNCHANGED, Kind.TYPOGRAPHY}:
@@ -181,7 +208,7 @@ def _paragraphs_data(old: str, new: str, kind: Kind) -> list[dict]:
     ]
 
 
-def _phrases(phrases: Iterable[Phrase]) -> list[dict]:
+def _phrases(phrases: Iterable[Phrase]) -> list[PhraseJson]:
     return [{"old": phrase.old, "new": phrase.new} for phrase in phrases]
 
 
@@ -191,7 +218,7 @@ def _counts(diff: ReleaseDiff) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
-def diff_text(data: dict, markdown: bool = False) -> str:
+def diff_text(data: DiffJson, markdown: bool = False) -> str:
     """Render diff data as a changelog: substantive first, grouped kinds on one line each."""
     old, new = data["old"], data["new"]
     title = f"{_name(old)} → {_name(new)}"
@@ -204,7 +231,7 @@ def diff_text(data: dict, markdown: bool = False) -> str:
     lines += [counts or "no changes", ""]
     grouped: dict[str, list[str]] = {}
     for change in data["changes"]:
-        number = change["new_number"] or change["old_number"]
+        number = _number(change)
         if change["heading"]:
             continue  # sections and chapters are listed together below
         if change["kind"] == Kind.SWEEP:
@@ -219,10 +246,10 @@ def diff_text(data: dict, markdown: bool = False) -> str:
         lines.append(
             f"{'- ' if markdown else ''}{kind}: {len(numbers)} rules ({_short_list(numbers)})"
         )
-    for kind in ("splits", "merges"):
-        for split in data[kind]:
+    for name, splits in (("split", data["splits"]), ("merge", data["merges"])):
+        for split in splits:
             lines.append(
-                f"{'- ' if markdown else ''}{kind[:-1]}: {', '.join(split['old'])} → "
+                f"{'- ' if markdown else ''}{name}: {', '.join(split['old'])} → "
                 f"{', '.join(split['new'])}"
             )
     lines += _heading_lines([c for c in data["changes"] if c["heading"]], markdown)
@@ -237,7 +264,7 @@ def diff_text(data: dict, markdown: bool = False) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _sweep_line(sweep: dict) -> str:
+def _sweep_line(sweep: SweepJson) -> str:
     """One line per sweep: the edit, and the rules and glossary entries it was made in."""
     places = []
     if sweep["rules"]:
@@ -251,11 +278,11 @@ def _sweep_line(sweep: dict) -> str:
     return f"sweep: “{sweep['old']}” → “{sweep['new']}” in {' and '.join(places)}"
 
 
-def _heading_lines(changes: list[dict], markdown: bool) -> list[str]:
+def _heading_lines(changes: list[ChangeJson], markdown: bool) -> list[str]:
     """Sections and chapters added, removed or renamed (retitled in print only: one line)."""
     bullet = "- " if markdown else "  "
     lines: list[str] = []
-    retyped = [c["new_number"] for c in changes if c["kind"] in _GROUPED]
+    retyped = [_number(c) for c in changes if c["kind"] in _GROUPED]
     for change in changes:
         if change["kind"] == Kind.ADDED:
             lines.append(f"{bullet}added {change['new_number']}. {change['new_text']}")
@@ -275,19 +302,19 @@ def _heading_lines(changes: list[dict], markdown: bool) -> list[str]:
     return ["", "## Sections and chapters" if markdown else "Sections and chapters:", *lines]
 
 
-def _glossary_lines(changes: list[dict], markdown: bool) -> list[str]:
+def _glossary_lines(changes: list[GlossaryChangeJson], markdown: bool) -> list[str]:
     """One line per entry: added, removed, renamed (and how its definition changed), changed;
     a sweep's entries are named on its line, typography and truncation counted."""
     bullet = "- " if markdown else "  "
     lines: list[str] = []
-    retyped = [c["new_term"] for c in changes if c["kind"] in _GROUPED]
+    retyped = [c["new_term"] for c in changes if c["kind"] in _GROUPED_GLOSSARY]
     for change in changes:
         old, new, kind = change["old_term"], change["new_term"], change["kind"]
-        if kind in {Kind.ADDED, Kind.REMOVED}:
-            lines.append(f"{bullet}{kind} {new or old}")
+        if kind in {GlossaryKind.ADDED, GlossaryKind.REMOVED} or old is None or new is None:
+            lines.append(f"{bullet}{kind} {new or old}")  # only these lack a term
             continue
         renamed = not same_term(old, new)
-        if kind in _GROUPED or (kind == Kind.SWEEP and not renamed):
+        if kind in _GROUPED_GLOSSARY or (kind == GlossaryKind.SWEEP and not renamed):
             continue
         line = f"renamed {old} → {new}" if renamed else f"{kind} {new}"
         if kind != GlossaryKind.RENAMED:
@@ -303,8 +330,15 @@ def _glossary_lines(changes: list[dict], markdown: bool) -> list[str]:
     return ["", "## Glossary" if markdown else "Glossary:", *lines]
 
 
-def _change_line(change: dict, markdown: bool) -> str:
+def _number(change: ChangeJson) -> str:
+    """The number a change is listed by: its new one, or its old one if it was removed."""
     number = change["new_number"] or change["old_number"]
+    assert number is not None, "a change has a number before or after it"
+    return number
+
+
+def _change_line(change: ChangeJson, markdown: bool) -> str:
+    number = _number(change)
     if change["moved"]:
         number = f"{change['old_number']} → {change['new_number']}"
     bullet = "- " if markdown else ""
@@ -323,7 +357,7 @@ def _change_line(change: dict, markdown: bool) -> str:
     return f"{bullet}{change['kind']} {number}: {'; '.join(parts)}"
 
 
-def _paragraph_lines(paragraphs: list[dict], indent: str = "    ") -> list[str]:
+def _paragraph_lines(paragraphs: list[ParagraphJson], indent: str = "    ") -> list[str]:
     """A line per paragraph of a section added ('+ ¶'), removed ('- ¶') or reworded ('~ ¶',
     with its edits)."""
     lines = []
@@ -337,7 +371,7 @@ def _paragraph_lines(paragraphs: list[dict], indent: str = "    ") -> list[str]:
     return lines
 
 
-def _phrase_list(phrases: list[dict]) -> str:
+def _phrase_list(phrases: list[PhraseJson]) -> str:
     return "; ".join(f"“{_one_line(p['old'])}” → “{_one_line(p['new'])}”" for p in phrases)
 
 
@@ -346,7 +380,7 @@ def _one_line(text: str) -> str:
     return " ¶ ".join(text.splitlines()) if "\n" in text else text
 
 
-def _name(release: dict) -> str:
+def _name(release: ReleaseLabel) -> str:
     named = f"{release['set_name']} ({release['set_code']}) {release['effective_date']}"
     return named.replace(" () ", " ").strip()
 
@@ -356,10 +390,10 @@ def _short_list(numbers: list[str], limit: int = 12) -> str:
     return shown + (f", … {len(numbers) - limit} more" if len(numbers) > limit else "")
 
 
-def history_data(history: History, kind: DocKind = DocKind.CR) -> dict:
+def history_data(history: History, kind: DocKind = DocKind.CR) -> HistoryJson:
     """Return the JSON form of a rule history, oldest version first; a tournament section's
     (`kind`) names its document and each version's paragraphs added, removed and reworded."""
-    data: dict = {
+    data: HistoryJson = {
         "rule": history.rule,
         "numbers": list(history.numbers),
         "versions": [
@@ -389,14 +423,14 @@ def history_data(history: History, kind: DocKind = DocKind.CR) -> dict:
     return {"doc": str(kind), **data}
 
 
-def _date(day) -> str | None:
+def _date(day: dt.date | None) -> str | None:
     return day.isoformat() if day else None
 
 
 _QUIET = {Kind.UNCHANGED, Kind.TYPOGRAPHY, Kind.TRUNCATION}  # no change in wording: folded
 
 
-def history_text(data: dict, every_release: list[dict] | None = None) -> str:
+def history_text(data: HistoryJson, every_release: list[ReleaseLabel] | None = None) -> str:
     """Render a rule history: the current text, the numbers it held and since when, then its
     versions newest first, each renumbering named where it happened.
 
@@ -428,7 +462,7 @@ def history_text(data: dict, every_release: list[dict] | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _renumberings(versions: list[dict]) -> dict[int, str]:
+def _renumberings(versions: list[VersionJson]) -> dict[int, str]:
     """Say, by version index (oldest first), how the number changed there ('702.18b →
     702.19b'): the versions whose number is not their predecessor's."""
     return {
@@ -438,7 +472,7 @@ def _renumberings(versions: list[dict]) -> dict[int, str]:
     }
 
 
-def _numbers_held(versions: list[dict]) -> list[tuple[str, str]]:
+def _numbers_held(versions: list[VersionJson]) -> list[tuple[str, str]]:
     """Every number the rule held, oldest first, with the date it took it."""
     held: list[tuple[str, str]] = []
     for version in versions:
@@ -447,11 +481,11 @@ def _numbers_held(versions: list[dict]) -> list[tuple[str, str]]:
     return held
 
 
-def _version_lines(version: dict, renumbered: str | None = None) -> list[str]:
+def _version_lines(version: VersionJson, renumbered: str | None = None) -> list[str]:
     span = _span(version["effective_date"], version["until"])
     if version["releases"] > 1:
         span += f" ({_releases(version['releases'])})"
-    kind = version["kind"]
+    kind: str = version["kind"]
     if renumbered:
         kind = (
             f"renumbered {renumbered}"
@@ -471,7 +505,7 @@ def _version_lines(version: dict, renumbered: str | None = None) -> list[str]:
     return lines
 
 
-def _origin(version: dict) -> str:
+def _origin(version: VersionJson) -> str:
     """'split from 100.2' or 'merged from 705.1, 705.2' (a scraped history has neither)."""
     if version.get("split_from"):
         return f"split from {version['split_from']}"
@@ -480,7 +514,7 @@ def _origin(version: dict) -> str:
     return ""
 
 
-def _folded(versions: list[dict], quiet: list[int], renumbered: dict[int, str]) -> str:
+def _folded(versions: list[VersionJson], quiet: list[int], renumbered: dict[int, str]) -> str:
     """One line for a run of versions (indexes, newest first) that kept the wording, naming
     each renumbering in it and when (702.98c → 702.99c on 2021-04-22): a citation's number
     at a date is what readers come for."""
@@ -512,25 +546,23 @@ def _releases(count: int) -> str:
     return f"{count} release" if count == 1 else f"{count} releases"
 
 
-def _set_label(release: dict) -> str:
+def _set_label(release: ReleaseLabel | VersionJson) -> str:
     if release["set_code"]:
         return f"{release['set_name']} ({release['set_code']})"
     return release["set_name"]
 
 
 def _every_release(
-    versions: list[dict], releases: list[dict], renumbered: dict[int, str]
+    versions: list[VersionJson], releases: list[ReleaseLabel], renumbered: dict[int, str]
 ) -> list[str]:
     """A line per release the rule was in, newest first; a renumbering is named, not called
     unchanged."""
     lines: list[str] = []
     for index in reversed(range(len(versions))):
         version = versions[index]
-        inside = [
-            release
-            for release in releases
-            if version["effective_date"] <= release["effective_date"] <= version["until"]
-        ]
+        since, until = version["effective_date"], version["until"]
+        assert since is not None and until is not None, "a version of the archive has its dates"
+        inside = [release for release in releases if since <= release["effective_date"] <= until]
         for release in reversed(inside):
             first = release["effective_date"] == version["effective_date"]
             shown = _version_lines(
@@ -540,7 +572,8 @@ def _every_release(
                     "until": None,
                     "releases": 1,
                     "kind": version["kind"] if first else Kind.UNCHANGED,
-                    **{key: release[key] for key in ("set_code", "set_name")},
+                    "set_code": release["set_code"],
+                    "set_name": release["set_name"],
                 },
                 renumbered.get(index) if first else None,
             )
@@ -550,7 +583,7 @@ def _every_release(
     return lines
 
 
-def translation_data(report: TranslationReport, only_stale: bool = False) -> dict:
+def translation_data(report: TranslationReport, only_stale: bool = False) -> TranslationJson:
     """Return the JSON form of a translation report (rules in the translation's order)."""
     stale = TranslationStatus.STALE
     rules = [rule for rule in report.rules if rule.status == stale or not only_stale]
@@ -583,7 +616,7 @@ def translation_data(report: TranslationReport, only_stale: bool = False) -> dic
     }
 
 
-def translation_text(data: dict) -> str:
+def translation_text(data: TranslationJson) -> str:
     """Render a translation report: a summary line, then one line per rule needing a look."""
     base = data["base_release"]
     counts = ", ".join(f"{n} {status}" for status, n in data["counts"].items())
@@ -592,6 +625,7 @@ def translation_text(data: dict) -> str:
         + (f"en {_name(base)}" if base else "no English release in the archive"),
     ]
     if data["printed_date_release"]:
+        assert base is not None, "a printed date's release is named beside the base"
         lines.append(
             f"printed {data['release']['effective_date']}; its content translates "
             f"en {base['effective_date']}, not en {_name(data['printed_date_release'])}"
@@ -618,7 +652,7 @@ def _number_span(numbers: list[str]) -> str:
     return "–".join(dict.fromkeys((numbers[0], numbers[-1]))) if numbers else ""
 
 
-def check_data(check: ReleaseCheck) -> dict:
+def check_data(check: ReleaseCheck) -> CheckJson:
     """Return the JSON form of one release's reference check."""
     release = check.release
     return {
@@ -632,7 +666,7 @@ def check_data(check: ReleaseCheck) -> dict:
     }
 
 
-def check_all_data(check: LanguageCheck) -> dict:
+def check_all_data(check: LanguageCheck) -> CheckHistoryJson:
     """Return the JSON form of every problem of every release, each with its life."""
     return {
         "language": check.language,
@@ -648,7 +682,7 @@ def check_all_data(check: LanguageCheck) -> dict:
     }
 
 
-def _problem_data(problem: Problem) -> dict:
+def _problem_data(problem: Problem) -> ProblemJson:
     return {
         "rule": problem.rule,
         "cites": problem.cites,
@@ -660,7 +694,7 @@ def _problem_data(problem: Problem) -> dict:
     }
 
 
-def check_text(data: dict) -> str:
+def check_text(data: CheckJson) -> str:
     """Render a release's check: a summary line, then one line per problem."""
     problems = data["problems"]
     lines = [
@@ -672,7 +706,7 @@ def check_text(data: dict) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def check_all_text(data: dict) -> str:
+def check_all_text(data: CheckHistoryJson) -> str:
     """Render every problem of every release, oldest first, with when it was fixed."""
     problems = data["problems"]
     open_now = sum(1 for problem in problems if problem["fixed"] is None)
@@ -687,14 +721,14 @@ def check_all_text(data: dict) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _problem_count(problems: list[dict]) -> str:
+def _problem_count(problems: Sequence[ProblemJson]) -> str:
     if not problems:
         return "no problems"
     counts = Counter(problem["kind"] for problem in problems)
     return f"{len(problems)} problems (" + ", ".join(f"{n} {k}" for k, n in counts.items()) + ")"
 
 
-def _problem_line(problem: dict) -> str:
+def _problem_line(problem: ProblemJson) -> str:
     where = "" if problem["in"] != Place.EXAMPLE else " (in an example)"
     line = f"{problem['kind']} {problem['rule']}{where} cites {problem['cites']}"
     if problem["suggestion"]:
@@ -705,7 +739,7 @@ def _problem_line(problem: dict) -> str:
     return line
 
 
-def compare_data(compared: RuleTranslations) -> dict:
+def compare_data(compared: RuleTranslations) -> CompareJson:
     """Return the JSON form of an English rule beside its translations, across time."""
     return {
         "rule": compared.number,
@@ -730,7 +764,7 @@ def compare_data(compared: RuleTranslations) -> dict:
     }
 
 
-def _follow_data(follow: Follow) -> dict:
+def _follow_data(follow: Follow) -> FollowJson:
     return {
         "language": follow.language,
         "release": release_label(follow.release) if follow.release else None,
@@ -742,7 +776,7 @@ def _follow_data(follow: Follow) -> dict:
     }
 
 
-def _rendering_data(rendering: Rendering) -> dict:
+def _rendering_data(rendering: Rendering) -> RenderingJson:
     return {
         "release": release_label(rendering.release),
         "base_release": release_label(rendering.base),
@@ -759,7 +793,7 @@ def _release_date(release: Release | None) -> str | None:
     return release.effective_date.isoformat() if release else None
 
 
-def compare_text(data: dict) -> str:
+def compare_text(data: CompareJson) -> str:
     """Render an English rule beside its translations: each English change and who followed
     it, then each translation release by release."""
     languages = [track["language"] for track in data["translations"]]
@@ -788,7 +822,7 @@ def compare_text(data: dict) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _follow_text(follow: dict, newest: dict | None) -> str:
+def _follow_text(follow: FollowJson, newest: RenderingJson | None) -> str:
     """One translation's answer to one English change, in a line (`newest`: the language's
     newest release against the rule)."""
     language = follow["language"]
@@ -797,13 +831,13 @@ def _follow_text(follow: dict, newest: dict | None) -> str:
             return f"{language}: not yet"
         date, base = newest["release"]["effective_date"], newest["base_release"]["effective_date"]
         return f"{language}: not yet (its newest release, {date}, translates en {base})"
+    assert follow["base_release"] is not None, "a translated release translates a base"
     if follow["first_release"]:
         date, base = follow["release"]["effective_date"], follow["base_release"]["effective_date"]
         return f"{language}: its first release, {date}, translates en {base}: after this change"
     later = follow["english_releases_later"]
-    when = {0: "the same English release", 1: "1 English release later"}.get(
-        later, f"{later} English releases later"
-    )
+    said_when: dict[int | None, str] = {0: "the same English release", 1: "1 English release later"}
+    when = said_when.get(later, f"{later} English releases later")
     base = follow["base_release"]["effective_date"]
     said = {True: "; reworded", False: "; wording unchanged", None: ""}[follow["reworded"]]
     status = follow["status"]
@@ -814,7 +848,7 @@ def _follow_text(follow: dict, newest: dict | None) -> str:
     return f"{language}: {done} in {date} (translates en {base}, {when}){said}"
 
 
-def _rendering_text(rendering: dict) -> str:
+def _rendering_text(rendering: RenderingJson) -> str:
     """One translated release against the English rule, in a line."""
     base = rendering["base_release"]["effective_date"]
     head = f"{rendering['release']['effective_date']} · translates en {base}"

@@ -11,15 +11,16 @@ import dataclasses
 import json
 import multiprocessing
 import sqlite3
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.pool import AsyncResult
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import ParamSpec, TypeVar
 
 from rulesarchive.corpus.model import Rule
 from rulesarchive.differ.kinds import TranslationStatus
 from rulesarchive.differ.release_report import release_summary
 from rulesarchive.differ.report import diff_data
+from rulesarchive.differ.report_types import ChangeJson, DiffJson
 from rulesarchive.differ.translations import (
     base_release,
     compare_translation,
@@ -45,8 +46,6 @@ _TranslationColumns = tuple[
 # A rule's columns after release, position, number, line id and line: printed text, printed
 # examples (JSON), normalised text and examples (None where equal to the printed).
 _RuleColumns = tuple[str, str, str | None, str | None]
-# A differ report (diff_data's, and its items), not yet typed there.
-_Report = Mapping[str, Any]
 
 SCHEMA = (
     """
@@ -498,12 +497,11 @@ def _insert_language(
     name = language.gathered.language
     for text in language.texts:
         summary = release_summary(text.release)
-        summary["flags"] = json.dumps(summary["flags"])
         release_id = ids[text.release.key]
         connection.execute(
             "INSERT INTO releases VALUES (:id, :language, :effective_date, :set_code, :set_name,"
             " :rule_count, :glossary_count, :flags, :source, :sha256, :encoding)",
-            {"id": release_id, **summary},
+            {"id": release_id, **summary, "flags": json.dumps(summary["flags"])},
         )
         connection.executemany(
             "INSERT INTO rules VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -565,8 +563,9 @@ def _insert_changes(
             continue
         old, new = texts[index - 1], texts[index]
         pair = (ids[old.release.key], ids[new.release.key])
-        new_lines = {rule.number: line_id for line_id, rule in new.rules}
-        old_lines = {rule.number: line_id for line_id, rule in old.rules}
+        # by number (a change lacks one where it added or removed the rule)
+        new_lines: dict[str | None, str] = {rule.number: line_id for line_id, rule in new.rules}
+        old_lines: dict[str | None, str] = {rule.number: line_id for line_id, rule in old.rules}
         data = diff_data(old.release, new.release, diff, language.fixes_of(index))
         changes = []
         for change in data["changes"]:
@@ -584,7 +583,9 @@ def _insert_changes(
         _insert_pair_tables(connection, pair, data)
 
 
-def _change_columns(change: _Report, line_id: str | None, line: int | None) -> tuple[object, ...]:
+def _change_columns(
+    change: ChangeJson, line_id: str | None, line: int | None
+) -> tuple[object, ...]:
     return (
         change["kind"],
         change["heading"],
@@ -604,7 +605,7 @@ def _change_columns(change: _Report, line_id: str | None, line: int | None) -> t
 
 
 def _insert_pair_tables(
-    connection: sqlite3.Connection, pair: tuple[int, int], data: _Report
+    connection: sqlite3.Connection, pair: tuple[int, int], data: DiffJson
 ) -> None:
     """Insert what a release diff says beside its changes: renumbering, sweeps, splits,
     merges and glossary changes."""
@@ -616,10 +617,10 @@ def _insert_pair_tables(
         "INSERT INTO sweeps VALUES (NULL, ?, ?, ?, ?, ?)",
         ((*pair, s["old"], s["new"], _json(s["rules"])) for s in data["sweeps"]),
     )
-    for table in ("splits", "merges"):
+    for table, splits in (("splits", data["splits"]), ("merges", data["merges"])):
         connection.executemany(
             f"INSERT INTO {table} VALUES (NULL, ?, ?, ?, ?)",
-            ((*pair, _json(s["old"]), _json(s["new"])) for s in data[table]),
+            ((*pair, _json(s["old"]), _json(s["new"])) for s in splits),
         )
     connection.executemany(
         "INSERT INTO glossary_changes VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

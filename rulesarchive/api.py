@@ -31,15 +31,30 @@ if TYPE_CHECKING:
     from rulesarchive.differ.history import History as Told
     from rulesarchive.differ.history import Version
     from rulesarchive.differ.references import LanguageCheck, ReleaseCheck
+    from rulesarchive.differ.report_types import (
+        CheckHistoryJson,
+        CheckJson,
+        CompareJson,
+        DiffJson,
+        HistoryJson,
+        ReleaseJson,
+        RuleViewJson,
+        TranslationJson,
+    )
     from rulesarchive.differ.translation_compare import RuleTranslations
     from rulesarchive.differ.translations import TranslationReport
 
 # The reports of diffs, histories, checks and translations, loaded when first printed: a rule
 # or the list of releases prints without the differ's word diffing.
-report = lazy_module("rulesarchive.differ.report")
-histories = lazy_module("rulesarchive.differ.history")
-glossary_terms = lazy_module("rulesarchive.differ.glossary")
-lineage = lazy_module("rulesarchive.differ.lineage")
+if TYPE_CHECKING:  # the modules themselves, for their types
+    from rulesarchive.differ import glossary as glossary_terms
+    from rulesarchive.differ import history as histories
+    from rulesarchive.differ import lineage, report
+else:
+    report = lazy_module("rulesarchive.differ.report")
+    histories = lazy_module("rulesarchive.differ.history")
+    glossary_terms = lazy_module("rulesarchive.differ.glossary")
+    lineage = lazy_module("rulesarchive.differ.lineage")
 
 __all__ = [
     "Archive",
@@ -75,7 +90,7 @@ class Release(StoredRelease):
         """Return the API form of a model release."""
         return cls(**{f.name: getattr(release, f.name) for f in fields(release)})
 
-    def to_json(self) -> dict:
+    def to_json(self) -> ReleaseJson:
         """Return the object `rulesarchive releases --format json` prints for this release."""
         return release_report.release_summary(self)
 
@@ -102,7 +117,7 @@ class RuleText:
         """The examples as printed."""
         return self.rule.printed_examples
 
-    def to_json(self) -> dict:
+    def to_json(self) -> RuleViewJson:
         """Return what `rulesarchive rule NUMBER --format json` prints."""
         return release_report.rule_view(self.rule, self.release)
 
@@ -135,7 +150,7 @@ class Comparison:
         """Every (old, new) pair of numbers of a rule that moved."""
         return self.result.renumbering
 
-    def to_json(self) -> dict:
+    def to_json(self) -> DiffJson:
         """Return what `rulesarchive diff OLD NEW --format json` (or `changelog`) prints,
         with `--kind` and `--section` as `kinds` and `section` say."""
         data = report.diff_data(self.old, self.new, self.result, self.fixes)
@@ -174,7 +189,7 @@ class History:
         """Every version, oldest first, each with its kind of change."""
         return self.told.versions
 
-    def to_json(self) -> dict:
+    def to_json(self) -> HistoryJson:
         """Return what `rulesarchive history NUMBER --format json` prints."""
         kind = self.releases[0].kind if self.releases else DocKind.CR
         return report.history_data(self.told, kind)
@@ -191,7 +206,7 @@ class Check:
 
     checked: ReleaseCheck
 
-    def to_json(self) -> dict:
+    def to_json(self) -> CheckJson:
         """Return what `rulesarchive check [RELEASE] --format json` prints."""
         return report.check_data(self.checked)
 
@@ -206,7 +221,7 @@ class CheckHistory:
 
     checked: LanguageCheck
 
-    def to_json(self) -> dict:
+    def to_json(self) -> CheckHistoryJson:
         """Return what `rulesarchive check [RELEASE] --all --format json` prints."""
         return report.check_all_data(self.checked)
 
@@ -222,7 +237,7 @@ class Translation:
     report: TranslationReport
     only_stale: bool = False
 
-    def to_json(self) -> dict:
+    def to_json(self) -> TranslationJson:
         """Return what `rulesarchive translations LANG --format json` prints."""
         return report.translation_data(self.report, self.only_stale)
 
@@ -237,7 +252,7 @@ class Compared:
 
     compared: RuleTranslations
 
-    def to_json(self) -> dict:
+    def to_json(self) -> CompareJson:
         """Return what `rulesarchive compare RULE --format json` prints."""
         return report.compare_data(self.compared)
 

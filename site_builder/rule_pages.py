@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup, escape
 from rulesarchive.corpus.model import Rule
@@ -292,7 +292,8 @@ class RulePages:
 
     def _entry_made(self, line: Line, live: bool) -> str:
         history = History(line.rule.number, line.numbers, self.site.versions(line))
-        entry = {
+        # a template, not a history: a live entry's placeholders stand for the newest release
+        entry: dict[str, Any] = {
             "id": line.id,
             "page": paths.rule_page(self.site.language, line),
             **history_data(history),
