@@ -25,9 +25,15 @@ if TYPE_CHECKING:
     from rulesarchive.differ.classify import ReleaseDiff
 
 # Loaded when a diff is worked out (a kept one is read without them; see rulesarchive.lazy).
-classify = lazy_module("rulesarchive.differ.classify")
-multiprocessing = lazy_module("multiprocessing")
-processes = lazy_module("rulesarchive.system.processes")
+if TYPE_CHECKING:  # the modules themselves, for their types
+    import multiprocessing
+
+    from rulesarchive.differ import classify
+    from rulesarchive.system import processes
+else:
+    classify = lazy_module("rulesarchive.differ.classify")
+    multiprocessing = lazy_module("multiprocessing")
+    processes = lazy_module("rulesarchive.system.processes")
 
 log = logging.getLogger(__name__)
 

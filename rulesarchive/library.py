@@ -33,7 +33,7 @@ from rulesarchive.corpus.model import (
     Rule,
     Section,
 )
-from rulesarchive.corpus.numbers import nearest_numbers, typed_number
+from rulesarchive.corpus.numbers import PART, nearest_numbers, typed_number
 from rulesarchive.corpus.store import (
     Archive,
     ArchiveError,
@@ -55,18 +55,34 @@ if TYPE_CHECKING:
     from rulesarchive.differ.translations import TranslationReport
 
 # The differ's heavier parts, loaded by the first method that uses them (see rulesarchive.lazy).
-checks = lazy_module("rulesarchive.checks")
-glossary_terms = lazy_module("rulesarchive.differ.glossary")
-histories = lazy_module("rulesarchive.differ.history")
-language_history = lazy_module("rulesarchive.differ.language")
-lineage = lazy_module("rulesarchive.differ.lineage")
-references = lazy_module("rulesarchive.differ.references")
-translation_align = lazy_module("rulesarchive.differ.translation_align")
-translation_compare = lazy_module("rulesarchive.differ.translation_compare")
-translations = lazy_module("rulesarchive.differ.translations")
-identity = lazy_module("rulesarchive.differ.identity")
-sections = lazy_module("rulesarchive.differ.sections")
-kept_lines = lazy_module("rulesarchive.lines")
+if TYPE_CHECKING:  # the modules themselves, for their types
+    from rulesarchive import checks
+    from rulesarchive import lines as kept_lines
+    from rulesarchive.differ import glossary as glossary_terms
+    from rulesarchive.differ import history as histories
+    from rulesarchive.differ import (
+        identity,
+        lineage,
+        references,
+        sections,
+        translation_align,
+        translation_compare,
+        translations,
+    )
+    from rulesarchive.differ import language as language_history
+else:
+    checks = lazy_module("rulesarchive.checks")
+    glossary_terms = lazy_module("rulesarchive.differ.glossary")
+    histories = lazy_module("rulesarchive.differ.history")
+    language_history = lazy_module("rulesarchive.differ.language")
+    lineage = lazy_module("rulesarchive.differ.lineage")
+    references = lazy_module("rulesarchive.differ.references")
+    translation_align = lazy_module("rulesarchive.differ.translation_align")
+    translation_compare = lazy_module("rulesarchive.differ.translation_compare")
+    translations = lazy_module("rulesarchive.differ.translations")
+    identity = lazy_module("rulesarchive.differ.identity")
+    sections = lazy_module("rulesarchive.differ.sections")
+    kept_lines = lazy_module("rulesarchive.lines")
 
 log = logging.getLogger(__name__)
 
@@ -180,11 +196,11 @@ class Library:
         """The error for an address a tournament release does not print: its section's parts
         (a section with no text of its own), or the sections beside it."""
         address = sections.address(number)
-        found = document.section(address.partition(sections.PART)[0])
+        found = document.section(address.partition(PART)[0])
         name = f"{release.kind.upper()} {release.effective_date}"
         if isinstance(found, Section) and found.parts:
             parts = ", ".join(sections.section_parts(found))
-            what = "no part" if sections.PART in address else "no text of its own"
+            what = "no part" if PART in address else "no text of its own"
             return UnknownRule(f"section {found.number} of the {name} has {what}: {parts}")
         numbers = [section.number for section in document.sections]
         near = [n for n in numbers if n.partition(".")[0] == address.partition(".")[0]][:6]
