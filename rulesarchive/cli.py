@@ -115,7 +115,7 @@ class Commands(click.Group):
         with one_line_usage():
             return super().parse_args(ctx, args)
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> object:
         try:
             with reported_errors(), one_line_usage():
                 return super().invoke(ctx)

@@ -4,6 +4,8 @@ command line's defaults."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Protocol, TypeVar
 
 import click
 
@@ -26,8 +28,18 @@ _SECTION = re.compile(r"\d|\d{3}(?:\.\d+[a-z]{0,2})?")
 INTERRUPTED = 130  # exit status after Ctrl-C, as a shell gives a command stopped by SIGINT
 USAGE = 2  # exit status of a command line that cannot be taken, as click and getopt give
 
+# A command's function (or a click command), as an option's decorator takes and returns it.
+_Command = TypeVar("_Command", bound=Callable[..., object] | click.Command)
 
-def language_option(help: str | None = None, default: str | None = DEFAULT_LANGUAGE):
+
+class Option(Protocol):
+    """What each function below returns: click's decorator adding one option to a command,
+    which returns the command it was given, its type kept."""
+
+    def __call__(self, command: _Command, /) -> _Command: ...
+
+
+def language_option(help: str | None = None, default: str | None = DEFAULT_LANGUAGE) -> Option:
     """Add `--lang L` (one language of the closed set; `default=None`: none given)."""
     return click.option(
         "--lang",
@@ -38,7 +50,7 @@ def language_option(help: str | None = None, default: str | None = DEFAULT_LANGU
     )
 
 
-def languages_option(help: str, closed: bool = True):
+def languages_option(help: str, closed: bool = True) -> Option:
     """Add a repeatable `--lang L`, passed as the tuple `languages` (empty: none given).
 
     `closed=False` leaves the check to the command (export: a failed export keeps the last).
@@ -47,7 +59,7 @@ def languages_option(help: str, closed: bool = True):
     return click.option("--lang", "languages", multiple=True, type=kind, help=help)
 
 
-def doc_option(help: str, default: str | None = DocKind.CR.value):
+def doc_option(help: str, default: str | None = DocKind.CR.value) -> Option:
     """Add `--doc cr|mtr|ipg`, passed as `doc` (the kind of document; `default=None`: none)."""
     return click.option(
         "--doc",
@@ -58,7 +70,7 @@ def doc_option(help: str, default: str | None = DocKind.CR.value):
     )
 
 
-def format_option(choices: tuple[str, ...] = TEXT_FORMATS):
+def format_option(choices: tuple[str, ...] = TEXT_FORMATS) -> Option:
     """Add `--format`, passed as `output` (default text)."""
     return click.option(
         "--format",
@@ -70,12 +82,12 @@ def format_option(choices: tuple[str, ...] = TEXT_FORMATS):
     )
 
 
-def release_option(help: str):
+def release_option(help: str) -> Option:
     """Add `--release R`, passed as `reference` (an effective date or a set code)."""
     return click.option("--release", "reference", help=help)
 
 
-def kind_option():
+def kind_option() -> Option:
     """Add a repeatable `--kind K` to `diff` and `changelog`, passed as the tuple `kinds`."""
     return click.option(
         "--kind",
@@ -86,7 +98,7 @@ def kind_option():
     )
 
 
-def section_option():
+def section_option() -> Option:
     """Add `--section S` to `diff` and `changelog`: a section, chapter or rule, or glossary."""
     return click.option(
         "--section",

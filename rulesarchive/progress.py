@@ -78,7 +78,7 @@ class _Stages:
         self.stack = stack  # holds the bar of the current stage
         self.hidden = not sys.stderr.isatty()
         self.stage = ""
-        self.bar: ProgressBar | None = None
+        self.bar: ProgressBar[int] | None = None
         self.shown = 0
 
     def update(self, stage: str, done: int, total: int) -> None:

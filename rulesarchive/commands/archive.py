@@ -41,7 +41,14 @@ from rulesarchive.scraper.settings import MAX_BYTES, HttpSettings
 )
 @click.pass_obj
 def ingest(
-    root: Path, paths: tuple[Path, ...], lang, effective_date, set_name, doc, force, max_size
+    root: Path,
+    paths: tuple[Path, ...],
+    lang: str | None,
+    effective_date: dt.datetime | None,
+    set_name: str | None,
+    doc: str | None,
+    force: bool,
+    max_size: int,
 ) -> None:
     """Store documents (.txt .docx .pdf .rtf, Italian wiki pages) as releases in the archive."""
     library = Library(root)
@@ -76,7 +83,13 @@ def ingest(
 )
 @click.pass_obj
 def scrape(
-    root: Path, since, languages, dry_run: bool, mirror, deadline, document_deadline
+    root: Path,
+    since: dt.datetime | None,
+    languages: tuple[str, ...],
+    dry_run: bool,
+    mirror: str | None,
+    deadline: float,
+    document_deadline: float,
 ) -> None:
     """Fetch the releases the archive lacks from Wizards and the translations, and ingest them."""
     # the network code (the `scrape` extra) is loaded only here: ingesting files needs none

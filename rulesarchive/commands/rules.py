@@ -9,7 +9,18 @@ from pathlib import Path
 
 import click
 
-from rulesarchive.api import Archive, Translation, json_text, scraped_history
+from rulesarchive.api import (
+    Archive,
+    Check,
+    CheckHistory,
+    Compared,
+    Comparison,
+    History,
+    RuleText,
+    Translation,
+    json_text,
+    scraped_history,
+)
 from rulesarchive.corpus.model import LANGUAGES
 from rulesarchive.corpus.store import no_releases
 from rulesarchive.differ.release_report import releases_text
@@ -26,13 +37,16 @@ from rulesarchive.options import (
 
 # `--doc` of the commands that read one kind of document's releases
 DOC_OPTION = doc_option("Kind of document: cr (Comprehensive Rules), mtr or ipg.")
+# What `_print` prints: the API's answers that print as JSON or text.
+Printed = RuleText | Comparison | History | Check | CheckHistory | Translation | Compared
 
 
-def _print(result, output: str) -> None:
-    """Print a result as JSON, Markdown or text."""
+def _print(result: Printed, output: str) -> None:
+    """Print a result as JSON, Markdown or text (Markdown: a diff's only)."""
     if output == "json":
         click.echo(json_text(result.to_json()), nl=False)
     elif output == "markdown":
+        assert isinstance(result, Comparison), "only diffs and changelogs print Markdown"
         click.echo(result.to_text(markdown=True), nl=False)
     else:
         click.echo(result.to_text(), nl=False)
@@ -58,7 +72,16 @@ def rule(root: Path, number: str, reference: str | None, lang: str, output: str)
 @format_option(DIFF_FORMATS)
 @DOC_OPTION
 @click.pass_obj
-def diff(root: Path, old: str, new: str, lang: str, kinds, section, output: str, doc: str) -> None:
+def diff(
+    root: Path,
+    old: str,
+    new: str,
+    lang: str,
+    kinds: tuple[str, ...],
+    section: str | None,
+    output: str,
+    doc: str,
+) -> None:
     """Show what changed, rule by rule, between any two releases."""
     found = Archive(root, doc=doc).diff(old, new, lang=lang, kinds=kinds, section=section)
     _print(found, output)
@@ -72,7 +95,15 @@ def diff(root: Path, old: str, new: str, lang: str, kinds, section, output: str,
 @format_option(DIFF_FORMATS)
 @DOC_OPTION
 @click.pass_obj
-def changelog(root: Path, reference, lang: str, kinds, section, output: str, doc: str) -> None:
+def changelog(
+    root: Path,
+    reference: str | None,
+    lang: str,
+    kinds: tuple[str, ...],
+    section: str | None,
+    output: str,
+    doc: str,
+) -> None:
     """Show a release's changes against the release before it (default: the newest)."""
     found = Archive(root, doc=doc).changelog(reference, lang=lang, kinds=kinds, section=section)
     _print(found, output)
@@ -91,7 +122,16 @@ def changelog(root: Path, reference, lang: str, kinds, section, output: str, doc
 @format_option()
 @DOC_OPTION
 @click.pass_obj
-def history(root: Path, number, lang, reference, from_file, every_release, output, doc) -> None:
+def history(
+    root: Path,
+    number: str | None,
+    lang: str,
+    reference: str | None,
+    from_file: Path | None,
+    every_release: bool,
+    output: str,
+    doc: str,
+) -> None:
     """Show every version of a rule, following it through renumbering."""
     if from_file:
         found = scraped_history(from_file, number or "")
@@ -114,7 +154,9 @@ def history(root: Path, number, lang, reference, from_file, every_release, outpu
 @format_option()
 @click.option("--strict", is_flag=True, help="Exit with status 1 when there are problems.")
 @click.pass_obj
-def check(root: Path, reference, lang: str, every: bool, output: str, strict: bool) -> None:
+def check(
+    root: Path, reference: str | None, lang: str, every: bool, output: str, strict: bool
+) -> None:
     """Check every citation of a release (default: newest): dangling, stale, self."""
     archive = Archive(root)
     result = (
@@ -134,7 +176,9 @@ def check(root: Path, reference, lang: str, every: bool, output: str, strict: bo
 @click.option("--stale", "only_stale", is_flag=True, help="List only the stale rules.")
 @format_option()
 @click.pass_obj
-def translations(root: Path, language, reference, only_stale: bool, output: str) -> None:
+def translations(
+    root: Path, language: str | None, reference: str | None, only_stale: bool, output: str
+) -> None:
     """Compare translations with the English they came from: current, stale, missing, extra."""
     archive = Archive(root)
     languages = [language] if language else archive.translated_languages()
