@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from rulesarchive.corpus.model import Release
 from rulesarchive.differ.classify import ReleaseDiff
-from rulesarchive.differ.glossary import GlossaryKind
-from rulesarchive.differ.kinds import Kind
+from rulesarchive.differ.kinds import GlossaryKind, Kind
 from rulesarchive.site_builder import paths
 
 FOLDED = (Kind.TYPOGRAPHY, Kind.TRUNCATION, Kind.UNCHANGED)

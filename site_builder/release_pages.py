@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 from rulesarchive.differ.align import compact_ranges
-from rulesarchive.differ.classify import Change, ReleaseDiff
+from rulesarchive.differ.changes import Change
+from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.glossary import GlossaryChange, term_key
 from rulesarchive.differ.kinds import Kind
 from rulesarchive.site_builder import paths
