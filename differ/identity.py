@@ -42,41 +42,39 @@ def assign_ids(lines: Sequence[Line], releases: Sequence[Release], registry: Reg
     points = [list(_points(line, dates)) for line in lines]
     # a retired id (an alias) comes back to the line that holds the version it names
     registered = [*registry.ids, *registry.aliases]
+    version_of = {line_id: _named(line_id) for line_id in registered}
     named: dict[Point, list[str]] = {}
     for line_id in registered:
-        named.setdefault(_named(line_id), []).append(line_id)
-    votes = [Counter(owners[p] for p in found if p in owners) for found in points]
-    for counted, found in zip(votes, points, strict=True):
+        named.setdefault(version_of[line_id], []).append(line_id)
+    at_hand = set(dates)
+    votes: list[Counter[str]] = []
+    born: list[set[Point]] = []
+    for found in points:
+        counted = Counter(owners[p] for p in found if p in owners)
         # an id is the line's that holds the version it names, even where an older aligner
         # recorded that version under another id
         counted.update({line_id: 0 for p in found for line_id in named.get(p, ())})
-    # the versions a line holds that ids name; a version of a release not at hand counts as
-    # held when the registry gives the line some of that id's versions
-    at_hand = set(dates)
-    born = [
-        {
-            _named(i)
-            for i, count in counted.items()
-            if _named(i) in held or (count and _named(i)[0] not in at_hand)
-        }
-        for counted, held in (
-            (counted, set(found)) for counted, found in zip(votes, points, strict=True)
+        holds = set(found)
+        # a version of a release not at hand counts as held when the registry gives the line
+        # some of that id's versions
+        born.append(
+            {
+                version_of[i]
+                for i, count in counted.items()
+                if version_of[i] in holds or (count and version_of[i][0] not in at_hand)
+            }
         )
-    ]
+        votes.append(counted)
     minted = {line_id: order for order, line_id in enumerate(registered)}
-    ids = _matched(votes, born, minted)
-    revived = set(ids.values())
-    aliases = {alias: to for alias, to in registry.aliases.items() if alias not in revived}
+    ids = _matched(votes, born, minted, version_of)
     taken = set(ids.values())
+    aliases = {alias: to for alias, to in registry.aliases.items() if alias not in taken}
     for place, counted in enumerate(votes):
         # a merge: the ids only this line holds name one rule; the one named by the line's
         # earliest version stays (else the first minted)
         merged = [i for i in counted if i == ids.get(place) or i not in taken]
         if len(merged) > 1:
-            ids[place] = min(
-                merged,
-                key=lambda i: (_named(i) if _named(i) in born[place] else _UNBORN, minted[i]),
-            )
+            ids[place] = min(merged, key=lambda i: (_held(version_of[i], born[place]), minted[i]))
             aliases |= {line_id: ids[place] for line_id in merged if line_id != ids[place]}
             taken.update(merged)
     given = set(registered) | set(aliases)
@@ -111,8 +109,16 @@ def _named(line_id: str) -> Point:
         return dt.date.min, line_id
 
 
+def _held(version: Point, born: set[Point]) -> Point:
+    """Sort key: the version an id names when the line holds it, else after every version."""
+    return version if version in born else _UNBORN
+
+
 def _matched(
-    votes: Sequence[Counter[str]], born: Sequence[set[Point]], minted: dict[str, int]
+    votes: Sequence[Counter[str]],
+    born: Sequence[set[Point]],
+    minted: dict[str, int],
+    version_of: dict[str, Point],
 ) -> dict[int, str]:
     """Pair lines with registered ids: each id with the line holding the version it names
     (the earliest such version first, then the id minted first), then the pairs sharing most
@@ -122,17 +128,17 @@ def _matched(
         line_id
         for place, counted in enumerate(votes)
         for line_id in counted
-        if _named(line_id) in born[place]
+        if version_of[line_id] in born[place]
     }
     pairs = sorted(
         (
-            (_named(line_id), minted[line_id], place, line_id)
-            if _named(line_id) in born[place]
+            (version_of[line_id], minted[line_id], place, line_id)
+            if version_of[line_id] in born[place]
             else (_UNBORN, -count, place, line_id)
         )
         for place, counted in enumerate(votes)
         for line_id, count in counted.items()
-        if line_id not in claimed or _named(line_id) in born[place]
+        if line_id not in claimed or version_of[line_id] in born[place]
     )
     ids: dict[int, str] = {}
     taken: set[str] = set()

@@ -38,6 +38,11 @@ def text_to_pdf(text: str, width: int = 95, lines_per_page: int = 55) -> bytes:
     references = b" ".join(b"%d 0 R" % kid for kid in kids)
     add(b"<< /Type /Pages /Kids [%s] /Count %d >>" % (references, len(kids)))
     catalog = add(b"<< /Type /Catalog /Pages %d 0 R >>" % pages_id)
+    return pdf_of_objects(objects, catalog)
+
+
+def pdf_of_objects(objects: list[bytes], root: int) -> bytes:
+    """Return a PDF file of these objects (numbered from 1), `root` the catalog's number."""
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, body in enumerate(objects, 1):
@@ -48,7 +53,7 @@ def text_to_pdf(text: str, width: int = 95, lines_per_page: int = 55) -> bytes:
     out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
     out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
         len(objects) + 1,
-        catalog,
+        root,
         xref,
     )
     return bytes(out)

@@ -59,11 +59,9 @@ def broken_links(site: Path) -> list[str]:
             if target not in files and target not in folders:
                 broken.append(f"{os.path.relpath(path, root)} -> {link}")
             elif parts.fragment and target.endswith(".html"):
-                ids = read[target][1] if target in read else _attributes(_text(target))[1]
+                if target not in read:  # a page the walk left out (pagefind's)
+                    read[target] = _attributes(Path(target).read_text(encoding="utf-8"))
+                ids = read[target][1]
                 if parts.fragment not in ids:
                     broken.append(f"{os.path.relpath(path, root)} -> {link} (no such anchor)")
     return broken
-
-
-def _text(path: str) -> str:
-    return Path(path).read_text(encoding="utf-8")

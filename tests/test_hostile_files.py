@@ -15,7 +15,7 @@ from rulesarchive.scraper import pdf
 from rulesarchive.scraper.ingest import ingest_bytes, ingest_paths
 from rulesarchive.system import processes
 
-from tests.documents import text_to_docx
+from tests.documents import pdf_of_objects, text_to_docx
 from tests.samples import modern_text
 
 DATES = ["November 8, 2024", "February 7, 2025", "April 4, 2025"]
@@ -40,24 +40,6 @@ def _batch(tmp_path, name: str, hostile: bytes) -> list[str]:
     return message
 
 
-def _pdf(objects: list[bytes]) -> bytes:
-    """Return a PDF of these objects (numbered from 1; the last is the catalog)."""
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1,
-        len(objects),
-        xref,
-    )
-    return bytes(out)
-
-
 def _stream(data: bytes, flate: bool = False) -> bytes:
     extra = b" /Filter /FlateDecode" if flate else b""
     return b"<< /Length %d%s >>\nstream\n%s\nendstream" % (len(data), extra, data)
@@ -71,7 +53,8 @@ def _page_pdf(content: bytes, extra: list[bytes] = ()) -> bytes:
         b"/Resources << /Font << /F1 1 0 R >> >> /Contents 2 0 R >>"
     )
     pages = b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>"
-    return _pdf([font, _stream(content), pages, page, *extra, b"<< /Type /Catalog /Pages 3 0 R >>"])
+    objects = [font, _stream(content), pages, page, *extra, b"<< /Type /Catalog /Pages 3 0 R >>"]
+    return pdf_of_objects(objects, len(objects))
 
 
 def flate_bomb_pdf(streams: int = 40, size: int = 70 * 10**6) -> bytes:
