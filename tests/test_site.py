@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import posixpath
 import re
 import sqlite3
@@ -264,10 +265,11 @@ def test_a_failed_build_leaves_the_previous_site(tmp_path, monkeypatch):
 @pytest.mark.skipif(usable_cores() < 2, reason="nothing is worked out beside the build")
 def test_a_failed_build_stops_what_it_was_working_out_beside_it(tmp_path, monkeypatch):
     archive = fixture_archive(tmp_path / "archive")
-    checked = tmp_path / "checked"
+    started, checked = tmp_path / "started", tmp_path / "checked"
 
     def slow_check(*_args):
-        time.sleep(1.5)
+        started.write_text(str(os.getpid()))
+        time.sleep(60)  # longer than any build of the fixture, however loaded the machine
         checked.touch()
 
     def broken(self):
@@ -277,8 +279,22 @@ def test_a_failed_build_stops_what_it_was_working_out_beside_it(tmp_path, monkey
     monkeypatch.setattr(build_module.LanguagePages, "shares", broken)
     with pytest.raises(RuntimeError, match="template exploded"):
         build_site(archive, tmp_path / "site", index_search=False)
-    time.sleep(2.5)
+    if started.exists():  # it had begun: it is stopped, not left to finish
+        worker = int(started.read_text())
+        deadline = time.monotonic() + 30
+        while _running(worker) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _running(worker)
     assert not checked.exists()
+
+
+def _running(pid: int) -> bool:
+    """Tell whether a process runs (a zombie, ended but not yet waited for, does not)."""
+    try:
+        status = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return status.rpartition(")")[2].split()[0] != "Z"
 
 
 def test_cli_build_on_an_empty_archive_says_how_to_fill_it(tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -83,15 +84,25 @@ def test_a_second_build_of_the_same_site_waits_for_the_first(tmp_path):
     lock.acquire()  # as a build running in another process holds it
     command = [sys.executable, "-m", "rulesarchive", "--archive", "archive", "build"]
     second = subprocess.Popen(
-        command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        command, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
     )
+    said: list[str] = []
+    reader = threading.Thread(target=lambda: said.extend(second.stderr), daemon=True)
+    reader.start()
+    waiting = "another build is writing site: waiting for it to finish"
     try:
-        time.sleep(1.5)
-        assert second.poll() is None  # waiting, not failing, not building beside the first
+        # however long the machine takes to start it, the second build says it waits...
+        deadline = time.monotonic() + 120
+        while not any(waiting in line for line in said) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert any(waiting in line for line in said), "".join(said)
+        time.sleep(0.5)
+        assert second.poll() is None  # ...and waits: not failing, not building beside the first
         assert not (tmp_path / "site").exists()
     finally:
         lock.release()
-    _, err = second.communicate(timeout=120)
-    assert second.returncode == 0, err
-    assert "another build is writing site: waiting for it to finish" in err
+    second.wait(timeout=120)
+    reader.join(timeout=10)
+    second.stderr.close()
+    assert second.returncode == 0, "".join(said)
     assert (tmp_path / "site" / "index.html").is_file()
