@@ -6,7 +6,8 @@ import datetime as dt
 import json
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+
+from rulesarchive.corpus import DATA
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,11 +26,7 @@ class CatalogueEntry:
 @cache
 def load_catalogue() -> tuple[CatalogueEntry, ...]:
     """Return every catalogued release, oldest first."""
-    text = (
-        resources.files("rulesarchive.corpus")
-        .joinpath("data/releases.json")
-        .read_text(encoding="utf-8")
-    )
+    text = (DATA / "releases.json").read_text(encoding="utf-8")
     return tuple(
         CatalogueEntry(
             effective_date=dt.date.fromisoformat(item["effective_date"]),

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
+from rulesarchive.corpus import DATA
 from rulesarchive.corpus.model import DocKind
 
 FILE_NAME = "ids.tsv"
@@ -126,7 +126,7 @@ def ids_file(root: Path, language: str) -> Path:
 def shipped_text(language: str, kind: DocKind = DocKind.CR) -> str:
     """Return the text of the registry the package ships for a language's documents of a kind
     (of no id if none: it ships the Comprehensive Rules' only)."""
-    path = resources.files("rulesarchive.corpus").joinpath("data", "ids", f"{language}.tsv")
+    path = DATA / "ids" / f"{language}.tsv"
     shipped = kind == DocKind.CR and path.is_file()
     return path.read_text(encoding="utf-8") if shipped else render_registry(Registry())
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import ctypes
 import dataclasses
 import datetime as dt
 import errno
+import functools
 import hashlib
 import json
 import json.encoder
@@ -29,12 +29,9 @@ import logging
 import marshal
 import os
 import re
-import shutil
 import sys
-import tempfile
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, replace
 from itertools import chain, product, repeat
@@ -60,9 +57,20 @@ from rulesarchive.corpus.model import (
 )
 from rulesarchive.corpus.numbers import CHAPTER, RULE_NUMBER, SECTION, numbering_era
 from rulesarchive.corpus.sets import MagicSet
+from rulesarchive.system.lazy import lazy_module
 
 if TYPE_CHECKING:
+    import ctypes
+    import shutil
+    import tempfile
+    from concurrent import futures
+
     from filelock import FileLock
+else:  # what only writing uses: a command that reads does not import it (see system.lazy)
+    ctypes = lazy_module("ctypes")
+    futures = lazy_module("concurrent.futures")
+    shutil = lazy_module("shutil")
+    tempfile = lazy_module("tempfile")
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -644,13 +652,14 @@ def _write_files(folder: Path, files: dict[str, str | bytes]) -> None:
         written.result()
 
 
-_WRITER_POOL: list[ThreadPoolExecutor] = []
+_WRITER_POOL: list[futures.ThreadPoolExecutor] = []
 
 
-def _writers() -> ThreadPoolExecutor:
+def _writers() -> futures.ThreadPoolExecutor:
     """Return this process's writer threads (started once: four for every release cost more)."""
     if not _WRITER_POOL:
-        _WRITER_POOL.append(ThreadPoolExecutor(max_workers=4, thread_name_prefix="archive-write"))
+        pool = futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="archive-write")
+        _WRITER_POOL.append(pool)
     return _WRITER_POOL[0]
 
 
@@ -740,9 +749,10 @@ def _swap_into_place(staging: Path, target: Path) -> None:
 
 def exchange_paths(first: Path, second: Path) -> bool:
     """Swap two paths atomically (Linux renameat2 RENAME_EXCHANGE); False where unsupported."""
-    if _renameat2 is None:
+    renameat2 = _renameat2()
+    if renameat2 is None:
         return False
-    if _renameat2(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), 2) == 0:
+    if renameat2(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), 2) == 0:
         return True
     code = ctypes.get_errno()
     if code in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
@@ -751,11 +761,16 @@ def exchange_paths(first: Path, second: Path) -> bool:
 
 
 _AT_FDCWD = -100
-_renameat2: Callable[..., int] | None
-try:
-    _renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
-except (AttributeError, OSError):
-    _renameat2 = None
+
+
+@functools.cache
+def _renameat2() -> Callable[..., int] | None:
+    """The C library's renameat2, or None where there is none."""
+    try:
+        found: Callable[..., int] = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):
+        return None
+    return found
 
 
 def render_rules_text(document: Document) -> str:

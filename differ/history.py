@@ -6,15 +6,22 @@ import datetime as dt
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.model import Release, Rule
 from rulesarchive.corpus.typography import normalise_text
-from rulesarchive.differ.align import Pair
 from rulesarchive.differ.changes import Change
-from rulesarchive.differ.classify import classify_pair
 from rulesarchive.differ.kinds import Kind
 from rulesarchive.differ.texts import wording_phrases
 from rulesarchive.differ.words import Diff, Phrase, diff_words
+from rulesarchive.system.lazy import lazy_module
+
+# Classifying is loaded only where a history is told from sightings (see lineage).
+if TYPE_CHECKING:
+    from rulesarchive.differ import align, classify
+else:
+    align = lazy_module("rulesarchive.differ.align")
+    classify = lazy_module("rulesarchive.differ.classify")
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +116,7 @@ def history_of(sightings: Sequence[Sighting], first_is_addition: bool) -> tuple[
             last_good = len(versions) - 1
             continue
         reference = sightings[last_good]
-        change = classify_pair(Pair(reference.rule, sighting.rule))
+        change = classify.classify_pair(align.Pair(reference.rule, sighting.rule))
         if change.kind == Kind.TRUNCATION and len(sighting.rule.text) > len(reference.rule.text):
             # The copy taken as the first complete one was itself cut: it is the truncation,
             # and this one is the first complete version (no change is faked).

@@ -15,15 +15,24 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.model import Document, Release, Rule
-from rulesarchive.differ.align import Pair
 from rulesarchive.differ.changes import Change
-from rulesarchive.differ.classify import ReleaseDiff, classify_pair
 from rulesarchive.differ.history import History, Version, version_of
 from rulesarchive.differ.kinds import Kind
-from rulesarchive.differ.sections import units
 from rulesarchive.differ.words import Diff, diff_words
+from rulesarchive.system.lazy import lazy_module
+
+# Tracing (aligning, classifying) is loaded when a trace is extended: reading kept lines
+# and telling a history needs none of it.
+if TYPE_CHECKING:
+    from rulesarchive.differ import align, classify, sections
+    from rulesarchive.differ.classify import ReleaseDiff
+else:
+    align = lazy_module("rulesarchive.differ.align")
+    classify = lazy_module("rulesarchive.differ.classify")
+    sections = lazy_module("rulesarchive.differ.sections")
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +140,7 @@ def extend_trace(
         split_from, merged_from = _origins(diff)
         now: dict[str, str] = {}
         taken: set[str] = set()
-        for rule in units(document):
+        for rule in sections.units(document):
             change = changes.get(rule.number)
             old_number = rule.number if diff is not None and change is None else None
             if change is not None:
@@ -219,7 +228,7 @@ def line_versions(
         change = stretch.change
         reference = line.stretches[complete] if complete is not None else None
         if reference is not None and (change is None or versions[-1].kind == Kind.TRUNCATION):
-            change = classify_pair(Pair(reference.rule, stretch.rule))
+            change = classify.classify_pair(align.Pair(reference.rule, stretch.rule))
         kind = change.kind if change is not None else first_kind
         if (
             complete is not None

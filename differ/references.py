@@ -22,16 +22,19 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
+from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
 from rulesarchive.corpus.numbers import Citation, parent_of, parse_citations, rule_sort_key
-from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.glossary import term_key
 from rulesarchive.differ.kinds import GlossaryKind, Kind, Place, ProblemKind
 from rulesarchive.differ.lineage import Line
 from rulesarchive.differ.texts import title_key
 from rulesarchive.differ.translations import base_release, citation_differences
 from rulesarchive.differ.words import Phrase
+
+if TYPE_CHECKING:  # a diff's class is loaded by whoever made the diff
+    from rulesarchive.differ.classify import ReleaseDiff
 
 GLOSSARY = "Glossary: "  # the `rule` of a citation in a glossary definition
 _GUESS_MIN = 0.2  # share of the citing text's words a guessed rule must have

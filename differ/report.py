@@ -10,8 +10,6 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.model import DocKind, Release
-from rulesarchive.differ.glossary import same_term
-from rulesarchive.differ.headings import heading_moves
 from rulesarchive.differ.kinds import (
     RENUMBERING,
     GlossaryKind,
@@ -21,7 +19,6 @@ from rulesarchive.differ.kinds import (
     TranslationStatus,
 )
 from rulesarchive.differ.release_report import release_label
-from rulesarchive.differ.renumbering import shift_text, summarise_renumbering
 from rulesarchive.differ.report_types import (
     ChangeJson,
     CheckHistoryJson,
@@ -40,8 +37,8 @@ from rulesarchive.differ.report_types import (
     TranslationJson,
     VersionJson,
 )
-from rulesarchive.differ.sections import paragraph_changes, texts_of
 from rulesarchive.differ.texts import wording_phrases
+from rulesarchive.system.lazy import lazy_module
 
 if TYPE_CHECKING:  # the results' modules are loaded by the commands that make them
     from rulesarchive.differ.changes import Change
@@ -52,6 +49,18 @@ if TYPE_CHECKING:  # the results' modules are loaded by the commands that make t
     from rulesarchive.differ.translation_compare import Follow, Rendering, RuleTranslations
     from rulesarchive.differ.translations import TranslationReport
     from rulesarchive.differ.words import Phrase
+
+# What only a release diff's report uses (a history's or a check's does not load it).
+if TYPE_CHECKING:
+    from rulesarchive.differ import glossary as glossary_terms
+    from rulesarchive.differ import headings as heading_titles
+    from rulesarchive.differ import renumbering as shifts
+    from rulesarchive.differ import sections as section_texts
+else:
+    glossary_terms = lazy_module("rulesarchive.differ.glossary")
+    heading_titles = lazy_module("rulesarchive.differ.headings")
+    shifts = lazy_module("rulesarchive.differ.renumbering")
+    section_texts = lazy_module("rulesarchive.differ.sections")
 
 _ORDER = {kind: index for index, kind in enumerate(Kind)}
 _GROUPED = {Kind.TYPOGRAPHY, Kind.TRUNCATION}  # one line each, with their rule lists
@@ -79,7 +88,8 @@ def diff_data(
         "changes": [_change_data(change, fixes, paragraphs=sectioned) for change in changes]
         + [_change_data(change, {}, heading=True) for change in headings],
         "renumbering": [
-            {"old": a, "new": b} for a, b in (*diff.renumbering, *heading_moves(diff.headings))
+            {"old": a, "new": b}
+            for a, b in (*diff.renumbering, *heading_titles.heading_moves(diff.headings))
         ],
         "sweeps": [
             {"old": s.old, "new": s.new, "rules": list(s.rules), "glossary": list(s.glossary)}
@@ -204,7 +214,7 @@ def _paragraphs_data(old: str, new: str, kind: Kind) -> list[ParagraphJson]:
         return []
     return [
         {"kind": p.kind, "old": p.old, "new": p.new, "phrases": _phrases(p.phrases)}
-        for p in paragraph_changes(old, new)
+        for p in section_texts.paragraph_changes(old, new)
     ]
 
 
@@ -258,8 +268,8 @@ def diff_text(data: DiffJson, markdown: bool = False) -> str:
     if moves:
         lines += ["", "## Renumbering" if markdown else "Renumbering:"]
         lines += [
-            f"{'- ' if markdown else '  '}{shift_text(shift)}"
-            for shift in summarise_renumbering(moves)
+            f"{'- ' if markdown else '  '}{shifts.shift_text(shift)}"
+            for shift in shifts.summarise_renumbering(moves)
         ]
     return "\n".join(lines).rstrip() + "\n"
 
@@ -313,7 +323,7 @@ def _glossary_lines(changes: list[GlossaryChangeJson], markdown: bool) -> list[s
         if kind in {GlossaryKind.ADDED, GlossaryKind.REMOVED} or old is None or new is None:
             lines.append(f"{bullet}{kind} {new or old}")  # only these lack a term
             continue
-        renamed = not same_term(old, new)
+        renamed = not glossary_terms.same_term(old, new)
         if kind in _GROUPED_GLOSSARY or (kind == GlossaryKind.SWEEP and not renamed):
             continue
         line = f"renamed {old} → {new}" if renamed else f"{kind} {new}"
@@ -419,7 +429,7 @@ def history_data(history: History, kind: DocKind = DocKind.CR) -> HistoryJson:
     if kind == DocKind.CR:
         return data
     for version, told in zip(data["versions"], history.versions, strict=True):
-        version["paragraphs"] = _paragraphs_data(*texts_of(told.diff), told.kind)
+        version["paragraphs"] = _paragraphs_data(*section_texts.texts_of(told.diff), told.kind)
     return {"doc": str(kind), **data}
 
 

@@ -15,10 +15,10 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.model import Document, Release, Rule
 from rulesarchive.corpus.numbers import parse_citations, rule_sort_key
-from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.kinds import WORDING, Kind, TranslationStatus
 from rulesarchive.differ.translation_align import (
     ENGLISH_NAME,
@@ -27,6 +27,9 @@ from rulesarchive.differ.translation_align import (
     TranslationAlignment,
     align_translation,
 )
+
+if TYPE_CHECKING:  # a diff's class is loaded by whoever made the diff
+    from rulesarchive.differ.classify import ReleaseDiff
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,8 +7,15 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import islice
+from typing import TYPE_CHECKING
 
-from diff_match_patch import diff_match_patch
+from rulesarchive.system.lazy import lazy_module
+
+# The pure-Python library runs only where the C++ build is missing (see diff_chars).
+if TYPE_CHECKING:
+    import diff_match_patch
+else:
+    diff_match_patch = lazy_module("diff_match_patch")
 
 try:
     from fast_diff_match_patch import diff as _fast_diff
@@ -31,8 +38,6 @@ _WORD = rf"\d+\.\d+[a-z]*|[{_CJK}]|[^\W_{_CJK}]+"
 _SPACE = r"\t-\r\x1c-\x1f "
 _ASCII_TOKEN = re.compile(rf"[0-9]+\.[0-9]+[a-z]*|\w+|[{_SPACE}]+|[^\w{_SPACE}]", re.ASCII)
 _ASCII_WORD = re.compile(r"[0-9]+\.[0-9]+[a-z]*|[a-z0-9]+")  # of a lower-cased text
-_ENGINE = diff_match_patch()
-_ENGINE.Diff_Timeout = 0  # deterministic output; rule texts are short
 _OPS = {"=": EQUAL, "-": DELETE, "+": INSERT}
 
 
@@ -43,10 +48,17 @@ def diff_chars(old: str, new: str) -> list[tuple[int, str]]:
     it gives the same output about ten times faster. Elsewhere the pure-Python library runs.
     """
     if _fast_diff is None:
-        diffs: list[tuple[int, str]] = _ENGINE.diff_main(old, new, False)
+        diffs: list[tuple[int, str]] = _engine().diff_main(old, new, False)
         return diffs
     pieces = _fast_diff(old, new, timelimit=0, checklines=False, cleanup="No", counts_only=False)
     return [(_OPS[op], text) for op, text in pieces]
+
+
+@cache
+def _engine() -> diff_match_patch.diff_match_patch:
+    engine = diff_match_patch.diff_match_patch()
+    engine.Diff_Timeout = 0  # deterministic output; rule texts are short
+    return engine
 
 
 @dataclass(frozen=True, slots=True)

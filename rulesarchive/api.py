@@ -22,8 +22,8 @@ from rulesarchive.corpus.model import Release as StoredRelease
 from rulesarchive.corpus.store import ArchiveError, NotFound, UnknownRelease, UnknownRule
 from rulesarchive.differ import release_report
 from rulesarchive.differ.kinds import Kind
-from rulesarchive.lazy import lazy_module
 from rulesarchive.library import Library, read_scraped_history
+from rulesarchive.system.lazy import lazy_module
 
 if TYPE_CHECKING:
     from rulesarchive.differ.changes import Change

@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING
 from rulesarchive.corpus.derived import DerivedData, Kind, entry_key
 from rulesarchive.corpus.model import DocKind, Document, Release
 from rulesarchive.corpus.store import Archive
-from rulesarchive.lazy import lazy_module
+from rulesarchive.system.lazy import lazy_module
 
 if TYPE_CHECKING:
     from rulesarchive.differ.classify import ReleaseDiff
 
-# Loaded when a diff is worked out (a kept one is read without them; see rulesarchive.lazy).
+# Loaded when a diff is worked out (a kept one is read without them; see rulesarchive.system.lazy).
 if TYPE_CHECKING:  # the modules themselves, for their types
     import multiprocessing
 

@@ -42,7 +42,7 @@ from rulesarchive.corpus.store import (
     no_releases,
 )
 from rulesarchive.diffs import Diffs
-from rulesarchive.lazy import lazy_module
+from rulesarchive.system.lazy import lazy_module
 
 if TYPE_CHECKING:
     from rulesarchive.differ.classify import ReleaseDiff
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from rulesarchive.differ.translation_compare import RuleTranslations, Track
     from rulesarchive.differ.translations import TranslationReport
 
-# The differ's heavier parts, loaded by the first method that uses them (see rulesarchive.lazy).
+# The differ's heavier parts, loaded by the first method that uses them (see system.lazy).
 if TYPE_CHECKING:  # the modules themselves, for their types
     from rulesarchive import checks
     from rulesarchive import lines as kept_lines

@@ -1,1 +1,2 @@
-"""What the stages share of the operating system: child processes that end with their parent."""
+"""What the stages share of the running process: child processes that end with their parent,
+modules loaded when first used, the extras installed."""
