@@ -253,7 +253,7 @@ class DerivedData:
             return None
         value = _decoded(entry, row[0], row[1], expect)
         if value is None:
-            self._delete(entry)
+            self.discard(entry)
             return None
         now = int(time.time())
         if now - (row[2] if type(row[2]) is int else 0) > _TOUCH_AFTER:
@@ -362,7 +362,7 @@ class DerivedData:
         """Keep work done for `count` steps under `keys[count]`, in place of that of `since`."""
         self.put(keys[count], value)
         if since and since != count:  # superseded: the work kept now answers everything it did
-            self._delete(keys[since])
+            self.discard(keys[since])
 
     def summary(self) -> list[KindSummary]:
         """Return what is kept, by kind."""
@@ -466,7 +466,8 @@ class DerivedData:
             self._failed(error)
             return False
 
-    def _delete(self, entry: str) -> None:
+    def discard(self, entry: str) -> None:
+        """Forget what is kept under a key (work superseded by what is kept now)."""
         self._write(lambda c: c.execute("DELETE FROM entries WHERE key = ?", (entry,)))
 
     def _prune(self) -> None:

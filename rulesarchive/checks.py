@@ -4,7 +4,8 @@ Checking goes a release at a time, oldest first (differ.references), so what it 
 its first n releases (a CheckState for English, the problems' lives for a translation) is kept
 under a digest of those n releases: after a release added at the end, that release alone is
 checked. A release changed or inserted before the end, or other code, finds nothing kept:
-every release is checked again.
+every release is checked again. The check of all n releases is kept beside (a tenth of the
+state's size): a command that only reads the check loads that, not the state.
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ def check_english(
     the kept state covers fewer than `fewest` releases.
     """
     keys = _keys("en", [repr(release) for release in releases])
+    kept = derived.get(_result_key(keys), LanguageCheck)
+    if kept is not None:
+        return kept
     state = _kept_state(derived, keys, CheckState())
     since = state.count
     if since < fewest:
@@ -48,7 +52,7 @@ def check_english(
         with collection_paused():
             state.extend(releases, shots_from(since))
         derived.keep_latest(keys, state, state.count, since)
-    return state.result("en", releases)
+    return _kept_result(derived, keys, state.result("en", releases), since)
 
 
 def check_translation(
@@ -70,7 +74,11 @@ def check_translation(
     inserted does).
     """
     keys = translation_keys(language, releases, english)
+    kept = derived.get(_result_key(keys), LanguageCheck)
+    if kept is not None:
+        return kept
     lives = _kept_state(derived, keys, ProblemLives())
+    since = lives.count
 
     def keep(lives: ProblemLives) -> None:
         # after each release: an English release added goes back to any of them
@@ -80,7 +88,7 @@ def check_translation(
         documents = documents_from(lives.count)
         with collection_paused():
             follow_translated(lives, releases, documents, english, english_rules, keep)
-    return lives.result(language, releases)
+    return _kept_result(derived, keys, lives.result(language, releases), since)
 
 
 def kept_translation_count(
@@ -117,6 +125,24 @@ def _keys(language: str, steps: Iterable[str]) -> list[str]:
         digest.update(step.encode())
         keys.append(entry_key(Kind.CHECK, language, digest.hexdigest()))
     return keys
+
+
+def _result_key(keys: list[str]) -> str:
+    """The key of the check of all the releases `keys` step through."""
+    return entry_key(Kind.CHECK, "result", keys[-1])
+
+
+def _kept_result(
+    derived: DerivedData, keys: list[str], result: LanguageCheck, since: int
+) -> LanguageCheck:
+    """Keep the check of all the releases (when it covers them all) in place of the one of
+    their first `since`, and return it."""
+    count = len(result.releases)
+    if count == len(keys) - 1:
+        derived.put(_result_key(keys), result)
+        if since and since != count:  # superseded, as the state it was read from
+            derived.discard(_result_key(keys[: since + 1]))
+    return result
 
 
 def _kept_state(derived: DerivedData, keys: list[str], fresh: State) -> State:

@@ -80,11 +80,21 @@ def test_a_check_extended_by_one_and_by_two_releases_is_the_check_from_nothing(t
     assert result == whole
     again, starts = kept(releases, shots, 5, store)
     assert (again, starts) == (whole, [])  # all kept: nothing asked for
-    assert _entries(store) == [("check", 1)]  # each kept state replaces the one it extends
+    # each kept state replaces the one it extends, and its check the check of that one
+    assert _entries(store) == [("check", 2)]
     for count in range(1, 6):  # the check of the first releases is the whole check's beginning
         assert whole.until(releases[count - 1]) == check_snapshots(
             "en", releases[:count], shots[:count]
         )
+
+
+def test_a_check_kept_whole_is_read_without_its_state(tmp_path, monkeypatch):
+    releases, shots = shots_of(DOCUMENTS)
+    store = DerivedData(tmp_path)
+    whole = kept(releases, shots, 5, store)[0]
+    # the state (ten times the check's size on the real archive) is not loaded again
+    monkeypatch.setattr(DerivedData, "latest", lambda *args: pytest.fail("state loaded"))
+    assert kept(releases, shots, 5, store) == (whole, [])
 
 
 def test_snapshots_from_a_release_on_are_those_of_every_release_from_it():
@@ -224,10 +234,11 @@ def test_the_site_keeps_its_checks_and_reads_them_back(library, gathered, tmp_pa
         assert store.check(language, data, base) == whole  # kept
         assert store.check(language, data, base) == whole  # read back
         assert fresh.check(language) == whole  # the same check from the documents
-    # English: its last state; a translation: the state after each of its releases
+    # English: its last state; a translation: the state after each of its releases; and the
+    # check of each language's releases, beside its state
     assert (".", sum(n for k, n in _entries(store.derived) if k == "check")) == (
         ".",
-        1 + len(chinese.releases),
+        1 + len(chinese.releases) + 2,
     )
 
 
