@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cached_property, lru_cache
 from heapq import nsmallest
 from itertools import chain
@@ -26,6 +26,7 @@ REWRITTEN = 0.25  # left over under one number on both sides, with this much: a 
 REWRITTEN_MOVED = 0.35  # ... under a parent that moved (502.63a -> 702.2a), a little more
 KEPT_SHARE = 0.6  # ... or the shorter text's (weighted) words mostly live on in the longer
 KEPT_WORDS = 5  # a shorter text needs this many words for its share to count
+SECOND_CHOICE = 0.85  # a rule outscored for its best candidate: how close its next must come
 _CANDIDATES = 12  # the rules sharing the most weight with a rule, scored in full
 _COMMON_SHARE = 0.2  # a word in more than this share of the rules finds no candidates
 _SAME_NUMBER, _SAME_PARENT, _SAME_CHAPTER = 0.05, 0.03, 0.02  # place bonuses, break near-ties
@@ -33,7 +34,7 @@ _SAME_NUMBER, _SAME_PARENT, _SAME_CHAPTER = 0.05, 0.03, 0.02  # place bonuses, b
 # sub-rules went to the candidate's (601.3, whose 601.3a-d stayed, is 601.3, not 601.4).
 _FOLLOWS_PARENT = 0.1
 _SAME_OPENING, _OPENING_WORDS = 0.2, 6  # credit for the same first words
-_KEYWORDS = frozenset({"701", "702"})  # keyword actions and abilities: one rule a keyword
+KEYWORDS = frozenset({"701", "702"})  # keyword actions and abilities: one rule a keyword
 
 
 class Pair(NamedTuple):
@@ -218,7 +219,7 @@ class Evidence:
         went = self.parents.get(parent) if parent is not None else None
         if (
             went is not None
-            and new.number[:3] in _KEYWORDS
+            and new.number[:3] in KEYWORDS
             and went[:3] == new.number[:3]
             and went != _parent(new.number)
         ):
@@ -435,18 +436,45 @@ def _match_by_evidence(
             floor = SAME_NUMBER_PAIRED if evidence.in_place(rule, other) else PAIRED
             if score >= floor:
                 scored.append((score, index, candidate))
-    _take_best_first(scored, matched, taken)
+    parent = evidence.placed
+
+    def together(index: int, candidate: int) -> bool:
+        return _parent(parent(old[index].number)) == _parent(new[candidate].number)
+
+    _take_best_first(scored, matched, taken, together)
 
 
 def _take_best_first(
-    scored: list[tuple[float, int, int]], matched: dict[int, int], taken: set[int]
+    scored: list[tuple[float, int, int]],
+    matched: dict[int, int],
+    taken: set[int],
+    together: Callable[[int, int], bool] | None = None,
 ) -> None:
-    """Pair (score, old index, new index) candidates best first, each rule once."""
+    """Pair (score, old index, new index) candidates best first, each rule once.
+
+    With `together` (whether an old and a new rule are under one parent): a rule whose best
+    candidate, under its own parent, went to another rule takes a lesser candidate only if
+    it scores at least SECOND_CHOICE of the best. Else its text went into that candidate too
+    (201.2b folded into 201.2a) or came out of it, which find_splits tells.
+    """
     scored.sort(key=lambda item: (-item[0], item[1], item[2]))
-    for _score, index, candidate in scored:
-        if index not in matched and candidate not in taken:
-            matched[index] = candidate
-            taken.add(candidate)
+    best_old: dict[int, tuple[float, int]] = {}
+    best_new: dict[int, tuple[float, int]] = {}
+    if together is not None:
+        for score, index, candidate in scored:
+            best_old.setdefault(index, (score, candidate))
+            best_new.setdefault(candidate, (score, index))
+    for score, index, candidate in scored:
+        if index in matched or candidate in taken:
+            continue
+        if together is not None:
+            (old_best, other), (new_best, rival) = best_old[index], best_new[candidate]
+            if (score < SECOND_CHOICE * old_best and together(index, other)) or (
+                score < SECOND_CHOICE * new_best and together(rival, candidate)
+            ):
+                continue
+        matched[index] = candidate
+        taken.add(candidate)
 
 
 def _best_candidates(votes: dict[int, float], mass: float, masses: dict[int, float]) -> set[int]:

@@ -7,12 +7,13 @@ read ahead has the intrinsic abilities…') is still found in the rule it came f
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rulesarchive.corpus.model import Rule
 from rulesarchive.corpus.numbers import rule_sort_key
-from rulesarchive.differ.align import Evidence, Pair
+from rulesarchive.differ.align import KEYWORDS, Evidence, Pair
 from rulesarchive.differ.words import word_bag
 
 PART_FOUND = 0.5  # weighted share of a part's words found in the whole it came from
@@ -24,9 +25,14 @@ FAMILY_FOUND, FAMILY_ADDS = 0.4, 0.03
 # A part as like the whole as its successor is (610.3a into one rule for spells and abilities
 # and one for triggered abilities) is a part even when it adds nothing the successor lacks.
 AS_LIKE, LIKE_FLOOR = 0.9, 0.3
+# ... or, under the whole's rule, its first sentence found this much: a part a kind
+# (204.3h 'Lands have their own unique set of subtypes; ...' and its list of land types)
+OPENING_FOUND, _OPENING_WORDS = 0.9, 8
 _WINDOW = 4  # the parts of a split sit next to each other: look this many pairs either way
 _MIN_WORDS = 4  # 'Reserved for future use.' is contained in too much to mean anything
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z“\"])")
+_SHORT = 3  # a word this long or shorter is never a plural ('has', 'is', 'its')
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,17 +122,21 @@ def _gives(
     A part is of the whole's rule or its successor's (204.3f of 205.3d, which became 204.3g;
     613.3d of 613.3c, merged into 613.4c), or `close` to it in the same section (500.5 into
     500.4, 500.5a and 500.5b): a rule of another section that reads alike (715.2a, 720.2a) is
-    no part.
+    no part, nor is a rule of another keyword (Hexproof's 702.11g is no part of Protection's
+    702.16h: the pairs between them are few only because the rules between did not change).
     """
     sections = {whole.number[:3], successor.number[:3] if successor else ""}
     if _stem(part.number) in {_stem(whole.number), _stem(successor.number if successor else "")}:
         found, adds = FAMILY_FOUND, FAMILY_ADDS
-    elif close and part.number[:3] in sections:
+    elif close and part.number[:3] in sections - KEYWORDS:
         found, adds = CLOSE_FOUND, ADDS
     else:
         return 0.0
     part_mass = likeness.mass(part.text)
     share = likeness.shared(part.text, whole.text) / part_mass
+    if share < found and found == FAMILY_FOUND:
+        opening = _opening_share(likeness, part.text, whole.text)
+        share = opening if opening >= OPENING_FOUND else share
     if share < found:
         return 0.0
     if successor is None:
@@ -139,6 +149,29 @@ def _gives(
     like = likeness.likeness(whole.text, part.text)
     as_like = like >= LIKE_FLOOR and like >= AS_LIKE * likeness.likeness(whole.text, successor.text)
     return share if as_like else 0.0
+
+
+def _opening_share(likeness: Evidence, part: str, whole: str) -> float:
+    """Return the weighted share of the words of `part`'s first sentence found in `whole`, a
+    plural as its singular.
+
+    A list split into a rule for each kind opens each part with what the whole said of it,
+    and goes on with what is new ('Lands have their own unique set of subtypes; ... The land
+    types are Desert, Forest, ...' out of 'Artifact, enchantment, land, and planeswalker each
+    have their own unique set of possible subtypes').
+    """
+    opening = word_bag(_SENTENCE_END.split(part, maxsplit=1)[0])
+    if opening.total() < _OPENING_WORDS:
+        return 0.0
+    found = set(map(_singular, word_bag(whole)))
+    weights = likeness.weights
+    mass = sum(weights[word] * count for word, count in opening.items())
+    kept = sum(weights[word] * count for word, count in opening.items() if _singular(word) in found)
+    return kept / mass if mass else 0.0
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > _SHORT and word.endswith("s") else word
 
 
 def _settle(

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from rulesarchive.corpus.numbers import Citation, parse_citations
+from rulesarchive.corpus.numbers import Citation, parse_citations, rule_sort_key
 from rulesarchive.corpus.typography import normalise_text
 from rulesarchive.differ.words import Diff, Phrase, phrases_of, words_of
 
@@ -111,7 +111,21 @@ def _moved_letters(citation: Citation, letters: str, number_map: dict[str, str])
     end_now = number_map.get(citation.last, citation.last)
     parent = end_now.rstrip(_LETTERS)
     moved = end_now[len(parent) :]
-    return moved if moved and parent == now.rstrip(_LETTERS) else letters
+    if not moved or parent != now.rstrip(_LETTERS):
+        return letters
+    if _last_of_list(number_map, citation.last) == citation.last:
+        # the range ran to the end of its list ('301.5a–d' of 301.5a–d): it still does when a
+        # rule moved in after its end (301.7 became 301.5e, and the range '301.5a–e')
+        moved = _last_of_list(number_map.values(), end_now)[len(parent) :]
+    return moved
+
+
+def _last_of_list(numbers: Iterable[str], number: str) -> str:
+    """Return the last of `numbers` under the rule `number` is a sub-rule of (301.5d of
+    301.5a–d for 301.5b)."""
+    parent = number.rstrip(_LETTERS)
+    siblings = [n for n in numbers if n != parent and n.rstrip(_LETTERS) == parent]
+    return max(siblings, key=rule_sort_key, default=number)
 
 
 def wording_phrases(diff: Diff) -> tuple[Phrase, ...]:

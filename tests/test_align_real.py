@@ -32,8 +32,9 @@ def _pairs(diff):
         ("2020-06-01", "2020-07-03", "610.3a", ("610.3a", "610.3b")),
         ("2007-02-01", "2007-05-01", "104.1", ("104.1", "104.1a")),
         ("2017-08-25", "2017-09-29", "112.10", ("112.10", "112.10b", "112.10c")),
-        # artifact, enchantment ... each have their own unique set of subtypes
-        ("2009-05-01", "2009-07-11", "205.3d", ("204.3f", "204.3g", "204.3j")),
+        # artifact, enchantment ... each have their own unique set of subtypes; each part opens
+        # with what 205.3d said of it and goes on with its list of types
+        ("2009-05-01", "2009-07-11", "205.3d", tuple(f"204.3{c}" for c in "fghijk")),
     ],
 )
 def test_a_split_is_found_when_its_parts_were_reworded(ingested, old, new, whole, parts):
@@ -64,6 +65,9 @@ def test_the_part_under_the_wholes_number_carries_its_line(ingested, old, new, w
     [
         ("2022-04-29", "2022-06-10", ("705.1", "705.2"), "705.2"),
         ("2020-01-24", "2020-04-17", ("613.3c", "613.3d"), "613.4c"),
+        # 'If an object has more than one name...' folded into 'Two or more objects have the
+        # same name if they have at least one name in common'
+        ("2020-11-20", "2021-02-05", ("201.2a", "201.2b"), "201.2a"),
     ],
 )
 def test_a_merge_is_found_when_the_whole_was_reworded(ingested, old, new, parts, whole):
@@ -131,3 +135,19 @@ def test_a_removed_keyword_rule_is_not_paired_with_another_keywords_new_rule(ing
     pairs = _pairs(_diff(archive, "2009-07-11", "2009-09-04"))
     assert ("702.73b", None) in pairs and (None, "702.2d") in pairs
     assert not any(number.startswith("702.73") for number in library.history("702.2e").numbers)
+
+
+def test_a_rule_folded_into_its_neighbour_is_not_paired_with_the_next_one(ingested):
+    # 201.2b's best match, 201.2a, went to the old 201.2a: 201.2b was merged into it, and the
+    # new 201.2c (different names) is a new rule, not 201.2b rewritten
+    archive, _ = ingested
+    pairs = _pairs(_diff(archive, "2020-11-20", "2021-02-05"))
+    assert {("201.2a", "201.2a"), ("201.2c", "201.2b"), ("201.2b", None), (None, "201.2c")} <= pairs
+
+
+def test_a_new_keyword_rule_is_no_part_of_another_keywords_rule(ingested):
+    # Hexproof's new 702.11g ('Hexproof from each [characteristic]') reads like Protection's
+    # 702.16h, a few changed pairs away: it is no part of it
+    archive, _ = ingested
+    splits = _diff(archive, "2024-04-10", "2024-06-07").splits
+    assert not [s for s in splits if "702.16h" in s.old and "702.11g" in s.new]

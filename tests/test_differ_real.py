@@ -174,3 +174,12 @@ def test_a_rule_follows_its_chapter_when_the_chapter_moved_by_title(ingested):
         "311.6",
         "311.7",
     )
+
+
+def test_a_range_that_grows_with_its_list_is_a_reference_update(ingested):
+    # 301.7 became 301.5e, so 301.6's 'Rules 301.5a-d apply to Fortifications' became
+    # '301.5a-e': the range still covers every Equipment rule, the wording did not change
+    archive, _ = ingested
+    changes = {c.new_number: c for c in _diff(archive, "2013-07-13", "2013-09-27").changes}
+    assert changes["301.5e"].old_number == "301.7"
+    assert changes["301.6"].kind == "reference"

@@ -88,6 +88,15 @@ def test_a_range_ending_in_two_letters_is_renumbered_as_a_whole():
     assert only_references("See rules 704.5y-aa.", "See rules 704.5z-ab.", moved)
 
 
+def test_a_range_to_the_end_of_its_list_grows_with_a_rule_moved_into_the_list():
+    kept = {number: number for number in ("301.5", "301.5a", "301.5b", "301.5c", "301.5d")}
+    moved = kept | {"301.6": "301.6", "301.7": "301.5e"}
+    assert only_references("Rules 301.5a-d apply.", "Rules 301.5a-e apply.", moved)
+    # a range that stopped short of its list's end does not grow
+    shorter = moved | {"301.5e": "301.5e", "301.7": "301.5f"}
+    assert not only_references("Rules 301.5a-d apply.", "Rules 301.5a-e apply.", shorter)
+
+
 def test_a_citation_spells_out_its_first_number_and_a_range_end_written_in_full():
     text = "See rules 702.19b–d, 903.6–903.11, rules 306–311 and 111, and 119.7–8."
     spelled = [
