@@ -22,6 +22,7 @@ from rulesarchive.differ.words import first_words, word_bag
 PAIRED = 0.55  # a pair this alike is the same rule, wherever it moved
 SAME_NUMBER_PAIRED = 0.35  # under the same number, less likeness is enough
 LIKENESS_FLOOR = 0.2  # however much of the shorter text is kept, less likeness is no pair
+LONE_MOVE = 0.65  # a rule moving to another chapter alone, its neighbours staying, needs this
 REWRITTEN = 0.25  # left over under one number on both sides, with this much: a rewrite in place
 REWRITTEN_MOVED = 0.35  # ... under a parent that moved (502.63a -> 702.2a), a little more
 KEPT_SHARE = 0.6  # ... or the shorter text's (weighted) words mostly live on in the longer
@@ -294,6 +295,35 @@ class Evidence:
             parents = filter(None, map(_parent, stayed))
             self.kept_children |= {(parent, parent) for parent in parents}
 
+    def moves_alone(self, old: Rule, new: Rule) -> bool:
+        """Tell whether pairing two rules moves one to another chapter alone: the rules next to
+        the old one went on in its chapter, and those next to the new one were in the new one's.
+
+        A rule that reads like a rule of another chapter is no move without more evidence
+        (Commander's 903.9, removed in 2016, and the new 106.10 both turn mana colorless).
+        """
+        chapter = self.placed(old.number)[:3]
+        if chapter == new.number[:3]:
+            return False
+        before, after = self._neighbours
+        went = list(filter(None, map(self.parents.get, before.get(old.number, ()))))
+        came = list(filter(None, map(self._came_from.get, after.get(new.number, ()))))
+        return (
+            bool(went and came)
+            and all(number[:3] == chapter for number in went)
+            and all(self.placed(number)[:3] == new.number[:3] for number in came)
+        )
+
+    @cached_property
+    def _neighbours(self) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+        """The numbers either side of each rule's, in the old release and in the new."""
+        return _neighbours(self._releases[0]), _neighbours(self._releases[1])
+
+    @cached_property
+    def _came_from(self) -> dict[str, str]:
+        """New number -> old number of the rules paired so far (asked once they are learnt)."""
+        return {new: old for old, new in self.parents.items()}
+
     def kept(self, one: str, other: str) -> float:
         """Return the weighted share of the shorter text's words found in the longer one.
 
@@ -361,6 +391,15 @@ def _repeated(rules: Sequence[Rule]) -> set[str]:
         del _REPEATED[next(iter(_REPEATED))]
     _REPEATED[id(rules)] = (rules, repeated)  # the rules are kept: their id stays theirs
     return repeated
+
+
+def _neighbours(rules: Sequence[Rule]) -> dict[str, tuple[str, ...]]:
+    """Map each rule's number to those of the rules before and after it."""
+    numbers = [rule.number for rule in rules]
+    return {
+        number: tuple(numbers[max(0, at - 1) : at] + numbers[at + 1 : at + 2])
+        for at, number in enumerate(numbers)
+    }
 
 
 def _opening_free(text: str) -> str:
@@ -434,6 +473,8 @@ def _match_by_evidence(
             other = new[candidate]
             score = evidence.score(rule, other)
             floor = SAME_NUMBER_PAIRED if evidence.in_place(rule, other) else PAIRED
+            if evidence.moves_alone(rule, other):
+                floor = LONE_MOVE
             if score >= floor:
                 scored.append((score, index, candidate))
     parent = evidence.placed

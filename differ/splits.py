@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rulesarchive.corpus.model import Rule
-from rulesarchive.corpus.numbers import rule_sort_key
+from rulesarchive.corpus.numbers import parent_of, rule_sort_key
 from rulesarchive.differ.align import KEYWORDS, Evidence, Pair
 from rulesarchive.differ.words import word_bag
 
@@ -58,8 +58,8 @@ def find_splits(
     splits = _gather(pairs, likeness, "new")
     merges = _gather(pairs, likeness, "old")
     drop: set[int] = set()
-    found_splits = [_settle(pairs, whole, parts, "new", drop) for whole, parts in splits]
-    found_merges = [_settle(pairs, whole, parts, "old", drop) for whole, parts in merges]
+    found_splits = [_settle(pairs, whole, parts, "new", drop, likeness) for whole, parts in splits]
+    found_merges = [_settle(pairs, whole, parts, "old", drop, likeness) for whole, parts in merges]
     return (
         [pair for index, pair in enumerate(pairs) if index not in drop],
         [Split((whole,), tuple(parts)) for whole, parts in found_splits if len(parts) > 1],
@@ -175,10 +175,11 @@ def _singular(word: str) -> str:
 
 
 def _settle(
-    pairs: list[Pair], near: int, parts: list[int], side: str, drop: set[int]
+    pairs: list[Pair], near: int, parts: list[int], side: str, drop: set[int], likeness: Evidence
 ) -> tuple[str, list[str]]:
     """Give a split whole's line to the part under its number when that part comes first
-    (the list goes on in place: 714.3a into 714.3a and 714.3b); return (whole, parts in order).
+    (the list goes on in place: 714.3a into 714.3a and 714.3b), unless the successor has
+    overtaken it; return (whole, parts in order).
 
     A merge keeps the pairing the aligner chose: the rule under the merged rule's number may
     be the one that gave it the fewest words (701.26b into 701.26b in 2019).
@@ -194,12 +195,31 @@ def _settle(
     first = min(numbers, key=rule_sort_key)
     same = [index for index in parts if getattr(pairs[index], side).number == whole.number]
     if same and first == whole.number and side == "new":
+        part = getattr(pairs[same[0]], side)
+        if successor is not None and _overtaken(likeness, whole, part, successor):
+            return whole.number, sorted(numbers, key=rule_sort_key)
         pairs[same[0]] = _paired(whole, getattr(pairs[same[0]], side), side)
         if successor is None:
             drop.add(near)
         else:
             pairs[near] = _paired(None, successor, side)
     return whole.number, sorted(numbers, key=rule_sort_key)
+
+
+def _overtaken(likeness: Evidence, whole: Rule, part: Rule, successor: Rule) -> bool:
+    """Tell whether a whole's successor next to it in its list, more like it than the part
+    under its number, also holds its first sentence better: a new rule was put before it.
+
+    117.7a ('If a cost is reduced by an amount of colored mana...') went on as 117.7b in
+    2016, after a new 117.7a. A rule that became the head of its own list (104.1, whose
+    text went to 104.1a) goes on in place.
+    """
+    if parent_of(successor.number) != parent_of(whole.number):
+        return False
+    text = whole.text
+    return likeness.likeness(text, part.text) < likeness.likeness(text, successor.text) and (
+        _opening_share(likeness, text, part.text) < _opening_share(likeness, text, successor.text)
+    )
 
 
 def _paired(whole: Rule | None, part: Rule | None, side: str) -> Pair:

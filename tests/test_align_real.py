@@ -151,3 +151,30 @@ def test_a_new_keyword_rule_is_no_part_of_another_keywords_rule(ingested):
     archive, _ = ingested
     splits = _diff(archive, "2024-04-10", "2024-06-07").splits
     assert not [s for s in splits if "702.16h" in s.old and "702.11g" in s.new]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "moved", "added"),
+    [
+        # 'If a cost is reduced by an amount of colored mana, but...' went on as 117.7b; the
+        # new 117.7a (generic mana reductions) was put before it
+        ("2015-11-13", "2016-01-16", ("117.7a", "117.7b"), "117.7a"),
+        # '"change any targets"' went on word for word as 114.6c
+        ("2011-04-01", "2011-05-01", ("114.6b", "114.6c"), "114.6b"),
+        # landcycling went on as typecycling; 502.18c speaks of cycling triggers
+        ("2007-02-01", "2007-05-01", ("502.18c", "502.18d"), "502.18c"),
+    ],
+)
+def test_a_rule_put_before_its_successor_does_not_take_its_line(ingested, old, new, moved, added):
+    archive, _ = ingested
+    pairs = _pairs(_diff(archive, old, new))
+    assert moved in pairs and (None, added) in pairs
+
+
+def test_a_rule_that_only_reads_like_one_of_another_chapter_does_not_move_there(ingested):
+    # Commander's 903.9 (mana outside the color identity becomes colorless) was removed in
+    # 2016; the new 106.10 (generic mana symbols add colorless mana) reads alike, but the
+    # rules either side of both stayed in their chapters
+    archive, _ = ingested
+    pairs = _pairs(_diff(archive, "2015-11-13", "2016-01-16"))
+    assert ("903.9", None) in pairs and (None, "106.10") in pairs
