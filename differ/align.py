@@ -73,6 +73,7 @@ def align_rules(
         evidence = Evidence(old, new, whole, chapters)
         evidence.follow(old, new, matched, whole)
         _match_by_evidence(old, new, matched, evidence)
+        _match_swapped(old, new, matched, evidence)
         _match_rewritten_in_place(old, new, matched, evidence)
     return _pairs_in_order(old, new, matched)
 
@@ -314,6 +315,18 @@ class Evidence:
             and all(self.placed(number)[:3] == new.number[:3] for number in came)
         )
 
+    def gaps(
+        self, old: Sequence[Rule], new: Sequence[Rule], matched: Mapping[int, int]
+    ) -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, str]]]:
+        """Place each rule left over between two paired rules: (new number of the paired rule
+        before it, of the one after it), for the old release's rules and for the new one's."""
+        went = self.parents | {old[o].number: new[n].number for o, n in matched.items()}
+        paired = set(went.values())
+        whole_old, whole_new = self._releases
+        old_anchors = [went.get(rule.number) for rule in whole_old]
+        new_anchors = [rule.number if rule.number in paired else None for rule in whole_new]
+        return _gaps(old_anchors, whole_old), _gaps(new_anchors, whole_new)
+
     @cached_property
     def _neighbours(self) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
         """The numbers either side of each rule's, in the old release and in the new."""
@@ -391,6 +404,19 @@ def _repeated(rules: Sequence[Rule]) -> set[str]:
         del _REPEATED[next(iter(_REPEATED))]
     _REPEATED[id(rules)] = (rules, repeated)  # the rules are kept: their id stays theirs
     return repeated
+
+
+def _gaps(anchors: Sequence[str | None], rules: Sequence[Rule]) -> dict[str, tuple[str, str]]:
+    """Map each rule without an anchor (a paired rule's new number) to the anchors either side."""
+    gaps: dict[str, tuple[str, str]] = {}
+    before, waiting = "", []
+    for anchor, rule in zip([*anchors, ""], [*rules, None], strict=True):
+        if anchor is None and rule is not None:
+            waiting.append(rule.number)
+            continue
+        gaps |= dict.fromkeys(waiting, (before, anchor or ""))
+        before, waiting = anchor or "", []
+    return gaps
 
 
 def _neighbours(rules: Sequence[Rule]) -> dict[str, tuple[str, ...]]:
@@ -546,13 +572,49 @@ def _lowest(keys: list[float], candidates: list[int], fraction: int = 1) -> list
     return [candidate for _, candidate in chosen]
 
 
+def _match_swapped(
+    old: Sequence[Rule], new: Sequence[Rule], matched: dict[int, int], evidence: Evidence
+) -> None:
+    """Pair two neighbours left over on both sides that traded places, when each reads more
+    like the other's new text than like its own (2016 put the end of combat step's 'Second,
+    the active player gets priority' first, as 'Once it begins, the active player gets
+    priority', and its triggers second).
+    """
+    taken = set(matched.values())
+    free_new = {rule.number: index for index, rule in enumerate(new) if index not in taken}
+    by_place: dict[tuple[str, int], int] = {}
+    for index, rule in enumerate(old):
+        place = _position(rule.number)
+        if index not in matched and place is not None and rule.number in free_new:
+            by_place[place] = index
+    for (parent, ordinal), index in by_place.items():
+        other = by_place.get((parent, ordinal + 1))
+        if other is None or index in matched or other in matched:
+            continue
+        first, second = old[index], old[other]
+        first_new, second_new = new[free_new[first.number]], new[free_new[second.number]]
+        crossed = (
+            evidence.likeness(first.text, second_new.text),
+            evidence.likeness(second.text, first_new.text),
+        )
+        straight = (
+            evidence.likeness(first.text, first_new.text),
+            evidence.likeness(second.text, second_new.text),
+        )
+        if min(crossed) >= REWRITTEN and all(c > s for c, s in zip(crossed, straight, strict=True)):
+            matched[index] = free_new[second.number]
+            matched[other] = free_new[first.number]
+
+
 def _match_rewritten_in_place(
     old: Sequence[Rule], new: Sequence[Rule], matched: dict[int, int], evidence: Evidence
 ) -> None:
     """Pair rules left over in one place on both sides when their texts still share enough.
 
-    One place: the same number, or a sub-rule of a rule that moved (502.63a under 502.63, which
-    became 702.2, and 702.2a). A rule rewritten in place ('Alternative costs are always
+    One place: the same number, a sub-rule of a rule that moved (502.63a under 502.63, which
+    became 702.2, and 702.2a), or between the same two paired rules on both sides (100.3,
+    the forty-card decks of limited play, and 100.2b in 2009, both between 100.2 and 101.1
+    once 100.2 had gained 100.2a). A rule rewritten in place ('Alternative costs are always
     optional.' growing into a paragraph) is one change, not a removal and an addition.
     """
     taken = set(matched.values())
@@ -561,6 +623,11 @@ def _match_rewritten_in_place(
     free_by_parent: dict[str | None, list[int]] = defaultdict(list)
     for index in free_by_number.values():
         free_by_parent[_parent(new[index].number)].append(index)
+    old_gaps, new_gaps = evidence.gaps(old, new, matched)
+    free_by_gap: dict[tuple[str, str] | None, list[int]] = defaultdict(list)
+    for index in free_by_number.values():
+        free_by_gap[new_gaps.get(new[index].number)].append(index)
+    free_by_gap.pop(None, None)
     scored: list[tuple[float, int, int]] = []
     for index, rule in enumerate(old):
         if index in matched:
@@ -571,6 +638,7 @@ def _match_rewritten_in_place(
         parent = _parent(rule.number)
         if parent in moved_parents:
             candidates.update(free_by_parent.get(moved_parents[parent], ()))
+        candidates.update(free_by_gap.get(old_gaps.get(rule.number), ()))
         for candidate in candidates:
             old_text, new_text = rule.text, new[candidate].text
             likeness = evidence.likeness(old_text, new_text)

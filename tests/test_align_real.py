@@ -123,6 +123,9 @@ def test_the_turn_structure_rewrite_places_priority_rules_by_their_step(ingested
         ("508.3", "508.2"),
         ("509.5", "509.4"),
         ("510.4", "510.3"),
+        # the end of combat step's priority rule now comes first, its triggers second
+        ("511.2", "511.1"),
+        ("511.1", "511.2"),
     } <= pairs
     crossed = {("503.2", "504.2"), ("511.2", "505.4"), ("513.2", "507.2"), ("504.3", "510.3")}
     assert not crossed & pairs
@@ -178,3 +181,11 @@ def test_a_rule_that_only_reads_like_one_of_another_chapter_does_not_move_there(
     archive, _ = ingested
     pairs = _pairs(_diff(archive, "2015-11-13", "2016-01-16"))
     assert ("903.9", None) in pairs and (None, "106.10") in pairs
+
+
+def test_a_rule_rewritten_between_the_same_neighbours_is_one_change(ingested):
+    # 2009 gave 100.2 a sub-rule for constructed play (100.2a) and one for limited play
+    # (100.2b): the old 100.3 ('For sealed deck or draft play, only forty cards...') is 100.2b,
+    # both between 100.2 and the sideboard rules
+    archive, _ = ingested
+    assert ("100.3", "100.2b") in _pairs(_diff(archive, "2009-05-01", "2009-07-11"))
