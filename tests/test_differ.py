@@ -544,3 +544,38 @@ def test_the_ae_ligature_spelled_out_or_dropped_is_typography():
     ) == {
         "1.1": "typography"  # case only: a change of no word, as before
     }
+
+
+def test_two_neighbours_that_traded_places_are_paired_crosswise():
+    filler = [rule(f"510.{n}", f"Filler rule number {n} about combat damage.") for n in (1, 2)]
+    old = doc(
+        *filler,
+        rule("511.1", "First, all end of combat abilities trigger and go on the stack."),
+        rule("511.2", "Second, the active player gets priority to cast spells."),
+    )
+    new = doc(
+        *filler,
+        rule(
+            "511.1",
+            "The step has no turn-based actions. Once it begins, the active player gets priority.",
+        ),
+        rule("511.2", "Abilities that trigger at end of combat trigger as the step begins."),
+    )
+    pairs = {(c.old_number, c.new_number) for c in diff_documents(old, new).changes}
+    assert {("511.1", "511.2"), ("511.2", "511.1")} <= pairs
+
+
+def test_a_rule_rewritten_between_the_same_paired_rules_is_one_change():
+    old = doc(
+        rule("100.2", "Each player needs a deck of at least sixty cards and counters."),
+        rule("100.3", "For sealed deck or draft play, only forty cards are required in a deck."),
+        rule("101.1", "Whenever a card's text contradicts these rules, the card takes precedence."),
+    )
+    new = doc(
+        rule("100.2", "Each player needs a deck and counters."),
+        rule("100.2a", "In constructed play each deck must contain at least sixty cards."),
+        rule("100.2b", "In limited play (sealed deck or draft), a deck needs forty cards."),
+        rule("101.1", "Whenever a card's text contradicts these rules, the card takes precedence."),
+    )
+    pairs = {(c.old_number, c.new_number) for c in diff_documents(old, new).changes}
+    assert ("100.3", "100.2b") in pairs
