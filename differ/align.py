@@ -618,7 +618,9 @@ def _match_rewritten_in_place(
     optional.' growing into a paragraph) is one change, not a removal and an addition.
     """
     taken = set(matched.values())
-    moved_parents = {old[o].number: new[n].number for o, n in matched.items()}
+    moved_parents = _children_went(old, new, matched) | {
+        old[o].number: new[n].number for o, n in matched.items()
+    }
     free_by_number = {rule.number: index for index, rule in enumerate(new) if index not in taken}
     free_by_parent: dict[str | None, list[int]] = defaultdict(list)
     for index in free_by_number.values():
@@ -647,9 +649,25 @@ def _match_rewritten_in_place(
             else:
                 enough = likeness >= REWRITTEN_MOVED
             score = evidence.score(rule, new[candidate])
+            went = moved_parents.get(parent) if parent is not None else None
+            if not score and went is not None and went == _parent(new[candidate].number):
+                score = likeness  # a text printed in several sections, placed by its siblings
             if enough and score:
                 scored.append((score, index, candidate))
     _take_best_first(scored, matched, taken)
+
+
+def _children_went(
+    old: Sequence[Rule], new: Sequence[Rule], matched: Mapping[int, int]
+) -> dict[str, str]:
+    """Map each old parent to the new parent most of its paired sub-rules went under (214.9,
+    'Lands', whose 214.9a-f became 212.6a-e in 2003, though 212.6 is titled 'Land')."""
+    went: dict[str, Counter[str]] = defaultdict(Counter)
+    for o, n in matched.items():
+        old_parent, new_parent = _parent(old[o].number), _parent(new[n].number)
+        if old_parent is not None and new_parent is not None:
+            went[old_parent][new_parent] += 1
+    return {parent: places.most_common(1)[0][0] for parent, places in went.items()}
 
 
 def _pairs_in_order(

@@ -189,3 +189,12 @@ def test_a_rule_rewritten_between_the_same_neighbours_is_one_change(ingested):
     # both between 100.2 and the sideboard rules
     archive, _ = ingested
     assert ("100.3", "100.2b") in _pairs(_diff(archive, "2009-05-01", "2009-07-11"))
+
+
+def test_a_text_printed_in_two_sections_follows_its_siblings(ingested, library):
+    # 2003-07-01 printed 'Any land with the supertype "basic" is a basic land...' as 205.4b
+    # (supertypes) and 212.6f (lands); the old 214.9g (nonbasic lands) goes to the lands,
+    # where its siblings 214.9a-f went (212.6, though titled 'Land', not 'Lands')
+    archive, _ = ingested
+    assert ("214.9g", "212.6f") in _pairs(_diff(archive, "2003-05-26", "2003-07-01"))
+    assert "214.9g" in library.history("205.4c").numbers
