@@ -36,6 +36,7 @@ _RULE_LINE = re.compile(r"[=_-]{20,}")  # the line the 1994 poster drew under th
 _SPLIT_CAPS = re.compile(r"(?<![\w'’])([A-Z]) ([A-Z]{2,})(?=\b)")
 _SPLIT_TITLE = re.compile(r"^(\d{1,3}\.?\s+)([A-Z]) ([A-Z]{2,}\b)")
 _NUMBERS = re.compile(r"\d+")
+_WORD = re.compile(r"[^\W\d_]+")
 _SPACES = re.compile(r"\s+")
 _MONTH_NAMES = re.compile(
     r"\b(?:January|February|March|April|May|June|July|August|September|October|November"
@@ -56,7 +57,8 @@ def strip_layout(pages: Sequence[str], counts: Counter[str]) -> list[str]:
     for at, page in enumerate(drawn):
         lines += _without_edges(page, repeated, None if offset is None else at + offset, counts)
     lines = _without_contents(lines, counts)
-    return [_joined_caps(line, counts) for line in lines]
+    words = _words(lines)
+    return [_joined_caps(line, words, counts) for line in lines]
 
 
 def _page_lines(page: str) -> list[str]:
@@ -180,12 +182,27 @@ def _same_title(line: str, entry: str) -> bool:
     return bool(line) and key(line) == key(entry)
 
 
-def _joined_caps(line: str, counts: Counter[str]) -> str:
-    """Join a small-capitals title's first letter to the rest ('100. D ECK PROBLEMS')."""
+def _words(lines: list[str]) -> frozenset[str]:
+    """Return the words of the running text, casefolded (a word in capitals is left out: it
+    may be a small-capitals fragment, 'ECK' of 'D ECK')."""
+    return frozenset(
+        word.casefold() for line in lines for word in _WORD.findall(line) if not word.isupper()
+    )
+
+
+def _joined_caps(line: str, words: frozenset[str], counts: Counter[str]) -> str:
+    """Join a small-capitals title's first letter to the rest ('100. D ECK PROBLEMS'); a
+    letter that is a word ('1.3. RANDOMIZING A LIBRARY') stays apart where the text prints the
+    word after it and not the two joined."""
+
+    def join(match: re.Match[str]) -> str:
+        *number, first, rest = match.groups()
+        if first in "AI" and rest.casefold() in words and (first + rest).casefold() not in words:
+            return match.group()
+        counts[Layout.SMALL_CAPS] += 1
+        return "".join(number) + first + rest
+
     letters = [char for char in line if char.isalpha()]
     if letters and all(char.isupper() for char in letters):
-        joined, found = _SPLIT_CAPS.subn(r"\1\2", line)
-    else:  # a numbered title, with the first line of the other column after it
-        joined, found = _SPLIT_TITLE.subn(r"\1\2\3", line)
-    counts[Layout.SMALL_CAPS] += found
-    return joined
+        return _SPLIT_CAPS.sub(join, line)
+    return _SPLIT_TITLE.sub(join, line)  # a numbered title, with the other column's first line

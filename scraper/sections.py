@@ -48,6 +48,8 @@ _PENALTIES = (
     r"|(?:Warning|Game Loss|Match Loss)\s*/\s*(?:Game Loss|Match Loss|Disqualification))"
 )
 _PENALTY = re.compile(rf"\s+{_PENALTIES}$")
+# A penalty box's value, on the line under its 'Penalty' (2011-2015; '*': see the text).
+_BOXED = re.compile(rf"(?:{_PENALTIES}|None)\*?")
 _PENALTY_THEN_PART = re.compile(rf"{_PENALTIES}\s+(?P<name>Definition)", re.IGNORECASE)
 # A part named at the start of its first paragraph: 'Upgrade: If the triggered ability...'
 _INLINE_PART = re.compile(
@@ -55,7 +57,8 @@ _INLINE_PART = re.compile(
 )
 _BULLET = re.compile(r"(?:[•◦▪●·]|[-–]\s|\(?[A-Za-z0-9]\)\s|[A-H]\.\s)")
 _ENDS_SENTENCE = re.compile(r"""[.!?:;"”')]$""")
-_HYPHENATED = re.compile(r"[a-z]-$")
+_LINE_END_HYPHEN = re.compile(r"(?P<word>[\w-]*\w)-$")
+_WORD = re.compile(r"\w+(?:-\w+)*")
 _POST_PART = re.compile(r"[A-Z][A-Za-z' ]{3,40}:")  # 'Floor Rules:' in the 1994 post
 _POST_ITEM = re.compile(r"(?P<number>\d{1,2})\.\s+(?P<text>\S.*)")
 
@@ -68,14 +71,42 @@ class _Open:
     title: str
     lines: list[str] = field(default_factory=list)
     parts: list[tuple[str, list[str]]] = field(default_factory=list)
+    penalty: str | None = None  # an IPG infraction's penalty, wherever the page printed it
 
     def add(self, line: str) -> None:
         (self.parts[-1][1] if self.parts else self.lines).append(line)
 
 
+@dataclass
+class _Boxes:
+    """The IPG's penalty boxes (2011-2015) and the infractions they belong to.
+
+    A page draws its infractions' boxes ('Penalty' over 'Warning*') in one run where its
+    text ends (or begins), in the order of the infractions on it: a run goes to the
+    infractions opened since the run before, the last of them when it holds fewer boxes, and
+    a box left over to the next infraction opened (its heading is further down the page).
+    """
+
+    waiting: list[_Open] = field(default_factory=list)
+    left: list[str] = field(default_factory=list)
+
+    def opened(self, section: _Open) -> None:
+        if self.left:
+            section.penalty = self.left.pop(0)
+        else:
+            self.waiting.append(section)
+
+    def drawn(self, run: list[str]) -> None:
+        taking = self.waiting[-len(run) :]
+        for section, penalty in zip(taking, run, strict=False):
+            section.penalty = penalty
+        self.left = run[len(taking) :]
+        self.waiting = []
+
+
 def parse_tournament(lines: list[str], kind: DocKind, counts: Counter[str]) -> Document:
     """Parse a tournament document's lines (without layout) into its sections."""
-    width = _line_width(lines)
+    wrapping = _Wrapping(_line_width(lines), _words(lines), counts)
     dated = next((at for at, line in enumerate(lines[:40]) if EFFECTIVE.search(line)), None)
     title = next((line for line in lines if line), "")
     if counts[Layout.USENET_HEADERS]:
@@ -91,11 +122,51 @@ def parse_tournament(lines: list[str], kind: DocKind, counts: Counter[str]) -> D
         language="en",
         effective_date=None,
         title=title,
-        introduction="\n".join(_paragraphs(preamble, width, counts)),
-        sections=tuple(_section(opened, width, counts) for opened in sections),
+        introduction="\n".join(_paragraphs(preamble, wrapping)),
+        sections=tuple(_section(opened, wrapping) for opened in sections),
         notes=notes,
         kind=kind,
     )
+
+
+@dataclass(frozen=True)
+class _Wrapping:
+    """What joining a document's hard-wrapped lines reads: the length of its full lines, the
+    words it prints whole (casefolded), and the counts of what was mended."""
+
+    width: int
+    words: frozenset[str]
+    counts: Counter[str]
+
+    def joined(self, text: str, line: str) -> str:
+        """Join a line to the text before it that ends in a hyphen: the hyphen stays, as the
+        CR's reading keeps it ('previously-' 'unknown', 'DCI-' 'sanctioned'), but for a word
+        the layout broke ('orga-' 'nizer'), one the document prints whole and never
+        hyphenated."""
+        broken = _LINE_END_HYPHEN.search(text)
+        after = _WORD.match(line)
+        if broken and after and line[:1].islower():
+            left = broken["word"].rsplit("-", 1)[-1].casefold()
+            right = after.group().split("-", 1)[0].casefold()
+            if left + right in self.words and f"{left}-{right}" not in self.words:
+                self.counts[Layout.HYPHENATION] += 1
+                return text[:-1] + line
+        return text + line
+
+
+def _words(lines: list[str]) -> frozenset[str]:
+    """Return the words and hyphenated compounds the lines print whole, casefolded (not the
+    pieces of a word broken at a line end)."""
+    found: set[str] = set()
+    broken_before = False
+    for line in lines:
+        words = _WORD.findall(line)
+        broken = line.endswith("-")
+        whole = words[int(broken_before) : len(words) - int(broken)]
+        found.update(word.casefold() for word in whole)
+        found.update(piece.casefold() for word in whole for piece in word.split("-"))
+        broken_before = broken
+    return frozenset(found)
 
 
 def _line_width(lines: list[str]) -> int:
@@ -107,24 +178,64 @@ def _line_width(lines: list[str]) -> int:
 def _parse_sections(lines: list[str], kind: DocKind) -> tuple[list[str], list[_Open]]:
     preamble: list[str] = []
     sections: list[_Open] = []
-    for line in lines:
+    boxes = _Boxes()
+    ipg = kind == DocKind.IPG
+    for line, run in _without_boxes(lines) if ipg else ((line, []) for line in lines):
+        if run:
+            boxes.drawn(run)
+            continue
         heading = _heading(line, sections[-1] if sections else None)
         if heading:
             number, title, rest = heading
-            penalty = _PENALTY.search(title) if kind == DocKind.IPG and "—" in title else None
+            penalty = _PENALTY.search(title) if ipg and "—" in title else None
             opened = _Open(number, title[: penalty.start()] if penalty else title)
             if penalty:
-                opened.parts.append(("Penalty", [penalty["penalty"]]))
+                opened.penalty = penalty["penalty"]
+            elif ipg and "—" in title:
+                boxes.opened(opened)
             sections.append(opened)
             if rest:
                 opened.add(rest)
-        elif sections and kind == DocKind.IPG and (parts := _parts_opened(line)):
-            sections[-1].parts += parts
+        elif sections and ipg and (part := _part_opened(line)):
+            sections[-1].parts.append(part)
         elif sections:
             sections[-1].add(line)
         else:
             preamble.append(line)
     return preamble, sections
+
+
+def _without_boxes(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
+    """Yield each line with no run, and each run of penalty boxes as ('', its penalties): a box
+    is no part of the text it was drawn amid (a paragraph goes on across it).
+
+    A run is lines of 'Penalty' and penalties, as the page's content stream drew them: a box's
+    label may be drawn apart from its penalty (2014-07-18: a page ends 'Penalty', the next
+    draws that box's 'Disqualification' before its own boxes). 'Warning Definition' (2010-07
+    to 2011-01) is a box printed on its infraction's first part.
+    """
+    at = 0
+    while at < len(lines):
+        end = at
+        while end < len(lines) and (lines[end] == "Penalty" or _BOXED.fullmatch(lines[end])):
+            end += 1
+        values = [line for line in lines[at:end] if line != "Penalty"]
+        if values and "Penalty" in lines[at:end]:
+            yield "", values
+            at = end
+        elif penalised := _PENALTY_THEN_PART.fullmatch(lines[at]):
+            yield "", [penalised["penalty"]]
+            yield penalised["name"].title(), []
+            at += 1
+        elif lines[at] == "Penalty" and _PENALTY_THEN_PART.fullmatch(_next(lines, at)):
+            at += 1  # the label over 'Warning Definition'
+        else:
+            yield lines[at], []
+            at += 1
+
+
+def _next(lines: list[str], at: int) -> str:
+    return lines[at + 1] if at + 1 < len(lines) else ""
 
 
 def _heading(line: str, last: _Open | None) -> tuple[str, str, str] | None:
@@ -183,20 +294,16 @@ def _follows(number: str, last: str | None) -> bool:
     return parts[:-1] == same_level[:-1] and 0 < parts[-1] - same_level[-1] <= 3
 
 
-def _parts_opened(line: str) -> list[tuple[str, list[str]]]:
-    """Return the parts a line opens, with their first text: 'Philosophy' alone, 'Upgrade: If
-    the triggered ability...' (2011 on), 'Warning Definition' (the penalty printed on the
-    Definition line, 2010-2011)."""
+def _part_opened(line: str) -> tuple[str, list[str]] | None:
+    """Return the part a line opens, with its first text: 'Philosophy' alone, or 'Upgrade: If
+    the triggered ability...' (2011 on)."""
     name = _PARTS.get(line.rstrip(":").strip().casefold())
     if name:
-        return [(name, [])]
+        return name, []
     inline = _INLINE_PART.fullmatch(line)
     if inline:
-        return [(_PARTS[inline["name"].casefold()], [inline["text"]])]
-    penalised = _PENALTY_THEN_PART.fullmatch(line)
-    if penalised:
-        return [("Penalty", [penalised["penalty"]]), (penalised["name"].title(), [])]
-    return []
+        return _PARTS[inline["name"].casefold()], [inline["text"]]
+    return None
 
 
 def _parse_post(lines: list[str]) -> tuple[list[str], list[_Open]]:
@@ -219,11 +326,13 @@ def _parse_post(lines: list[str]) -> tuple[list[str], list[_Open]]:
     return preamble, sections
 
 
-def _section(opened: _Open, width: int, counts: Counter[str]) -> Section:
+def _section(opened: _Open, wrapping: _Wrapping) -> Section:
+    penalty = [("Penalty", [opened.penalty])] if opened.penalty else []
     parts = tuple(
-        SectionPart(name, tuple(_paragraphs(lines, width, counts))) for name, lines in opened.parts
+        SectionPart(name, tuple(_paragraphs(lines, wrapping)))
+        for name, lines in penalty + opened.parts
     )
-    paragraphs = tuple(_paragraphs(opened.lines, width, counts))
+    paragraphs = tuple(_paragraphs(opened.lines, wrapping))
     return Section(opened.number, opened.title, paragraphs, parts)
 
 
@@ -244,7 +353,7 @@ def _going_on(lines: list[str]) -> list[bool]:
     return going_on
 
 
-def _paragraphs(lines: list[str], width: int, counts: Counter[str]) -> Iterator[str]:
+def _paragraphs(lines: list[str], wrapping: _Wrapping) -> Iterator[str]:
     """Join hard-wrapped lines into paragraphs, mending words broken at line ends.
 
     A line is short against the paragraph's longest line so far, where it has one: a narrow
@@ -266,12 +375,12 @@ def _paragraphs(lines: list[str], width: int, counts: Counter[str]) -> Iterator[
             current = line
         elif current in "•◦▪●·":
             current = f"{current} {line}"
-        elif _HYPHENATED.search(current) and line[:1].islower():
-            counts[Layout.HYPHENATION] += 1
-            current = current[:-1] + line
+        elif _LINE_END_HYPHEN.search(current):
+            current = wrapping.joined(current, line)
         else:
             current = f"{current} {line}"
-        if not goes_on and _ends_paragraph(line, min(longest, width) if longest else width):
+        width = min(longest, wrapping.width) if longest else wrapping.width
+        if not goes_on and _ends_paragraph(line, width):
             yield current
             current, longest, lines_in = "", 0, 0
         else:

@@ -36,7 +36,8 @@ CONTENTS
 Judges are neutral arbiters and enforcers of policy and rules. A judge shouldn't intervene in a
 game unless he or she believes a rules violation has occurred.
 2. GAME PLAY ERRORS
-Game Play Errors are caused by incorrect or inaccurate play of the game.
+Game Play Errors are caused by incorrect or inaccurate play of the game. Players demonstrate
+awareness of their triggers.
 2.1. Game Play Error — Missed Trigger No Penalty
 Definition
 A triggered ability triggers, but the player controlling the ability doesn't demon-
@@ -302,3 +303,108 @@ Upgrade: If the ability is usually considered detrimental, the penalty is a Warn
             ("If the ability is usually considered detrimental, the penalty is a Warning.",),
         ),
     ]
+
+
+def test_penalty_boxes_drawn_where_a_page_ends_go_to_their_infractions_not_into_the_text():
+    # IPG 2011-2015: a page draws its infractions' boxes ('Penalty' over 'Warning') in one run
+    # after its text, in their order; the text of the next page goes on with the part before.
+    text = f"""INFRACTION PROCEDURE GUIDE
+Effective February 8, 2013
+1. GENERAL PHILOSOPHY
+{FULL}
+2. GAME PLAY ERRORS
+{FULL}
+2.1. Game Play Error — Missed Trigger
+Definition
+A triggered ability triggers, but the player forgets it.
+Penalty
+Warning*
+
+Players may not cause triggered abilities controlled by an opponent to be missed.
+Examples
+A. Knight of Infamy attacks alone.
+2.2. Game Play Error — Looking at Extra Cards
+Definition
+A player looks at a card they were not entitled to see.
+2.3. Game Play Error — Drawing Extra Cards
+Definition
+A player draws a card. The examples go on after the boxes:
+Examples
+A. A player draws 4 cards after casting Ancestral Recall.
+Penalty
+Warning
+Penalty
+Game Loss
+B. A player puts a creature into the graveyard and draws.
+2.4. Game Play Error — Improper Drawing at Start of Game
+Definition
+A player draws too many cards at the start.
+Penalty
+Disqualification
+Penalty
+"""
+    document, _counts = _parse(text)
+
+    def parts(number: str) -> list[tuple[str, tuple[str, ...]]]:
+        section = document.section(number)
+        assert isinstance(section, Section)
+        return [(part.name, part.paragraphs) for part in section.parts]
+
+    assert parts("2.1")[:2] == [
+        ("Penalty", ("Warning*",)),
+        (
+            "Definition",
+            (
+                "A triggered ability triggers, but the player forgets it.",
+                "Players may not cause triggered abilities controlled by an opponent to be missed.",
+            ),
+        ),
+    ]
+    assert parts("2.2")[0] == ("Penalty", ("Warning",))
+    assert parts("2.3")[0] == ("Penalty", ("Game Loss",))
+    assert parts("2.3")[-1] == (
+        "Examples",
+        (
+            "A. A player draws 4 cards after casting Ancestral Recall.",
+            "B. A player puts a creature into the graveyard and draws.",
+        ),
+    )
+    # a box's label drawn apart from its penalty (IPG 2014-07-18) is no text either
+    assert parts("2.4") == [
+        ("Penalty", ("Disqualification",)),
+        ("Definition", ("A player draws too many cards at the start.",)),
+    ]
+
+
+def test_a_hyphen_at_a_line_end_stays_unless_the_document_prints_the_word_whole():
+    # 'previously-unknown' and 'DCI-sanctioned' are the words the documents print (as the CR's
+    # reading keeps 'Snow-Covered'); 'orga-nizer' (MTR 2000-06-01) is a word the layout broke.
+    text = f"""TOURNAMENT RULES
+Effective June 1, 2000
+1. FUNDAMENTALS
+The organizer of a DCI-
+sanctioned tournament may reveal a previously-
+unknown card. If the orga-
+nizer agrees, the end-of-
+match procedure starts.
+The {FULL}
+"""
+    document, counts = _parse(text, DocKind.MTR)
+    assert document.sections[0].paragraphs[0] == (
+        "The organizer of a DCI-sanctioned tournament may reveal a previously-unknown card. "
+        "If the organizer agrees, the end-of-match procedure starts."
+    )
+    assert counts[Layout.HYPHENATION] == 1
+
+
+def test_a_one_letter_word_in_a_title_in_capitals_is_no_small_capital():
+    text = "RANDOMIZING A LIBRARY\nA library is randomized.\n100. D ECK PROBLEMS\ndeck\nI NFO"
+    counts: Counter[str] = Counter()
+    assert strip_layout([text], counts) == [
+        "RANDOMIZING A LIBRARY",
+        "A library is randomized.",
+        "100. DECK PROBLEMS",
+        "deck",
+        "INFO",
+    ]
+    assert counts[Layout.SMALL_CAPS] == 2
