@@ -6,7 +6,7 @@ import bisect
 import datetime as dt
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 # What a rule number is, in pieces: every pattern that matches rule numbers is built from
@@ -147,6 +147,37 @@ _TITLE = re.compile(r"\s*,?\s*[“\"]([^”\"]+?)[,.;]?[”\"]")
 # A chapter with its title, with no word before it ('and 729, "Merging with Permanents."')
 _TITLED = re.compile(rf"(?P<first>\d(?<![\d.]\d)\d\d){_TAIL}(?P<last>)(?={_TITLE.pattern})")
 _DIGIT = re.compile(r"\d")
+# The tournament documents' citations (MTR, IPG): a section of their own ('section 3.9',
+# 'sections 76 and 77' of the Universal Tournament Rules), or of a document they name before
+# the number ('MTR section 4.3', '(CR 702.2)', 'IPG 2.1', 'Comprehensive Rules, rule 103.4c',
+# 'Comprehensive Rules (see section 606.6a)')
+# or after it ('section 4.1 of the Magic Tournament Rules').
+_TOURNAMENT_NUMBER = r"\d{1,3}(?:\.\d{1,2}(?:[a-z]{1,2})?)?"
+_OWN_SECTION = re.compile(
+    rf"\b[Ss]ections?\s+(?P<first>\d{{1,2}}\.\d{{1,2}}|\d{{2}}){_TAIL}(?P<last>)"
+)
+_NAMED_NUMBER = re.compile(
+    rf"\b(?:MTR|IPG|CR)\s+(?:[Ss]ections?\s+)?(?P<first>{_TOURNAMENT_NUMBER}){_TAIL}(?P<last>)"
+)
+# The DCI Universal Tournament Rules, which the Floor Rules (the MTR until 2009) worked with,
+# are a document of their own: 'utr'.
+_DOCUMENT_NAMES = (
+    ("cr", r"(?:Magic\s+)?Comprehensive\s+[Rr]ules|CR"),
+    ("utr", r"(?:DCI\s+)?Universal\s+Tournament\s+Rules|UTR"),
+    ("mtr", r"(?:Magic\s+)?(?:DCI\s+)?(?:Tournament|Floor)\s+Rules|MTR"),
+    ("ipg", r"(?:Magic\s+)?(?:Infraction\s+Procedure\s+Guide|Penalty\s+Guide(?:lines)?)|IPG"),
+)
+_NAMED_BEFORE = re.compile(
+    "(?:"
+    + "|".join(rf"(?P<{doc}>\b(?:{names}))" for doc, names in _DOCUMENT_NAMES)
+    + r")\s*[,(]?\s*(?:see\s+)?(?:(?:[Ss]ections?|[Rr]ules?)\s+)?$"
+)
+_NAMED_AFTER = re.compile(
+    r"\s+(?:of|in)\s+(?:the\s+|this\s+)?(?:"
+    + "|".join(rf"(?P<{doc}>{names})\b" for doc, names in _DOCUMENT_NAMES)
+    + ")"
+)
+_NAMING_WORDS = ("MTR", "IPG", "CR", "UTR", "Comprehensive", "Tournament", "Floor", "Guide")
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +191,7 @@ class Citation:
     end: int
     title: str = ""  # the title a chapter or section citation gives, as written
     last_at: int = -1  # where a range's end stands, as written ('d' in '702.19b–d'); -1: none
+    doc: str = ""  # the document it names ('cr', 'mtr', 'ipg', 'utr'); '': the citing one's own
 
     @property
     def numbers(self) -> tuple[str, ...]:
@@ -179,8 +211,13 @@ class Citation:
 
 
 @cache
-def parse_citations(text: str) -> tuple[Citation, ...]:
-    """Return every citation in a text, in order of position (remembered: texts recur)."""
+def parse_citations(text: str, documents: bool = False) -> tuple[Citation, ...]:
+    """Return every citation in a text, in order of position (remembered: texts recur).
+
+    `documents`: read it as a tournament document's (MTR, IPG) text: its sections ('section
+    3.9') and the documents a citation names ('MTR section 4.3', '(CR 702.2)') too. A CR text's
+    citations never name another document: the Comprehensive Rules' own reading is unchanged.
+    """
     if not _DIGIT.search(text):  # most texts: nothing to cite with
         return ()
     found: dict[int, Citation] = {}
@@ -201,10 +238,36 @@ def parse_citations(text: str) -> tuple[Citation, ...]:
         if any(word in text for word in words):
             for match in pattern.finditer(text):
                 found.setdefault(match.start("first"), _citation(match))
+    if documents:
+        _add_tournament_citations(text, found)
     for match in _PARTS.finditer(text):
         if "." in match.group("first") and not _inside(match.start(), found):
             found[match.start()] = _citation(match)
+    if documents and any(word in text for word in _NAMING_WORDS):
+        return tuple(_named_document(found[start], text) for start in sorted(found))
     return tuple(found[start] for start in sorted(found))
+
+
+def _add_tournament_citations(text: str, found: dict[int, Citation]) -> None:
+    """Add a tournament document's citations of sections ('section 3.9', 'MTR 4.3')."""
+    if "ection" in text or "MTR" in text or "IPG" in text or "CR" in text:
+        for pattern in (_NAMED_NUMBER, _OWN_SECTION):
+            for match in pattern.finditer(text):
+                if not _inside(match.start("first"), found):
+                    found[match.start("first")] = _citation(match)
+
+
+def _named_document(citation: Citation, text: str) -> Citation:
+    """Name the document a citation cites where the text names it just before the number
+    ('MTR section 4.3', 'Comprehensive Rules, rule 103.4c') or after it ('section 4.1 of the
+    Magic Tournament Rules')."""
+    before = _NAMED_BEFORE.search(text, max(0, citation.start - 50), citation.start)
+    after = _NAMED_AFTER.match(text, citation.end)
+    named = before or after
+    if named is None:
+        return citation
+    doc = next(doc for doc, _names in _DOCUMENT_NAMES if named.group(doc))
+    return replace(citation, doc=doc)
 
 
 def _short_member(match: re.Match[str], found: dict[int, Citation]) -> Citation | None:

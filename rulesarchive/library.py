@@ -49,7 +49,14 @@ if TYPE_CHECKING:
     from rulesarchive.differ.history import History
     from rulesarchive.differ.language import Language
     from rulesarchive.differ.lineage import Line, Trace
-    from rulesarchive.differ.references import LanguageCheck, ReleaseCheck, Snapshot
+    from rulesarchive.differ.references import (
+        LanguageCheck,
+        Problem,
+        Reference,
+        ReleaseCheck,
+        Snapshot,
+    )
+    from rulesarchive.differ.tournament_references import InForce
     from rulesarchive.differ.translation_align import TranslationAlignment
     from rulesarchive.differ.translation_compare import RuleTranslations, Track
     from rulesarchive.differ.translations import TranslationReport
@@ -65,6 +72,7 @@ if TYPE_CHECKING:  # the modules themselves, for their types
         lineage,
         references,
         sections,
+        tournament_references,
         translation_align,
         translation_compare,
         translations,
@@ -82,6 +90,7 @@ else:
     translations = lazy_module("rulesarchive.differ.translations")
     identity = lazy_module("rulesarchive.differ.identity")
     sections = lazy_module("rulesarchive.differ.sections")
+    tournament_references = lazy_module("rulesarchive.differ.tournament_references")
     kept_lines = lazy_module("rulesarchive.lines")
 
 log = logging.getLogger(__name__)
@@ -116,11 +125,12 @@ class Library:
         self, root: Path | str, derived: DerivedData | None = None, kind: DocKind = DocKind.CR
     ) -> None:
         """Open the archive in `root` for one kind of document: its releases, documents,
-        diffs, changelogs and histories (only the Comprehensive Rules' citations are checked)."""
+        diffs, changelogs, histories and reference checks."""
         chosen = derived if derived is not None else DerivedData.default()
         self.derived = chosen.outside(Path(root))
         self.archive = Archive(root, derived=self.derived, kind=kind)
         self.diffs = Diffs(self.archive)
+        self._in_force: dict[str, InForce] = {}
 
     @property
     def root(self) -> Path:
@@ -491,6 +501,10 @@ class Library:
         releases = self.releases(language)
         if not releases:
             raise UnknownRelease(f"no {language} releases in the archive")
+        if self.archive.kind != DocKind.CR:
+            return tournament_references.follow_tournament(
+                [self._check_tournament(release) for release in releases]
+            )
         if language == "en":
             checked = self._check_english(releases, gathered)
             assert checked is not None  # with `fewest` 0, every release is checked
@@ -502,6 +516,9 @@ class Library:
         from rulesarchive.differ.references import Reference  # loaded by the check
 
         checked = self.check(release.language).until(release)
+        if self.archive.kind != DocKind.CR:
+            _release, found, _problems = self._check_tournament(release)
+            return references.ReleaseCheck(release, tuple(found), checked.at(release))
         found = self.derived.cached(  # what a release cites, named by its content
             entry_key(Kind.REFERENCES, release.content_sha256),
             lambda: references.release_references(self.load(release)),
@@ -509,6 +526,31 @@ class Library:
             f"references of {release.key}",
         )
         return references.ReleaseCheck(release, found, checked.at(release))
+
+    def _check_tournament(
+        self, release: Release
+    ) -> tuple[Release, tuple[Reference, ...], tuple[Problem, ...]]:
+        """Check one version of a tournament document: each citation against the version of
+        the document it names in force on its date."""
+        found = tournament_references.tournament_references(self.load(release))
+
+        def in_force(kind: DocKind) -> InForce | None:
+            if kind == self.archive.kind:
+                return self._numbers_of(self.archive, release)
+            other = Archive(self.root, derived=self.derived, kind=kind)
+            dated = [r for r in other.releases("en") if r.effective_date <= release.effective_date]
+            return self._numbers_of(other, dated[-1]) if dated else None
+
+        return release, found, tournament_references.check_tournament(release, found, in_force)
+
+    def _numbers_of(self, archive: Archive, release: Release) -> InForce:
+        """Return the numbers a release holds (kept for the library's life: many versions of
+        a tournament document cite one version of another)."""
+        kept = self._in_force.get(release.key)
+        if kept is None:
+            numbers = tournament_references.document_numbers(archive.load(release))
+            kept = self._in_force[release.key] = tournament_references.InForce(release, numbers)
+        return kept
 
     def _check_english(
         self, releases: list[Release], gathered: Language | None = None, fewest: int = 0

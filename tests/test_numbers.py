@@ -168,3 +168,28 @@ def test_a_list_member_written_as_its_letter_cites_the_sub_rule_it_names():
         ("b", "702.5b"),
         ("c", "702.5c"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "cited"),
+    [
+        # IPG 2013-02-08, MTR 2009-07-01, 2006-12-20, 2014-02-07; IPG 2001-11-01
+        ("rules (MTR section 4.3) may also apply", [("4.3", "mtr")]),
+        ("considered Bribery (see section 5.2).", [("5.2", "")]),
+        ("in the Magic Comprehensive rules, Section 101.4)", [("101.4", "cr")]),
+        ("the Magic Comprehensive Rules (see section 606.6a).", [("606.6a", "cr")]),
+        ("Refer to section 4.1 of the Magic Tournament Rules for", [("4.1", "mtr")]),
+        ("as described in section 2.1 of the IPG.", [("2.1", "ipg")]),
+        ("a trigger (CR 603.2) is put", [("603.2", "cr")]),
+        ("(see the Universal Tournament Rules, section 18)", [("18", "utr")]),
+        ("as described in Section 104.", [("104", "")]),
+        ("See rule 702.19b and section 5.", [("702.19b", ""), ("5", "")]),
+    ],
+)
+def test_a_tournament_documents_citations_name_the_document_they_cite(text, cited):
+    assert [(c.first, c.doc) for c in parse_citations(text, documents=True)] == cited
+
+
+def test_a_comprehensive_rules_text_names_no_other_document():
+    text = "see rule 702.19b and section 3.4 of the Tournament Rules (MTR 4.3)"
+    assert [(c.first, c.doc) for c in parse_citations(text)] == [("702.19b", "")]

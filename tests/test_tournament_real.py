@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+import shutil
 from collections import Counter
 from itertools import pairwise
 from pathlib import Path
@@ -314,3 +315,46 @@ def test_a_hyphen_the_documents_print_at_a_line_end_is_kept(documents):
     for release, document in documents[DocKind.IPG]:
         if release.effective_date >= dt.date(2017, 1, 20):
             assert document.section("1.3").title == "RANDOMIZING A LIBRARY", release.key  # type: ignore[union-attr]
+
+
+def test_citations_are_followed_to_the_version_of_the_document_in_force_that_day(
+    policy_ingested, tmp_path
+):
+    # The MTR cites the CR: 'the Magic Comprehensive Rules (see section 101.5a)' from
+    # 2006-12-20 to 2009-04-01, when the CR in force (10th Edition's, 2007-07-13) had 101.5
+    # and no 101.5a; 'Comprehensive Rules, Section 806.6a' for Two-Headed Giant mulligans from
+    # 2010-10-01, when the CR of that day had moved Two-Headed Giant from 806 to 810 (read in
+    # the documents). The IPG's 'MTR section 4.3' is the MTR of its own day's 4.3.
+    from rulesarchive.corpus.derived import DerivedData
+    from rulesarchive.differ import report
+    from rulesarchive.scraper.ingest import ingest_paths
+
+    from rulesarchive.library import Library
+
+    policy_root, _outcomes = policy_ingested
+    root = tmp_path / "archive"
+    shutil.copytree(policy_root, root, copy_function=os.link)
+    cr = POLICY.parent / "cr-archive" / "en"
+    ingest_paths(
+        Archive(root, derived=DerivedData(None)),
+        [cr / f"{date}.txt" for date in ("2007-07-13", "2010-10-01", "2013-07-11")],
+    )
+    mtr = Library(root, DerivedData(None), DocKind.MTR).check()
+    lives = {
+        (p.rule, p.cites): (p.since.effective_date.isoformat(), p.fixed.effective_date.isoformat())
+        for p in mtr.problems
+        if p.fixed
+    }
+    assert lives[("113", "CR 101.5a")] == ("2007-09-20", "2009-07-01")
+    assert lives[("9.4", "CR 806.6a")] == ("2010-10-01", "2013-07-19")
+    ipg = Library(root, DerivedData(None), DocKind.IPG)
+    release = ipg.find("2013-02-08")
+    checked = ipg.check_release(release)
+    cited = {(r.rule, r.citation.doc, r.citation.first) for r in checked.references}
+    assert ("2.1/definition", "mtr", "4.3") in cited
+    assert checked.problems == ()
+    cites = {(r["rule"], r["cites"]) for r in report.check_data(checked)["references"]}
+    assert ("2.1/definition", "MTR 4.3") in cites  # as `check --doc ipg --format json` prints
+    # 'Section 2 no longer exists' (2010-07-01 to 2012-06-29): the one IPG citation of a
+    # section its version does not hold
+    assert [(p.rule, p.cites) for p in ipg.check().problems] == [("introduction", "2")]

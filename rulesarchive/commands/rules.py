@@ -153,12 +153,19 @@ def history(
 )
 @format_option()
 @click.option("--strict", is_flag=True, help="Exit with status 1 when there are problems.")
+@DOC_OPTION
 @click.pass_obj
 def check(
-    root: Path, reference: str | None, lang: str, every: bool, output: str, strict: bool
+    root: Path,
+    reference: str | None,
+    lang: str,
+    every: bool,
+    output: str,
+    strict: bool,
+    doc: str,
 ) -> None:
     """Check every citation of a release (default: newest): dangling, stale, self."""
-    archive = Archive(root)
+    archive = Archive(root, doc=doc)
     result = (
         archive.check_history(reference, lang=lang)
         if every
