@@ -84,7 +84,10 @@ def rule_text(rule: Rule, release: Release) -> str:
     view = rule_view(rule, release)
     lines = [f"{view['number']} {view['text']}"]
     lines += [f"  Example: {example}" for example in view["examples"]]
-    lines.append(
-        f"  -- {release.set_name} ({release.set_code}), effective {release.effective_date}"
+    named = (
+        release.kind.upper()
+        if release.kind != DocKind.CR
+        else f"{release.set_name} ({release.set_code})"
     )
+    lines.append(f"  -- {named}, effective {release.effective_date}")
     return "\n".join(lines) + "\n"

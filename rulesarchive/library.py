@@ -173,10 +173,16 @@ class Library:
         return self.archive.original(release)
 
     def rule(self, number: str, release: Release) -> Rule:
-        """Return a rule as a release prints it, the number as typed ('CR 702.19B'); raise
-        ArchiveError, naming the nearest numbers, if it has none."""
+        """Return a rule as a release prints it, the number as typed ('CR 702.19B'), or a
+        tournament document's section or part, its paragraphs a line each ('3.9',
+        '2.1/philosophy'); raise ArchiveError, naming the nearest numbers, if it has none."""
         document = self.load(release)
-        found = document.rule(_typed(number))
+        if self.archive.kind == DocKind.CR:
+            found = document.rule(_typed(number))
+        else:  # a section's own text or a part, as the differ reads them ('2.1/philosophy')
+            address = self._address(number)
+            units = sections.units(document)
+            found = next((unit for unit in units if unit.number == address), None)
         if found is None:
             raise self._unknown(number, release, document)
         return found

@@ -358,3 +358,15 @@ def test_citations_are_followed_to_the_version_of_the_document_in_force_that_day
     # 'Section 2 no longer exists' (2010-07-01 to 2012-06-29): the one IPG citation of a
     # section its version does not hold
     assert [(p.rule, p.cites) for p in ipg.check().problems] == [("introduction", "2")]
+
+
+def test_a_section_or_part_is_looked_up_as_a_rule_is(policy_ingested):
+    root, _outcomes = policy_ingested
+    ipg = ApiArchive(root, cache=False, doc="ipg")
+    penalty = ipg.rule("2.1/Penalty", release="2013-02-08")
+    assert (penalty.rule.number, penalty.rule.text) == ("2.1/penalty", "Warning*")
+    assert penalty.to_text().endswith("-- IPG, effective 2013-02-08\n")
+    dice = ApiArchive(root, cache=False, doc="mtr").rule("3.9", release="2021-07-23")
+    assert dice.to_json()["text"].startswith("Some game actions use a die roll")
+    with pytest.raises(LookupError, match=r"has no text of its own: 2\.1/penalty"):
+        ipg.rule("2.1")

@@ -57,10 +57,11 @@ def _print(result: Printed, output: str) -> None:
 @release_option("Effective date (2024-11-08) or set code (FDN); default newest.")
 @language_option()
 @format_option()
+@DOC_OPTION
 @click.pass_obj
-def rule(root: Path, number: str, reference: str | None, lang: str, output: str) -> None:
+def rule(root: Path, number: str, reference: str | None, lang: str, output: str, doc: str) -> None:
     """Print one rule with its examples."""
-    _print(Archive(root).rule(number, release=reference, lang=lang), output)
+    _print(Archive(root, doc=doc).rule(number, release=reference, lang=lang), output)
 
 
 @click.command()
