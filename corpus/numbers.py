@@ -193,6 +193,12 @@ class Citation:
     last_at: int = -1  # where a range's end stands, as written ('d' in '702.19b–d'); -1: none
     doc: str = ""  # the document it names ('cr', 'mtr', 'ipg', 'utr'); '': the citing one's own
 
+    def named_from(self, citing: str) -> str:
+        """Return the citation as a report names it from a document of kind `citing` ('cr',
+        'mtr', 'ipg'): 'MTR 4.3' for another document's section, else as written."""
+        named = self.doc and self.doc != citing
+        return f"{self.doc.upper()} {self.written}" if named else self.written
+
     @property
     def numbers(self) -> tuple[str, ...]:
         """The cited number, or the two ends of a range."""

@@ -38,7 +38,6 @@ from rulesarchive.differ.report_types import (
     VersionJson,
 )
 from rulesarchive.differ.texts import wording_phrases
-from rulesarchive.differ.tournament_references import written
 from rulesarchive.system.lazy import lazy_module
 
 if TYPE_CHECKING:  # the results' modules are loaded by the commands that make them
@@ -670,7 +669,11 @@ def check_data(check: ReleaseCheck) -> CheckJson:
         "language": release.language,
         "release": release_label(release),
         "references": [
-            {"rule": ref.rule, "cites": written(ref.citation, release.kind), "in": ref.place}
+            {
+                "rule": ref.rule,
+                "cites": ref.citation.named_from(release.kind.value),
+                "in": ref.place,
+            }
             for ref in check.references
         ],
         "problems": [_problem_data(problem) for problem in check.problems],

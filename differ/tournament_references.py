@@ -76,12 +76,6 @@ def cited_kind(citation: Citation, citing: DocKind) -> DocKind | None:
     return _KINDS.get(citation.doc) if citation.doc else citing
 
 
-def written(citation: Citation, citing: DocKind) -> str:
-    """Return a citation as a report names it: 'MTR 4.3' for another document's section."""
-    named = citation.doc and citation.doc != citing.value
-    return f"{citation.doc.upper()} {citation.written}" if named else citation.written
-
-
 def check_tournament(
     release: Release,
     references: Sequence[Reference],
@@ -98,7 +92,7 @@ def check_tournament(
         problems.append(
             Problem(
                 reference.rule,
-                written(reference.citation, release.kind),
+                reference.citation.named_from(release.kind.value),
                 ProblemKind.DANGLING,
                 None,
                 False,
