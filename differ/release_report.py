@@ -4,10 +4,23 @@ the differ's word diffing."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 
-from rulesarchive.corpus.model import DocKind, Release, Rule
-from rulesarchive.differ.report_types import ReleaseJson, ReleaseLabel, RuleViewJson
+from rulesarchive.corpus.model import DocKind, GlossaryEntry, Heading, Release, Rule
+from rulesarchive.differ.report_types import (
+    EntryJson,
+    HeadingJson,
+    ReleaseJson,
+    ReleaseLabel,
+    RuleJson,
+    RuleViewJson,
+)
+
+
+def json_text(data: object) -> str:
+    """Render data as every command prints JSON (indented, UTF-8 kept, a final newline)."""
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def release_label(release: Release) -> ReleaseLabel:
@@ -91,3 +104,35 @@ def rule_text(rule: Rule, release: Release) -> str:
     )
     lines.append(f"  -- {named}, effective {release.effective_date}")
     return "\n".join(lines) + "\n"
+
+
+def heading_data(heading: Heading) -> HeadingJson:
+    """Return a heading as a release's JSON (`export json`, the site's API) gives it."""
+    return {"number": heading.number, "title": heading.title}
+
+
+def rule_data(line_id: str, rule: Rule, english_id: str | None = None) -> RuleJson:
+    """Return a rule of a release, with its permanent id (and a translated rule's English
+    rule's), as a release's JSON gives it."""
+    data: RuleJson = {
+        "number": rule.number,
+        "id": line_id,
+        "text": rule.printed_text,
+        "examples": list(rule.printed_examples),
+    }
+    # The normalised forms (what the differ compares) only where the printing differs.
+    if rule.original:
+        data["normalised_text"] = rule.text
+    if rule.original_examples:
+        data["normalised_examples"] = list(rule.examples)
+    if english_id is not None:
+        data["english_id"] = english_id
+    return data
+
+
+def entry_data(entry: GlossaryEntry) -> EntryJson:
+    """Return a glossary entry as a release's JSON gives it."""
+    data: EntryJson = {"term": entry.term, "text": entry.printed_text}
+    if entry.original:
+        data["normalised_text"] = entry.text
+    return data

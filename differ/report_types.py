@@ -64,6 +64,33 @@ class RuleViewJson(ReleaseLabel):
     normalised_examples: list[str]
 
 
+class HeadingJson(TypedDict):
+    """A heading of a release (export.schema.json, document.schema.json)."""
+
+    number: str
+    title: str
+
+
+class RuleJson(TypedDict):
+    """A rule of a release with its permanent id (export.schema.json, document.schema.json)."""
+
+    number: str
+    id: str
+    text: str
+    examples: list[str]
+    normalised_text: NotRequired[str]
+    normalised_examples: NotRequired[list[str]]
+    english_id: NotRequired[str]  # a translated rule's English rule
+
+
+class EntryJson(TypedDict):
+    """A glossary entry of a release (export.schema.json, document.schema.json)."""
+
+    term: str
+    text: str
+    normalised_text: NotRequired[str]
+
+
 class PhraseJson(TypedDict):
     """One changed phrase: what it said and what it says now."""
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from collections.abc import Callable, Sequence
 from importlib.metadata import version
 from pathlib import Path
 
 from rulesarchive.corpus.store import no_releases
+from rulesarchive.differ.language import data_version
 from rulesarchive.exports import ExportError, ExportMeta
 from rulesarchive.exports.collect import Collected
 from rulesarchive.exports.gitrepo import export_git
@@ -16,21 +16,6 @@ from rulesarchive.exports.jsonfiles import SCHEMA_VERSION, export_json
 from rulesarchive.exports.sqlite import export_sqlite
 
 FORMATS = ("sqlite", "json", "git")
-
-
-def data_version(collected: Sequence[Collected]) -> str:
-    """Return the version of the data exported: a hash of every release's content and every
-    rule's permanent id (and the schema's version), the same on every machine for the same
-    archive; no clock in it."""
-    digest = hashlib.sha256(f"schema {SCHEMA_VERSION}\n".encode())
-    for language in collected:
-        for text in language.texts:
-            digest.update(f"{text.release.key} {text.release.content_sha256}\n".encode())
-        for line in language.gathered.lines:
-            digest.update(f"{line.id}\n".encode())
-        for alias, line_id in sorted(language.gathered.aliases.items()):
-            digest.update(f"{alias} {line_id}\n".encode())
-    return digest.hexdigest()[:16]
 
 
 def check_request(
@@ -75,7 +60,7 @@ def export_meta(collected: Sequence[Collected]) -> ExportMeta:
     rulesarchive version."""
     return {
         "schema_version": SCHEMA_VERSION,
-        "data_version": data_version(collected),
+        "data_version": data_version([c.gathered for c in collected], SCHEMA_VERSION),
         "generated_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "rulesarchive_version": version("rulesarchive"),
     }

@@ -7,12 +7,11 @@ import shutil
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import NotRequired, TypedDict
+from typing import TypedDict
 
-from rulesarchive.corpus.model import GlossaryEntry, Rule
 from rulesarchive.differ.history import History
 from rulesarchive.differ.lineage import Line, line_versions
-from rulesarchive.differ.release_report import release_summary
+from rulesarchive.differ.release_report import entry_data, heading_data, release_summary, rule_data
 from rulesarchive.differ.report import diff_data, history_data
 from rulesarchive.exports import ExportMeta
 from rulesarchive.exports.collect import Collected, ReleaseText
@@ -72,27 +71,6 @@ def _english_ids(
     return {row[2]: row[8] for row in rows if row[8]}
 
 
-class _HeadingJson(TypedDict):
-    number: str
-    title: str
-
-
-class _RuleJson(TypedDict):
-    number: str
-    id: str
-    text: str
-    examples: list[str]
-    normalised_text: NotRequired[str]
-    normalised_examples: NotRequired[list[str]]
-    english_id: NotRequired[str]  # a translated rule's English rule
-
-
-class _EntryJson(TypedDict):
-    term: str
-    text: str
-    normalised_text: NotRequired[str]
-
-
 class _LineJson(TypedDict):
     id: str
     numbers: list[str]
@@ -102,22 +80,14 @@ class _LineJson(TypedDict):
 
 
 def _release(text: ReleaseText, english_ids: dict[str, str]) -> dict[str, object]:
-    headings: list[_HeadingJson] = [{"number": h.number, "title": h.title} for h in text.headings]
     return {
         **release_summary(text.release),
-        "headings": headings,
+        "headings": list(map(heading_data, text.headings)),
         "rules": [
-            _rule(line_id, rule, english_ids.get(rule.number)) for line_id, rule in text.rules
+            rule_data(line_id, rule, english_ids.get(rule.number)) for line_id, rule in text.rules
         ],
-        "glossary": list(map(_entry, text.glossary)),
+        "glossary": list(map(entry_data, text.glossary)),
     }
-
-
-def _entry(entry: GlossaryEntry) -> _EntryJson:
-    data: _EntryJson = {"term": entry.term, "text": entry.printed_text}
-    if entry.original:
-        data["normalised_text"] = entry.text
-    return data
 
 
 def _changes(language: Collected, index: int) -> Mapping[str, object] | None:
@@ -140,20 +110,3 @@ def _line(language: Collected, line: Line) -> _LineJson:
         "last": releases[line.last].effective_date.isoformat(),
         "versions": history_data(history)["versions"],
     }
-
-
-def _rule(line_id: str, rule: Rule, english_id: str | None) -> _RuleJson:
-    data: _RuleJson = {
-        "number": rule.number,
-        "id": line_id,
-        "text": rule.printed_text,
-        "examples": list(rule.printed_examples),
-    }
-    # The normalised forms (what the differ compares) only where the printing differs.
-    if rule.original:
-        data["normalised_text"] = rule.text
-    if rule.original_examples:
-        data["normalised_examples"] = list(rule.examples)
-    if english_id is not None:
-        data["english_id"] = english_id
-    return data

@@ -9,7 +9,6 @@ calls: each result's `to_json()` is exactly what the matching command prints wit
 from __future__ import annotations
 
 import datetime as dt
-import json
 import warnings
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -22,6 +21,7 @@ from rulesarchive.corpus.model import Release as StoredRelease
 from rulesarchive.corpus.store import ArchiveError, NotFound, UnknownRelease, UnknownRule
 from rulesarchive.differ import release_report
 from rulesarchive.differ.kinds import Kind
+from rulesarchive.differ.release_report import json_text
 from rulesarchive.library import Library, read_scraped_history
 from rulesarchive.system.lazy import lazy_module
 
@@ -74,11 +74,6 @@ __all__ = [
 ]
 
 ReleaseRef = str | dt.date | StoredRelease | None
-
-
-def json_text(data: object) -> str:
-    """Render data as every command prints JSON (indented, UTF-8 kept, a final newline)."""
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 @dataclass(frozen=True, slots=True)
