@@ -25,6 +25,8 @@ SCHEMA_FILES = (
     "history.schema.json",
     "translation.schema.json",
     "compare.schema.json",
+    "check.schema.json",
+    "releases.schema.json",
 )
 
 
