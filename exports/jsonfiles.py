@@ -27,6 +27,14 @@ SCHEMA_FILES = (
     "compare.schema.json",
     "check.schema.json",
     "releases.schema.json",
+    # the site's JSON API's own (site_builder.json_api)
+    "latest.schema.json",
+    "bulk-data.schema.json",
+    "document.schema.json",
+    "documents.schema.json",
+    "rules.schema.json",
+    "rule-index.schema.json",
+    "glossary.schema.json",
 )
 
 

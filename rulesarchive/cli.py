@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 COMMANDS = {
     "build": (
         "rulesarchive.commands.site",
-        "Render the archive as a static site (histories, changelogs, search, feed, data).",
+        "Render the archive as a static site (histories, changelogs, search, feed, data, API).",
     ),
     "cache": (
         "rulesarchive.commands.cache",

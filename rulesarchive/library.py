@@ -517,11 +517,12 @@ class Library:
             return checked
         return self._check_translation(language, releases, gathered, english)
 
-    def check_release(self, release: Release) -> ReleaseCheck:
-        """Return one release's references and their problems."""
+    def check_release(self, release: Release, checked: LanguageCheck | None = None) -> ReleaseCheck:
+        """Return one release's references and their problems (`checked`: its language's
+        check, when at hand)."""
         from rulesarchive.differ.references import Reference  # loaded by the check
 
-        checked = self.check(release.language).until(release)
+        checked = (checked or self.check(release.language)).until(release)
         if self.archive.kind != DocKind.CR:
             _release, found, _problems = self._check_tournament(release)
             return references.ReleaseCheck(release, tuple(found), checked.at(release))

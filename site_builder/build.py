@@ -7,7 +7,7 @@ import gc
 import hashlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from importlib import resources
@@ -24,7 +24,7 @@ from rulesarchive.differ.references import LanguageCheck
 from rulesarchive.differ.release_report import release_label
 from rulesarchive.differ.translation_compare import Track
 from rulesarchive.differ.translations import TranslationReport
-from rulesarchive.site_builder import feeds, paths, search
+from rulesarchive.site_builder import feeds, json_api, paths, search
 from rulesarchive.site_builder.checks import CheckPages
 from rulesarchive.site_builder.compare_pages import tracks_of
 from rulesarchive.site_builder.document_pages import TEMPLATE, document_context
@@ -79,34 +79,45 @@ def build_site(
     base_url: str = "http://localhost:8000/",
     progress: Progress | None = None,
     index_search: bool = True,
+    diffs: Sequence[tuple[Release, Release]] = (),
 ) -> BuildReport:
     """Render every language of the archive into `out`; the old site stays till the new is whole.
 
     `archive` is the library (see `source`): what it keeps makes a rebuild cost what changed.
+    `diffs` are the pairs of releases whose diff the JSON API gives (see `json_api`).
     """
     languages = _languages(archive)
     if not languages:
         raise BuildError(no_releases(archive.root))
     try:
         with building(out):
-            return _build(archive, Path(out), base_url, progress, index_search, languages)
+            options = _Options(base_url, index_search, tuple(diffs))
+            return _build(archive, Path(out), options, progress, languages)
     except OSError as error:
         if _under(error.filename, Path(out).parent):
             raise _unwritable(error, out) from None
         raise
 
 
+@dataclass(frozen=True, slots=True)
+class _Options:
+    """What a build is asked for besides the archive and the folder."""
+
+    base_url: str
+    index_search: bool
+    diffs: tuple[tuple[Release, Release], ...]
+
+
 def _build(
     archive: Source,
     out: Path,
-    base_url: str,
+    options: _Options,
     progress: Progress | None,
-    index_search: bool,
     languages: list[str],
 ) -> BuildReport:
     """Build the site, holding its lock."""
     started = time.perf_counter()
-    state = _state(archive, languages, base_url, index_search)
+    state = _state(archive, languages, options)
     built = built_from(out)
     if built is not None and built[0] == state:  # nothing changed since the last build
         return BuildReport(built[1], 0, time.perf_counter() - started, tuple(languages))
@@ -116,9 +127,9 @@ def _build(
     # a caller's own freeze is the caller's to end, and with it, this build's.
     frozen_by_caller = gc.get_freeze_count() > 0
     try:
-        indexing = indexer if index_search else None
+        indexing = indexer if options.index_search else None
         with Beside() as beside:  # what it started beside is stopped if it fails
-            _render(archive, output, indexing, languages, base_url, progress, beside)
+            _render(archive, output, indexing, languages, options, progress, beside)
         output.finish(state)
         indexer.wait()
     except BaseException:
@@ -151,10 +162,11 @@ def _render(
     output: Output,
     indexer: search.Indexer | None,
     languages: list[str],
-    base_url: str,
+    options: _Options,
     progress: Progress | None,
     beside: Beside,
 ) -> None:
+    base_url = options.base_url
     env = environment(archive.derived)
     gathered: dict[str, Language] = {}
     tell = progress or (lambda _stage, _done, _total: None)
@@ -234,6 +246,7 @@ def _render(
         )
     first_pages: LanguagePages | None = None
     lastmod: dict[str, dt.date] = {}
+    every_check: dict[str, LanguageCheck] = {}
     for language, data in gathered.items():
         english = gathered.get("en") if language != "en" else None
         links = LinkCache(archive.derived, language, str(Path(archive.root).resolve()))
@@ -259,6 +272,7 @@ def _render(
             checked = check()
         else:
             checked = archive.check(language, data, gathered.get("en"))
+        every_check[language] = checked
         checks = CheckPages(pages, checked)
         make_files(
             pages,
@@ -276,6 +290,10 @@ def _render(
             )
             indexer.start(language)
     assert first_pages is not None
+    tell("writing the JSON API", 0, 1)
+    request = json_api.Request(gathered, every_check, reports, options.diffs)
+    json_api.write_api(output, archive, request, base_url)
+    tell("writing the JSON API", 1, 1)
     _site_pages(output, first_pages, gathered, base_url, lastmod)
 
 
@@ -290,9 +308,9 @@ def _diffs_aside(
     }
 
 
-def _state(archive: Source, languages: list[str], base_url: str, index_search: bool) -> str:
+def _state(archive: Source, languages: list[str], options: _Options) -> str:
     """Sum up what a build makes the site from: the releases, the code and the options."""
-    digest = hashlib.sha1(repr((code_version(), languages, base_url, index_search)).encode())
+    digest = hashlib.sha1(repr((code_version(), languages, options)).encode())
     for release in archive.releases():  # a release's content is its content_sha256
         digest.update(repr(release).encode())
     return digest.hexdigest()

@@ -13,8 +13,9 @@ from typing import Protocol
 
 from rulesarchive.corpus.derived import DerivedData
 from rulesarchive.corpus.model import Document, Release
+from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.language import Language
-from rulesarchive.differ.references import LanguageCheck
+from rulesarchive.differ.references import LanguageCheck, ReleaseCheck
 from rulesarchive.differ.translations import TranslationReport
 
 
@@ -60,3 +61,9 @@ class Source(Protocol):
 
     def translation(self, language: str, release: Release | None = None) -> TranslationReport:
         """Return a translated release against its English base."""
+
+    def check_release(self, release: Release, checked: LanguageCheck | None = None) -> ReleaseCheck:
+        """Return one release's references and their problems."""
+
+    def diff(self, old: Release, new: Release) -> ReleaseDiff:
+        """Return what changed between two releases of a language."""

@@ -428,6 +428,7 @@ def test_build_reports_its_progress_stage_by_stage(tmp_path):
     assert stages == [
         *("reading en", "reading zh-Hans", "reading ko"),
         *("rendering en", "rendering zh-Hans", "rendering ko"),
+        "writing the JSON API",
     ]
     last = {stage: (done, total) for stage, done, total in seen}
     assert all(done == total > 0 for done, total in last.values())

@@ -30,9 +30,19 @@ from rulesarchive.site_builder.serve import make_server
     help="Where the site will be served (for the feed and sitemap).",
 )
 @click.option("--sample", is_flag=True, help="Build a demo site from the shipped sample archive.")
+@click.option(
+    "--api-diff",
+    "pairs",
+    nargs=2,
+    multiple=True,
+    metavar="OLD NEW",
+    help="Also write the JSON API's diff of these two English releases (repeatable).",
+)
 @click.pass_obj
-def build(root: Path, out: Path, base_url: str, sample: bool) -> None:
-    """Render the archive as a static site (histories, changelogs, search, feed, data)."""
+def build(
+    root: Path, out: Path, base_url: str, sample: bool, pairs: tuple[tuple[str, str], ...]
+) -> None:
+    """Render the archive as a static site (histories, changelogs, search, feed, data, API)."""
     library = Library(sample_archive() if sample else root)
     note_leftovers(library)
     if not base_url.endswith("/"):
@@ -40,7 +50,8 @@ def build(root: Path, out: Path, base_url: str, sample: bool) -> None:
     # The archive as it is now, so ingesting meanwhile is safe; the shipped sample never changes.
     frozen = nullcontext(library) if sample else library.snapshot()
     with stages() as progress, frozen as view:
-        made = build_site(view, out, base_url, progress=progress)
+        diffs = [(view.find(old), view.find(new)) for old, new in pairs]
+        made = build_site(view, out, base_url, progress=progress, diffs=diffs)
     click.echo(
         f"built {out}: {made.pages} files ({made.written} written) for "
         f"{', '.join(made.languages)} in {made.seconds:.1f} s"

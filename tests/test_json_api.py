@@ -1,0 +1,276 @@
+"""The site's JSON API (api/v1/): every file it writes validates against its shipped schema;
+what a command prints is written as the command prints it, byte for byte (gzipped, for the
+many and large files); the bulk files' sizes and sums are what the list says; a rebuild
+elsewhere writes the same bytes, and a rebuild of the same archive nothing."""
+
+from __future__ import annotations
+
+import datetime as dt
+import gzip
+import hashlib
+import json
+import lzma
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+from referencing import Registry, Resource
+from rulesarchive.corpus.model import GlossaryEntry
+from rulesarchive.exports.jsonfiles import schema_path
+from rulesarchive.site_builder import json_api
+from rulesarchive.site_builder.build import build_site
+from rulesarchive.site_builder.json_api import ROOT
+
+from rulesarchive.cli import main
+from rulesarchive.library import Library
+from tests.site_fixture import fixture_archive, save_release
+
+BASE = "https://rules.example/"
+PAIR = ("2010-02-01", "2019-05-03")
+# Each file of the API, by the path it has under api/v1/, and the schema of its JSON.
+SCHEMAS = [
+    (r"latest\.json", "latest.schema.json"),
+    (r"bulk-data\.json", "bulk-data.schema.json"),
+    (r"bulk/rules-[a-zA-Z-]+\.json\.gz", "rules.schema.json"),
+    (r"[a-zA-Z-]+/releases\.json", "releases.schema.json"),
+    (r"bulk/documents-[a-zA-Z-]+\.json\.xz", "documents.schema.json"),
+    (r"[a-zA-Z-]+/document\.json\.gz", "document.schema.json"),
+    (r"[a-zA-Z-]+/releases/[0-9-]+/changelog\.json\.gz", "diff.schema.json"),
+    (r"[a-zA-Z-]+/releases/[0-9-]+/check\.json\.gz", "check.schema.json"),
+    (r"[a-zA-Z-]+/diffs/[0-9-]+\.\.[0-9-]+\.json\.gz", "diff.schema.json"),
+    (r"[a-zA-Z-]+/rules\.json", "rule-index.schema.json"),
+    (r"[a-zA-Z-]+/rules/[0-9a-zA-Z-]+\.json\.gz", "rules.schema.json"),
+    (r"[a-zA-Z-]+/glossary\.json", "glossary.schema.json"),
+    (r"[a-zA-Z-]+/translation\.json", "translation.schema.json"),
+]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("json-api")
+    archive = fixture_archive(folder / "archive")
+    pair = [(archive.find(PAIR[0]), archive.find(PAIR[1]))]
+    build_site(archive, folder / "site", BASE, index_search=False, diffs=pair)
+    return folder / "archive", folder / "site"
+
+
+def _api_files(site: Path) -> dict[str, Path]:
+    top = site / ROOT
+    return {p.relative_to(top).as_posix(): p for p in sorted(top.rglob("*")) if p.is_file()}
+
+
+def _text(site: Path, path: str) -> str:
+    """A file of the API's text, decompressed if it is compressed."""
+    data = (site / ROOT / path).read_bytes()
+    unpack = {".gz": gzip.decompress, ".xz": lzma.decompress}.get(Path(path).suffix, bytes)
+    return unpack(data).decode("utf-8")
+
+
+def _json(site: Path, path: str):
+    return json.loads(_text(site, path))
+
+
+def _registry() -> Registry:
+    names = {name for _, name in SCHEMAS}
+    resources = [
+        Resource.from_contents(json.loads(schema_path(name).read_text(encoding="utf-8")))
+        for name in (*names, "history.schema.json")
+    ]
+    return Registry().with_resources((str(r.contents["$id"]), r) for r in resources)
+
+
+def _run(archive: Path, *arguments: str) -> str:
+    result = CliRunner().invoke(main, ["--archive", str(archive), *arguments])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_every_api_file_validates_against_its_schema(built):
+    _, site = built
+    registry = _registry()
+    files = _api_files(site)
+    seen = set()
+    for path in files:
+        names = [name for pattern, name in SCHEMAS if re.fullmatch(pattern, path)]
+        assert len(names) == 1, f"{path}: no schema (or more than one)"
+        schema = registry.contents(
+            f"https://github.com/rulesarchive/rulesarchive/schemas/{names[0]}"
+        )
+        jsonschema.Draft202012Validator.check_schema(schema)
+        validator = jsonschema.Draft202012Validator(
+            schema, registry=registry, format_checker=jsonschema.FormatChecker()
+        )
+        validator.validate(_json(site, path))
+        seen.add(names[0])
+    assert seen == {name for _, name in SCHEMAS}  # each kind of file is written and checked
+
+
+def test_a_releases_changelog_and_check_are_what_the_commands_print(built):
+    archive, site = built
+    listed = _text(site, "en/releases.json")
+    assert listed == _run(archive, "releases", "--lang", "en", "--format", "json")
+    for index, release in enumerate(json.loads(listed)):
+        date = release["effective_date"]
+        folder = f"en/releases/{date}"
+        check = _run(archive, "check", date, "--format", "json")
+        assert _text(site, f"{folder}/check.json.gz") == check
+        if index == 0:
+            assert not (site / ROOT / folder / "changelog.json.gz").exists()  # nothing before
+            continue
+        changelog = _run(archive, "changelog", date, "--format", "json")
+        assert _text(site, f"{folder}/changelog.json.gz") == changelog, date
+
+
+def test_a_diff_asked_for_and_a_translation_are_what_the_commands_print(built):
+    archive, site = built
+    diff = _text(site, f"en/diffs/{PAIR[0]}..{PAIR[1]}.json.gz")
+    assert diff == _run(archive, "diff", *PAIR, "--format", "json")
+    for language in ("zh-Hans", "ko"):
+        written = _text(site, f"{language}/translation.json")
+        assert written == _run(archive, "translations", language, "--format", "json")
+    assert not (site / ROOT / "en/translation.json").exists()
+
+
+def test_a_rule_is_found_by_number_id_and_alias_with_its_history(built):
+    archive, site = built
+    index = _json(site, "en/rules.json")
+    rule_id = index["numbers"]["400.6"]
+    section = _json(site, f"en/rules/{index['ids'][rule_id]}.json.gz")
+    (rule,) = [rule for rule in section["rules"] if rule["id"] == rule_id]
+    assert rule["number"] == "400.6" and rule["current"]
+    assert rule["history"] == json.loads(_run(archive, "history", "400.6", "--format", "json"))
+    newest = rule["history"]["versions"][-1]
+    assert (rule["text"], rule["examples"]) == (newest["text"], newest["examples"])
+    for alias, target in index["aliases"].items():
+        assert alias in next(r for r in _every_rule(site, "en") if r["id"] == target)["aliases"]
+
+
+def _every_rule(site: Path, language: str) -> list[dict]:
+    return _json(site, f"bulk/rules-{language}.json.gz")["rules"]
+
+
+def test_every_release_read_whole_is_as_the_archive_holds_it(built):
+    archive, site = built
+    library = Library(archive)
+    for language in ("en", "zh-Hans", "ko"):
+        documents = _json(site, f"bulk/documents-{language}.json.xz")["documents"]
+        releases = library.releases(language)
+        assert [d["effective_date"] for d in documents] == [
+            r.effective_date.isoformat() for r in releases
+        ]
+        for document, release in zip(documents, releases, strict=True):
+            stored = library.load(release)
+            assert [(r["number"], r["text"], r["examples"]) for r in document["rules"]] == [
+                (r.number, r.printed_text, list(r.printed_examples)) for r in stored.rules
+            ]
+            assert [(e["term"], e["text"]) for e in document["glossary"]] == [
+                (e.term, e.printed_text) for e in stored.glossary
+            ]
+            assert [(h["number"], h["title"]) for h in document["headings"]] == [
+                (h.number, h.title) for h in stored.headings
+            ]
+        assert documents[-1] == _json(site, f"{language}/document.json.gz")
+
+
+def test_the_newest_document_gives_each_rule_its_id(built):
+    archive, site = built
+    index = _json(site, "en/rules.json")
+    latest = _json(site, "latest.json")["languages"]
+    document = _json(site, "en/document.json.gz")
+    printed = json.loads(_run(archive, "rule", "400.9", "--format", "json"))
+    (rule,) = [rule for rule in document["rules"] if rule["number"] == "400.9"]
+    assert (rule["text"], rule["id"]) == (printed["text"], index["numbers"]["400.9"])
+    assert len(document["rules"]) == document["rule_count"]
+    assert document["effective_date"] == latest["en"]["release"]["effective_date"]
+    assert latest["en"]["document"] == f"{BASE}{ROOT}/en/document.json.gz"
+
+
+def test_the_bulk_list_gives_each_files_size_sum_and_gzip_copy(built):
+    _, site = built
+    listed = _json(site, "bulk-data.json")
+    assert listed["data_version"] == _json(site, "latest.json")["data_version"]
+    assert [item["language"] for item in listed["data"]][::2] == ["en", "zh-Hans", "ko"]
+    assert [(item["type"], item["content_encoding"]) for item in listed["data"]] == [
+        ("rules", "gzip"),
+        ("documents", "xz"),
+    ] * 3
+    for item in listed["data"]:
+        packed = (site / item["download_uri"].removeprefix(BASE)).read_bytes()
+        body = {"gzip": gzip.decompress, "xz": lzma.decompress}[item["content_encoding"]](packed)
+        assert (item["size"], item["sha256"]) == (len(packed), hashlib.sha256(packed).hexdigest())
+        assert (item["uncompressed_size"], item["uncompressed_sha256"]) == (
+            len(body),
+            hashlib.sha256(body).hexdigest(),
+        )
+        if item["type"] == "documents":
+            continue  # checked against the archive above
+        sections = _json(site, f"{item['language']}/rules.json")["ids"].values()
+        in_sections = [
+            rule
+            for section in sorted(set(sections))
+            for rule in _json(site, f"{item['language']}/rules/{section}.json.gz")["rules"]
+        ]
+        assert json.loads(body)["rules"] == in_sections
+
+
+def test_a_rebuild_elsewhere_writes_the_same_bytes_and_a_no_op_rebuild_writes_none(built, tmp_path):
+    _, site = built
+    library = fixture_archive(tmp_path / "archive")  # the same archive, made again
+    pair = [(library.find(PAIR[0]), library.find(PAIR[1]))]
+    first = build_site(library, tmp_path / "site", BASE, index_search=False, diffs=pair)
+    again = build_site(library, tmp_path / "site", BASE, index_search=False, diffs=pair)
+    assert first.written > 0 and again.written == 0
+    theirs, ours = _api_files(site), _api_files(tmp_path / "site")
+    assert theirs.keys() == ours.keys()
+    for path, file in ours.items():
+        assert file.read_bytes() == theirs[path].read_bytes(), path
+
+
+def test_a_rebuild_asked_for_another_diff_writes_it_alone_and_keeps_the_rest(tmp_path, monkeypatch):
+    library = fixture_archive(tmp_path / "archive")
+    out = tmp_path / "site"
+    build_site(library, out, BASE, index_search=False)
+    pair = [(library.find(PAIR[0]), library.find(PAIR[1]))]
+
+    def worked_out_again(*_args):
+        raise AssertionError("a language's files were made again")
+
+    monkeypatch.setattr(json_api, "rule_document", worked_out_again)
+    again = build_site(library, out, BASE, index_search=False, diffs=pair)
+    assert again.written == 1
+    assert (out / ROOT / f"en/diffs/{PAIR[0]}..{PAIR[1]}.json.gz").is_file()
+
+
+def test_cli_builds_the_diff_asked_for_and_names_a_release_it_cannot_find(tmp_path):
+    archive = tmp_path / "archive"
+    fixture_archive(archive)
+    out = tmp_path / "site"
+    made = _run(archive, "build", "--out", str(out), "--api-diff", *PAIR)
+    assert made.startswith(f"built {out}")
+    assert (out / ROOT / f"en/diffs/{PAIR[0]}..{PAIR[1]}.json.gz").is_file()
+    wrong = CliRunner().invoke(
+        main, ["--archive", str(archive), "build", "--out", str(out), "--api-diff", "1990", "RNA"]
+    )
+    assert wrong.exit_code == 1 and wrong.output.count("\n") == 1, wrong.output
+    assert "1990" in wrong.output
+
+
+def test_a_glossary_entry_that_does_not_read_as_a_term_is_in_the_document(tmp_path):
+    """The site leaves out of its glossary pages an entry that is no term; the API gives a
+    release as printed (2026's 'Team vs. Team Variant' was lost once)."""
+    library = fixture_archive(tmp_path / "archive")
+    newest = library.releases("en")[-1]
+    document = library.load(newest)
+    entry = GlossaryEntry("Team vs. Team Variant", "A multiplayer variant. See rule 808.")
+    later = replace(
+        document, effective_date=dt.date(2020, 1, 24), glossary=(*document.glossary, entry)
+    )
+    save_release(library, later, "THB", "Theros Beyond Death")
+    out = tmp_path / "site"
+    build_site(library, out, BASE, index_search=False)
+    terms = [entry["term"] for entry in _json(out, "en/document.json.gz")["glossary"]]
+    assert terms == [entry.term for entry in later.glossary]
+    assert [e["term"] for e in _json(out, "en/glossary.json")["glossary"]] == terms
