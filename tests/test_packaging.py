@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from rulesarchive.exports.jsonfiles import SCHEMA_FILES
 
 from rulesarchive.cli import main
 
@@ -48,11 +49,8 @@ def test_wheel_holds_one_import_package_with_templates_and_data(wheel):
         "rulesarchive/commands/rules.py",
         "rulesarchive/system/processes.py",
         "rulesarchive/exports/sqlite.py",
-        "rulesarchive/exports/schemas/export.schema.json",
-        "rulesarchive/exports/schemas/diff.schema.json",
-        "rulesarchive/exports/schemas/history.schema.json",
-        "rulesarchive/exports/schemas/translation.schema.json",
-        "rulesarchive/exports/schemas/compare.schema.json",
+        *(f"rulesarchive/exports/schemas/{name}" for name in SCHEMA_FILES),
+        "rulesarchive/site_builder/json_api.py",
     ):
         assert shipped in names, shipped
     assert any(name.startswith("rulesarchive/templates/static/") for name in names)
