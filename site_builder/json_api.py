@@ -14,14 +14,16 @@ releases (or the code) changed: a rebuild after another language's release keeps
 
 from __future__ import annotations
 
+import datetime as dt
 import gzip
 import hashlib
 import json
 import lzma
 import re
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from rulesarchive.corpus.derived import code_version
 from rulesarchive.corpus.model import Document, Release
@@ -73,15 +75,17 @@ def write_api(output: Output, archive: Source, request: Request, base_url: str) 
     version = data_version(request.gathered.values(), API_VERSION)
     for language, data in request.gathered.items():
         english = request.gathered.get("en") if language != "en" else None
-        stamp = _stamp(data, english, base_url)
-        if all([output.fresh(path, stamp) for path in _paths(data)]):
-            continue
-        _write_releases(output, archive, data, request.checks[language], stamp)
-        newest = _write_documents(output, archive, data, stamp)
-        _write_rules(output, data, newest, stamp)
-        if language in request.reports:
-            report = translation_data(request.reports[language])
-            output.write(f"{ROOT}/{language}/translation.json", json_text(report), stamp)
+        _write_releases(output, archive, data, request.checks[language], english)
+        _write_documents(output, archive, data)
+        stamp = _stamp(data, base_url)
+        if not all([output.fresh(path, stamp) for path in _paths(data)]):
+            _write_rules(output, archive, data, stamp)
+        translation = f"{ROOT}/{language}/translation.json"
+        if english is not None and language in request.reports:
+            stamp = repr((stamp, english.prefix[-1]))  # compared with every English release
+            if not output.fresh(translation, stamp):
+                report = translation_data(request.reports[language])
+                output.write(translation, json_text(report), stamp)
     for old, new in request.pairs:
         path = diff_path(old, new)
         stamp = repr((code_version(), old, new))
@@ -92,62 +96,94 @@ def write_api(output: Output, archive: Source, request: Request, base_url: str) 
     _write_latest(output, request.gathered, version, base_url)
 
 
-def _stamp(data: Language, english: Language | None, base_url: str) -> str:
-    """Sum up what a language's files are made from: its releases (and English's, which a
-    translation is compared with), its ids' aliases, the code and the site's address."""
-    inputs = (code_version(), data.prefix[-1], sorted(data.aliases.items()), base_url)
-    return repr((*inputs, english.prefix[-1] if english is not None else None))
+def _stamp(data: Language, base_url: str) -> str:
+    """Sum up what a language's files are made from: its releases, its ids' aliases, the
+    code and the site's address."""
+    return repr((code_version(), data.prefix[-1], sorted(data.aliases.items()), base_url))
 
 
 def _paths(data: Language) -> list[str]:
-    """Every file of a language's own (not the bulk files, the pointer or the diffs)."""
+    """The files of a language made from all its releases (not those of one release, the
+    releases read whole, the list of bulk files, the pointer or the diffs)."""
     found = [f"{ROOT}/{data.language}/releases.json", f"{ROOT}/{data.language}/rules.json"]
     found += [f"{ROOT}/{data.language}/glossary.json", _bulk_path(data.language)]
-    found += [f"{ROOT}/{data.language}/document.json.gz", _documents_path(data.language)]
-    for index, release in enumerate(data.releases):
-        folder = release_folder(release)
-        found += [f"{folder}/check.json.gz"] + ([f"{folder}/changelog.json.gz"] if index else [])
-    found += [_section_path(data.language, s) for s in sorted({_section(ln) for ln in data.lines})]
-    if data.language != "en":
-        found.append(f"{ROOT}/{data.language}/translation.json")
-    return found
+    found += [f"{ROOT}/{data.language}/document.json.gz"]
+    return found + [
+        _section_path(data.language, s) for s in sorted({_section(ln) for ln in data.lines})
+    ]
 
 
 def _write_releases(
-    output: Output, archive: Source, data: Language, checked: LanguageCheck, stamp: str
+    output: Output,
+    archive: Source,
+    data: Language,
+    checked: LanguageCheck,
+    english: Language | None,
 ) -> None:
-    """Write the list of releases and each release's changelog and check."""
-    listed = json_text([release_summary(release) for release in data.releases])
-    output.write(f"{ROOT}/{data.language}/releases.json", listed, stamp)
+    """Write each release's changelog and check, unless made from the same releases (those
+    up to it, and English's for a translation) last time."""
     for index, release in enumerate(data.releases):
         folder = release_folder(release)
-        check = check_data(archive.check_release(release, checked))
-        output.write(f"{folder}/check.json.gz", _packed(json_text(check)), stamp)
+        stamp = repr((code_version(), data.prefix[index], english and english.prefix[-1]))
+        if not output.fresh(f"{folder}/check.json.gz", stamp):
+            check = check_data(archive.check_release(release, checked))
+            output.write(f"{folder}/check.json.gz", _packed(json_text(check)), stamp)
         diff = data.diffs[index]
-        if index and diff is not None:
+        if index and diff is not None and not output.fresh(f"{folder}/changelog.json.gz", stamp):
             fixes = checked.fixes[index] if checked.fixes else {}
             before = data.releases[index - 1]
             changes = diff_data(before, release, mark_fixes(diff, fixes), fixes)
             output.write(f"{folder}/changelog.json.gz", _packed(json_text(changes)), stamp)
 
 
-def _write_documents(output: Output, archive: Source, data: Language, stamp: str) -> Document:
-    """Write every release read whole into the language's bulk file, and the newest alone;
-    return the newest release's document."""
-    shots = snapshots(data.lines, [()] * len(data.releases))
-    head = {"language": data.language, "updated": data.releases[-1].effective_date.isoformat()}
+def _write_documents(output: Output, archive: Source, data: Language) -> None:
+    """Write every release read whole into the language's bulk file: those of the last one
+    taken as they are, when it was made from the same first releases (and ids)."""
+    path = _documents_path(data.language)
+    stamps = [
+        repr((code_version(), prefix, sorted(data.aliases.items()))) for prefix in data.prefix
+    ]
+    if output.fresh(path, stamps[-1]):
+        return
+    last = output.previous.get(path)
+    kept = stamps.index(last[1]) + 1 if last is not None and last[1] in stamps else 0
     # A window of 4 MB holds the releases before: each costs what it changed. (Preset 6, 8 MB,
     # saves a quarter of the size for thirteen times the time: 74 s for English, against 6.)
     packer = lzma.LZMACompressor(preset=3)
-    packed = [packer.compress(_compact(head)[:-1].encode() + b',"documents":[')]
-    for index, release in enumerate(data.releases):
-        stored = archive.load(release)
-        document = _compact(_document(release, stored, shots[index]))
-        packed.append(packer.compress(("," if index else "").encode() + document.encode()))
-    packed += [packer.compress(b"]}"), packer.flush()]
-    output.write(_documents_path(data.language), b"".join(packed), stamp)
-    output.write(f"{ROOT}/{data.language}/document.json.gz", _packed(document), stamp)
-    return stored
+    if kept:
+        packed = [packer.compress(piece) for piece in _documents_of(output.current(path))]
+    else:
+        packed = [packer.compress(_compact({"language": data.language})[:-1].encode())]
+        packed.append(packer.compress(b',"documents":['))
+    shots = snapshots(data.lines, [()] * len(data.releases), start=kept)
+    for index in range(kept, len(data.releases)):
+        release = data.releases[index]
+        document = _document(release, archive.load(release), shots[index - kept])
+        packed.append(
+            packer.compress(("," if index else "").encode() + _compact(document).encode())
+        )
+    packed.append(packer.compress(_documents_end(data.releases[-1].effective_date).encode()))
+    output.write(path, b"".join([*packed, packer.flush()]), stamps[-1])
+
+
+def _documents_end(updated: dt.date) -> str:
+    """The end of a bulk file of releases read whole: the documents' list closed, the date."""
+    return f'],"updated":"{updated.isoformat()}"}}'
+
+
+def _documents_of(path: Path) -> Iterator[bytes]:
+    """Yield the text of a bulk file of releases read whole up to its end (which a release
+    added replaces), a piece at a time: the English ones are 145 MB."""
+    unpacker = lzma.LZMADecompressor()
+    rest, held, end = path.read_bytes(), b"", len(_documents_end(dt.date.min))
+    while not unpacker.eof:
+        piece = unpacker.decompress(rest, 2**20)
+        rest = b""
+        if not piece and unpacker.needs_input:
+            break
+        held += piece
+        yield held[:-end]
+        held = held[-end:]
 
 
 def _document(release: Release, document: Document, shot: Snapshot) -> dict[str, object]:
@@ -193,9 +229,12 @@ def rule_document(data: Language, line: Line, aliases: Sequence[str]) -> dict[st
     }
 
 
-def _write_rules(output: Output, data: Language, newest: Document, stamp: str) -> None:
-    """Write the rules by section, their index, and the glossary of the newest release."""
+def _write_rules(output: Output, archive: Source, data: Language, stamp: str) -> None:
+    """Write the list of releases, the rules by section and their index and bulk file, and
+    the newest release read whole and its glossary."""
     language = data.language
+    listed = json_text([release_summary(release) for release in data.releases])
+    output.write(f"{ROOT}/{language}/releases.json", listed, stamp)
     retired: dict[str, list[str]] = {}
     for alias, line_id in sorted(data.aliases.items()):
         retired.setdefault(line_id, []).append(alias)
@@ -217,6 +256,10 @@ def _write_rules(output: Output, data: Language, newest: Document, stamp: str) -
         "aliases": dict(sorted(data.aliases.items())),
     }
     output.write(f"{ROOT}/{language}/rules.json", _compact(index), stamp)
+    newest = archive.load(data.releases[-1])
+    shot = snapshots(data.lines, [()] * len(data.releases), start=len(data.releases) - 1)[0]
+    whole = _compact(_document(data.releases[-1], newest, shot))
+    output.write(f"{ROOT}/{language}/document.json.gz", _packed(whole), stamp)
     glossary = {
         "language": language,
         "release": release_label(data.releases[-1]),

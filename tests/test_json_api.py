@@ -274,3 +274,27 @@ def test_a_glossary_entry_that_does_not_read_as_a_term_is_in_the_document(tmp_pa
     terms = [entry["term"] for entry in _json(out, "en/document.json.gz")["glossary"]]
     assert terms == [entry.term for entry in later.glossary]
     assert [e["term"] for e in _json(out, "en/glossary.json")["glossary"]] == terms
+
+
+def test_a_new_release_reads_only_itself_and_the_files_are_as_from_nothing(tmp_path, monkeypatch):
+    library = fixture_archive(tmp_path / "archive")
+    out = tmp_path / "site"
+    build_site(library, out, BASE, index_search=False)
+    before = {path: file.read_bytes() for path, file in _api_files(out).items()}
+    newest = library.load(library.releases("en")[-1])
+    save_release(library, replace(newest, effective_date=dt.date(2020, 1, 24)), "THB", "Theros")
+    loaded: list[str] = []
+    load = Library.load
+    monkeypatch.setattr(Library, "load", lambda self, r: loaded.append(r.key) or load(self, r))
+    build_site(library, out, BASE, index_search=False)
+    monkeypatch.undo()
+    assert set(loaded) <= {"en/2019-05-03", "en/2020-01-24"}  # the new one and the one before
+    again = _api_files(out)
+    for path, made in before.items():  # each release's files, the translations' rules
+        if "/releases/" in path or path.startswith(("zh-Hans/rules", "ko/rules")):
+            assert again[path].read_bytes() == made, path
+    fresh = tmp_path / "fresh"
+    build_site(Library(tmp_path / "archive"), fresh, BASE, index_search=False)
+    assert {p: f.read_bytes() for p, f in _api_files(fresh).items()} == {
+        p: f.read_bytes() for p, f in again.items()
+    }
