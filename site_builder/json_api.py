@@ -8,8 +8,9 @@ changelog and check, the rules by section, the rules' bulk files) are written gz
 (`.json.gz`): plain, they would take 100 MB, more than the site's bound leaves. Every
 release read whole is in one bulk file per language, compressed with xz, whose window spans
 the releases before: 0.75 MB for the 129 English releases (145 MB plain), where a gzipped
-document per release took 30 MB. Each language's files are made again only when its
-releases (or the code) changed: a rebuild after another language's release keeps them.
+document per release took 30 MB. A rebuild costs what changed: each file is known by the
+releases it is made from (a release's changelog and check by those up to it), and the
+releases read whole before a new one are kept as they were compressed.
 """
 
 from __future__ import annotations
