@@ -4,8 +4,8 @@ the differ's word diffing."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.model import DocKind, GlossaryEntry, Heading, Release, Rule
 from rulesarchive.differ.report_types import (
@@ -16,11 +16,27 @@ from rulesarchive.differ.report_types import (
     RuleJson,
     RuleViewJson,
 )
+from rulesarchive.system.lazy import lazy_module
+
+if TYPE_CHECKING:
+    import orjson
+else:  # loaded by the first JSON printed: `rule` and `releases` print text by default
+    orjson = lazy_module("orjson")
 
 
 def json_text(data: object) -> str:
-    """Render data as every command prints JSON (indented, UTF-8 kept, a final newline)."""
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    """Render data as every command prints JSON (indented, UTF-8 kept, a final newline).
+
+    The bytes of `json.dumps(data, indent=2, ensure_ascii=False)`, from orjson: the standard
+    library indents in Python, a fifteenth of the speed (the JSON API's changelogs and checks).
+    """
+    return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS).decode() + "\n"
+
+
+def compact_json(data: object) -> str:
+    """Render data as JSON without spaces, UTF-8 kept (`json.dumps`'s bytes with
+    `separators=(",", ":"), ensure_ascii=False`)."""
+    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def release_label(release: Release) -> ReleaseLabel:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import datetime as dt
 import gzip
 import hashlib
-import json
 import lzma
 import re
 import zlib
@@ -33,6 +32,7 @@ from rulesarchive.differ.language import Language, data_version
 from rulesarchive.differ.lineage import Line, line_versions
 from rulesarchive.differ.references import LanguageCheck, Snapshot, mark_fixes, snapshots
 from rulesarchive.differ.release_report import (
+    compact_json,
     entry_data,
     heading_data,
     json_text,
@@ -154,14 +154,14 @@ def _write_documents(output: Output, archive: Source, data: Language) -> None:
     if kept:
         packed = [packer.compress(piece) for piece in _documents_of(output.current(path))]
     else:
-        packed = [packer.compress(_compact({"language": data.language})[:-1].encode())]
+        packed = [packer.compress(compact_json({"language": data.language})[:-1].encode())]
         packed.append(packer.compress(b',"documents":['))
     shots = snapshots(data.lines, [()] * len(data.releases), start=kept)
     for index in range(kept, len(data.releases)):
         release = data.releases[index]
         document = _document(release, archive.load(release), shots[index - kept])
         packed.append(
-            packer.compress(("," if index else "").encode() + _compact(document).encode())
+            packer.compress(("," if index else "").encode() + compact_json(document).encode())
         )
     packed.append(packer.compress(_documents_end(data.releases[-1].effective_date).encode()))
     output.write(path, b"".join([*packed, packer.flush()]), stamps[-1])
@@ -245,10 +245,10 @@ def _write_rules(output: Output, archive: Source, data: Language, stamp: str) ->
         sections.setdefault(_section(line), []).append(document)
     for section, rules in sorted(sections.items()):
         body = {"language": language, "section": section, "rules": rules}
-        output.write(_section_path(language, section), _packed(_compact(body)), stamp)
+        output.write(_section_path(language, section), _packed(compact_json(body)), stamp)
     every = [rule for _, rules in sorted(sections.items()) for rule in rules]
     updated = data.releases[-1].effective_date.isoformat()
-    bulk = _compact({"language": language, "updated": updated, "rules": every})
+    bulk = compact_json({"language": language, "updated": updated, "rules": every})
     output.write(_bulk_path(language), _packed(bulk), stamp)
     index = {
         "language": language,
@@ -256,10 +256,10 @@ def _write_rules(output: Output, archive: Source, data: Language, stamp: str) ->
         "ids": {line.id: _section(line) for line in data.lines},
         "aliases": dict(sorted(data.aliases.items())),
     }
-    output.write(f"{ROOT}/{language}/rules.json", _compact(index), stamp)
+    output.write(f"{ROOT}/{language}/rules.json", compact_json(index), stamp)
     newest = archive.load(data.releases[-1])
     shot = snapshots(data.lines, [()] * len(data.releases), start=len(data.releases) - 1)[0]
-    whole = _compact(_document(data.releases[-1], newest, shot))
+    whole = compact_json(_document(data.releases[-1], newest, shot))
     output.write(f"{ROOT}/{language}/document.json.gz", _packed(whole), stamp)
     glossary = {
         "language": language,
@@ -370,10 +370,6 @@ def _write_latest(
         "languages": languages,
     }
     output.write(f"{ROOT}/latest.json", json_text(latest))
-
-
-def _compact(data: object) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def _packed(text: str) -> bytes:
