@@ -374,4 +374,4 @@ def _write_latest(
 
 def _packed(text: str) -> bytes:
     """Gzip a file's text, with no time in it: the same text is the same bytes."""
-    return gzip.compress(text.encode(), compresslevel=9, mtime=0)
+    return gzip.compress(text.encode(), compresslevel=6, mtime=0)
