@@ -1,4 +1,5 @@
-"""The shipped catalogue of known releases: effective date, set, download URLs."""
+"""The shipped catalogues of known releases: for the CR, effective date, set and download
+URLs; for the tournament documents (MTR, IPG), the archived copy of each file."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from rulesarchive.corpus import DATA
+from rulesarchive.corpus.model import DocKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,3 +50,32 @@ def entry_for(date: dt.date) -> CatalogueEntry | None:
         if entry.effective_date == date:
             return entry
     return next((entry for entry in entries if entry.file_date == date), None)
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyFile:
+    """One archived copy of a tournament document: where it is kept and its bytes' sha256.
+
+    `file_date` is the date its archive gave it, not always the one the document prints.
+    """
+
+    kind: DocKind
+    file_date: dt.date
+    url: str
+    sha256: str
+
+
+@cache
+def policy_files(kind: DocKind) -> tuple[PolicyFile, ...]:
+    """Return the archived copies of one kind of tournament document, oldest first."""
+    text = (DATA / "policy.json").read_text(encoding="utf-8")
+    return tuple(
+        PolicyFile(
+            DocKind(item["kind"]),
+            dt.date.fromisoformat(item["file_date"]),
+            item["url"],
+            item["sha256"],
+        )
+        for item in json.loads(text)
+        if item["kind"] == kind.value
+    )

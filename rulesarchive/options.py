@@ -70,6 +70,12 @@ def doc_option(help: str, default: str | None = DocKind.CR.value) -> Option:
     )
 
 
+def docs_option(help: str) -> Option:
+    """Add a repeatable `--doc cr|mtr|ipg`, passed as the tuple `docs` (empty: none given)."""
+    kinds = click.Choice([kind.value for kind in DocKind])
+    return click.option("--doc", "docs", multiple=True, type=kinds, help=help)
+
+
 def format_option(choices: tuple[str, ...] = TEXT_FORMATS) -> Option:
     """Add `--format`, passed as `output` (default text)."""
     return click.option(

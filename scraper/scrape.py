@@ -11,18 +11,20 @@ from pathlib import PurePosixPath
 from typing import TypedDict
 from urllib.parse import unquote, urlsplit
 
-from rulesarchive.corpus.catalogue import load_catalogue
-from rulesarchive.corpus.model import LANGUAGES, Provenance
+from rulesarchive.corpus.catalogue import load_catalogue, policy_files
+from rulesarchive.corpus.model import LANGUAGES, DocKind, Provenance
 from rulesarchive.corpus.store import Archive
 from rulesarchive.scraper.http import Fetched, Fetcher, FetchError, now
-from rulesarchive.scraper.ingest import ingest_bytes, recover_leftovers
+from rulesarchive.scraper.ingest import Overrides, ingest_bytes, recover_leftovers
 from rulesarchive.scraper.outcome import Outcome, Status
 from rulesarchive.scraper.sources import (
+    POLICY_PAGE,
     RULES_PAGE,
     chinese_downloads,
     document_links,
     italian_page_html,
     italian_pages,
+    policy_links,
     scryfall_sets,
     wayback_capture,
 )
@@ -49,6 +51,7 @@ class Planned:
     bundle: bytes = b""  # the wiki pages of one date, fetched during planning
     bundle_url: str = ""
     wayback: bool = True  # dead wizards.com URLs: try the Wayback Machine's capture
+    kind: DocKind = DocKind.CR
 
 
 def plan(
@@ -56,10 +59,12 @@ def plan(
     fetcher: Fetcher,
     languages: tuple[str, ...] = SCRAPED,
     since: dt.date | None = None,
+    kinds: tuple[DocKind, ...] = (DocKind.CR,),
 ) -> tuple[list[Planned], list[Outcome]]:
     """List what to fetch; discovery failures come back as failed outcomes, not exceptions.
 
-    A language with no online source (OFFLINE) is one `skipped` outcome saying so.
+    A language with no online source (OFFLINE) is one `skipped` outcome saying so. The
+    tournament documents among `kinds` are English only: planned when English is asked for.
     """
     planned: list[Planned] = []
     failures: list[Outcome] = []
@@ -68,7 +73,7 @@ def plan(
         "zh-Hans": lambda: _chinese(archive, fetcher, since),
         "it": lambda: _italian(archive, fetcher, since),
     }
-    for language in languages:
+    for language in languages if DocKind.CR in kinds else ():  # translations are of the CR
         if language in OFFLINE:
             failures.append(Outcome(language, Status.SKIPPED, OFFLINE[language]))
             continue
@@ -76,6 +81,10 @@ def plan(
             planned += steps[language]()
         except FetchError as error:
             failures.append(Outcome(language, Status.FAILED, f"{language}: {error}"))
+    if "en" in languages:
+        for kind in kinds:
+            if kind != DocKind.CR:
+                planned += _tournament(archive.of_kind(kind), fetcher, kind, since, failures)
     return planned, failures
 
 
@@ -107,6 +116,39 @@ def _english(
         planned.append(
             Planned("en", f"en {entry.effective_date}", urls, entry.file_date, entry.sha256)
         )
+    return planned
+
+
+def _tournament(
+    archive: Archive,
+    fetcher: Fetcher,
+    kind: DocKind,
+    since: dt.date | None,
+    failures: list[Outcome],
+) -> list[Planned]:
+    """Plan a tournament document's current release (WPN's rules documents page) and its
+    archived copies the archive lacks: none whose bytes or file date a release already has
+    (a file's date is its archive's, not always the one the document prints)."""
+    planned = []
+    try:
+        page = fetcher.get(POLICY_PAGE)
+        links = policy_links(page.body.decode("utf-8", "replace"), kind, page.final_url)
+        if not links:
+            raise FetchError(f"{POLICY_PAGE}: no {kind.name} PDF link on the page")
+        label = f"{kind.value} current release"
+        planned.append(Planned("en", label, tuple(links), wayback=False, kind=kind))
+    except FetchError as error:
+        failures.append(
+            Outcome(kind.value, Status.FAILED, f"{kind.value} current release: {error}")
+        )
+    stored = archive.releases("en")
+    held = {r.source.sha256 for r in stored} | {r.effective_date.isoformat() for r in stored}
+    for file in policy_files(kind):
+        if (since and file.file_date < since) or {file.sha256, file.file_date.isoformat()} & held:
+            continue
+        label = f"{kind.value} {file.file_date}"
+        checksums = ((file.url, file.sha256),)
+        planned.append(Planned("en", label, (file.url,), file.file_date, checksums, kind=kind))
     return planned
 
 
@@ -158,8 +200,13 @@ def fetch_and_ingest(archive: Archive, fetcher: Fetcher, item: Planned) -> Outco
         fetched = _first_that_works(fetcher, item)
     except FetchError as error:
         return Outcome(item.label, Status.FAILED, f"{item.label}: {error}")
+    kind = item.kind if item.kind != DocKind.CR else None  # a CR names its own kind
     return ingest_bytes(
-        archive, fetched.body, _file_name(fetched.url), provenance=fetched.provenance
+        archive,
+        fetched.body,
+        _file_name(fetched.url),
+        Overrides(kind=kind),
+        provenance=fetched.provenance,
     )
 
 
@@ -212,6 +259,7 @@ def scrape(
     since: dt.date | None = None,
     dry_run: bool = False,
     progress: Callable[[int], Callable[[Outcome], None]] | None = None,
+    kinds: tuple[DocKind, ...] = (DocKind.CR,),
 ) -> tuple[list[Planned], list[Outcome]]:
     """Plan, then fetch and ingest each document in turn (nothing but planning when dry_run).
 
@@ -219,7 +267,7 @@ def scrape(
     outcome. Every release is stored atomically as it arrives, so an interrupted run keeps
     what it finished and the next run picks up where it stopped.
     """
-    planned, outcomes = plan(archive, fetcher, languages, since)
+    planned, outcomes = plan(archive, fetcher, languages, since, kinds)
     if dry_run:
         return planned, outcomes
     outcomes += recover_leftovers(archive)

@@ -1,4 +1,4 @@
-"""Where the rules are published: Wizards' rules page, the Wayback Machine, translation repos."""
+"""Where the rules are published: Wizards' rules pages, the Wayback Machine, translation repos."""
 
 from __future__ import annotations
 
@@ -11,12 +11,16 @@ from typing import Any
 from urllib.parse import quote, unquote, urljoin, urlsplit
 
 from bs4 import BeautifulSoup
+from rulesarchive.corpus.model import DocKind
 from rulesarchive.corpus.sets import MagicSet
 from rulesarchive.scraper.http import Fetcher, FetchError, on_hosts
 
 log = logging.getLogger(__name__)
 
 RULES_PAGE = "https://magic.wizards.com/en/rules"
+# The tournament documents in force (MTR, IPG), linked as PDFs from WPN's rules documents page;
+# their archived copies are catalogued (corpus/data/policy.json).
+POLICY_PAGE = "https://wpn.wizards.com/en/rules-documents"
 WAYBACK_AVAILABLE = "https://archive.org/wayback/available"
 GITHUB_API = "https://api.github.com"
 ZH_REPOSITORIES = (
@@ -69,6 +73,49 @@ def document_links(html: str, base_url: str = RULES_PAGE) -> list[str]:
         for rank, suffix in enumerate(_PREFERENCE):
             if path.endswith(suffix):
                 found.setdefault(_spaces_quoted(url), rank)
+    return sorted(found, key=found.__getitem__)
+
+
+# Language codes in the file names of WPN's translated documents (MTG_MTR_2024_Nov11_JP.pdf).
+_OTHER_LANGUAGES = frozenset(
+    {
+        "cn",
+        "cs",
+        "ct",
+        "de",
+        "es",
+        "fr",
+        "it",
+        "ja",
+        "jp",
+        "ko",
+        "kr",
+        "pt",
+        "ru",
+        "zh",
+        "zhs",
+        "zht",
+    }
+)
+
+
+def policy_links(html: str, kind: DocKind, base_url: str = POLICY_PAGE) -> list[str]:
+    """Return the English PDF links of one tournament document on WPN's rules documents page.
+
+    A link is the document's when its file name holds `mtr` or `ipg` as a word of its own
+    (MTG_MTR_2024_Nov11_EN.pdf, mtg_ipg_2020apr17_en.pdf); one naming another language is a
+    translation, left out; one naming English comes first.
+    """
+    soup = BeautifulSoup(html, "html.parser")
+    found: dict[str, int] = {}
+    for anchor in soup.find_all("a", href=True):
+        url = urljoin(base_url, str(anchor["href"]).strip())
+        name = unquote(urlsplit(url).path).rpartition("/")[2].lower()
+        if not name.endswith(".pdf") or not on_hosts(url, SOURCE_HOSTS):
+            continue
+        words = set(re.split(r"[^a-z0-9]+", name.removesuffix(".pdf")))
+        if kind.value in words and not words & _OTHER_LANGUAGES:
+            found.setdefault(_spaces_quoted(url), 0 if "en" in words else 1)
     return sorted(found, key=found.__getitem__)
 
 

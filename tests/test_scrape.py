@@ -16,10 +16,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from rulesarchive.corpus.catalogue import policy_files
+from rulesarchive.corpus.model import DocKind
 from rulesarchive.corpus.store import Archive
 from rulesarchive.scraper.http import Fetcher, FetchError, HttpSettings
 from rulesarchive.scraper.scrape import scrape
-from rulesarchive.scraper.sources import SOURCE_HOSTS, document_links
+from rulesarchive.scraper.sources import SOURCE_HOSTS, document_links, policy_links
 from werkzeug import Request, Response
 
 from rulesarchive.cli import main
@@ -642,3 +644,100 @@ def test_headers_sent_a_byte_at_a_time_meet_the_deadline(waits):
     finally:
         stop.set()
         listener.close()
+
+
+POLICY_PAGE = "/wpn.wizards.com/en/rules-documents"
+CURRENT_MTR = "/media.wizards.com/ContentResources/WPN/MTG_MTR_2021_Jul23_EN.pdf"
+ARCHIVED = "/raw.githubusercontent.com/multimeric/VensersJournal/"
+SUMMER_2021 = dt.date(2021, 7, 1)  # the catalogue's one MTR file from here on: 2021-07-23
+
+
+@pytest.fixture
+def mtr_2021(shared_archive: Path) -> bytes:
+    return (shared_archive.parent / "policy-archive" / "mtr" / "mtr-2021-07-23.pdf").read_bytes()
+
+
+def serve_policy_page(httpserver) -> None:
+    page = (FIXTURES / "wpn_rules_documents.html").read_text(encoding="utf-8")
+    httpserver.expect_request(POLICY_PAGE).respond_with_data(page, content_type="text/html")
+
+
+def archived_path(kind: DocKind, date: dt.date) -> str:
+    (found,) = [file for file in policy_files(kind) if file.file_date == date]
+    return "/" + found.url.removeprefix("https://")
+
+
+def test_policy_page_links_each_documents_english_pdf():
+    page = (FIXTURES / "wpn_rules_documents.html").read_text(encoding="utf-8")
+    wpn = "https://media.wizards.com/ContentResources/WPN/"
+    assert policy_links(page, DocKind.MTR) == [wpn + "MTG_MTR_2021_Jul23_EN.pdf"]
+    assert policy_links(page, DocKind.IPG) == [wpn + "MTG_IPG_2021_Feb05_EN.pdf"]
+
+
+def test_the_policy_catalogue_holds_every_document_and_no_download_log(shared_archive):
+    rows = (shared_archive.parent / "policy-archive" / "MANIFEST.tsv").read_text().splitlines()
+    logs = {"mtr/mtr-2020-04-17.pdf", "ipg/ipg-2020-04-17.pdf"}
+    files = {
+        file.sha256: file for kind in (DocKind.MTR, DocKind.IPG) for file in policy_files(kind)
+    }
+    manifest = {row.split("\t")[0]: row.split("\t")[4] for row in rows[1:]}
+    assert {path for path, sha256 in manifest.items() if sha256 not in files} == logs
+    assert len(files) == 108 and all(
+        f.url.startswith("https://raw.githubusercontent.com/") for f in files.values()
+    )
+    ikoria = files[manifest["mtr/mtr-2020-04-17-ikoria.pdf"]]
+    assert ikoria.file_date == dt.date(2020, 4, 17) and ikoria.url.endswith("/IKO/raw/mtr.pdf")
+
+
+def test_scrape_mtr_fetches_the_current_and_the_archived_copies(
+    httpserver, archive, fetcher, mtr_2021
+):
+    serve_policy_page(httpserver)
+    httpserver.expect_request(CURRENT_MTR).respond_with_data(
+        mtr_2021, content_type="application/pdf"
+    )
+    archived = archived_path(DocKind.MTR, dt.date(2021, 7, 23))
+    httpserver.expect_request(archived).respond_with_data(mtr_2021, content_type="application/pdf")
+    planned, outcomes = scrape(archive, fetcher, ("en",), SUMMER_2021, kinds=(DocKind.MTR,))
+    assert [item.label for item in planned] == ["mtr current release", "mtr 2021-07-23"]
+    assert [o.status for o in outcomes] == ["added", "unchanged"], [o.message for o in outcomes]
+    (release,) = archive.of_kind(DocKind.MTR).releases("en")
+    assert release.kind == DocKind.MTR and release.effective_date == dt.date(2021, 7, 23)
+    assert release.source.url.endswith("MTG_MTR_2021_Jul23_EN.pdf")
+    assert archive.releases("en") == []  # no CR asked for: the rules page is not read
+    assert requests_to(httpserver, RULES_PAGE) == []
+    # The archived copy's bytes are stored already: the next run plans the current one only.
+    planned, outcomes = scrape(archive, fetcher, ("en",), SUMMER_2021, kinds=(DocKind.MTR,))
+    assert [item.label for item in planned] == ["mtr current release"]
+    assert [o.status for o in outcomes] == ["unchanged"]
+    assert intact(archive)
+
+
+def test_an_archived_copy_whose_bytes_differ_is_refused(httpserver, archive, fetcher, mtr_2021):
+    httpserver.expect_request(POLICY_PAGE).respond_with_data("gone", status=404)
+    archived = archived_path(DocKind.MTR, dt.date(2021, 7, 23))
+    httpserver.expect_request(archived).respond_with_data(mtr_2021 + b"% changed")
+    _, outcomes = scrape(archive, fetcher, ("en",), SUMMER_2021, kinds=(DocKind.MTR,))
+    assert [o.status for o in outcomes] == ["failed", "failed"]
+    assert outcomes[0].message.startswith("mtr current release: ")
+    assert "sha256" in outcomes[1].message, outcomes[1].message
+    assert archive.of_kind(DocKind.MTR).releases("en") == [] and intact(archive)
+
+
+def test_scrape_doc_on_the_command_line(tmp_path):
+    command = [
+        "--archive",
+        str(tmp_path / "a"),
+        "scrape",
+        "--dry-run",
+        "--mirror",
+        "http://x.invalid",
+    ]
+    result = CliRunner().invoke(main, [*command, "--doc", "ipg", "--since", "2021-01-01"])
+    assert result.exit_code == 1  # WPN's page could not be read; nothing else was asked for
+    assert result.output.splitlines() == [
+        "would fetch ipg 2021-02-05: https://raw.githubusercontent.com/multimeric/VensersJournal/"
+        "c13883b05eabb5fb7beac60200ea14e18ab47062/static/ipg/ipg-2021-02-05.pdf",
+        "error: ipg current release: https://wpn.wizards.com/en/rules-documents: cannot resolve"
+        " the host name",
+    ]

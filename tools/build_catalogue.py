@@ -1,7 +1,9 @@
-"""Rebuild corpus/data/releases.json from the facts in ../shared/cr-archive/MANIFEST.tsv.
+"""Rebuild the shipped catalogues from the facts of the shared archives' manifests:
+corpus/data/releases.json from ../shared/cr-archive/MANIFEST.tsv, corpus/data/policy.json from
+../shared/policy-archive/MANIFEST.tsv.
 
-Dates, set names and download URLs are facts about the releases; the documents themselves are
-never copied.  Run from the project root: python tools/build_catalogue.py
+Dates, set names, download URLs and checksums are facts about the releases; the documents
+themselves are never copied.  Run from the project root: python tools/build_catalogue.py
 """
 
 from __future__ import annotations
@@ -12,10 +14,16 @@ import re
 import sys
 from pathlib import Path
 
-MANIFEST = Path(__file__).resolve().parents[2] / "shared" / "cr-archive" / "MANIFEST.tsv"
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+MANIFEST = SHARED / "cr-archive" / "MANIFEST.tsv"
+POLICY = SHARED / "policy-archive"
 # Files kept exactly as downloaded: their sha256 is the download's, checked by `scrape`.
 BYTE_FOR_BYTE = ("original (archived download)", "original (downloaded from Wizards)")
-OUTPUT = Path(__file__).resolve().parents[1] / "corpus" / "data" / "releases.json"
+DATA = Path(__file__).resolve().parents[1] / "corpus" / "data"
+OUTPUT = DATA / "releases.json"
+# What a document of each format starts with: a file without it is no document (the policy
+# archive holds a download tool's log under a .pdf name).
+_MAGIC = {".pdf": b"%PDF", ".txt": b""}
 
 
 def set_code_and_name(label: str) -> tuple[str, str]:
@@ -54,7 +62,32 @@ def main() -> int:
     ordered = [entries[date] for date in sorted(entries)]
     OUTPUT.write_text(json.dumps(ordered, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"{len(ordered)} releases -> {OUTPUT}")
+    print(f"{write_policy_catalogue()} tournament documents -> {DATA / 'policy.json'}")
     return 0
+
+
+def write_policy_catalogue() -> int:
+    """Write where each MTR and IPG file of the policy archive came from: its repository's
+    raw URL at the commit it was taken from, with its sha256. Non-documents are left out."""
+    files = []
+    with (POLICY / "MANIFEST.tsv").open(encoding="utf-8") as handle:
+        for row in csv.DictReader(handle, delimiter="\t"):
+            magic = _MAGIC.get(Path(row["path"]).suffix)
+            if magic is None or not (POLICY / row["path"]).read_bytes().startswith(magic):
+                continue
+            repo, commit, path = row["source_repo"], row["source_commit"], row["source_path"]
+            files.append(
+                {
+                    "kind": row["document"],
+                    "file_date": row["effective_date"],
+                    "url": f"https://raw.githubusercontent.com/{repo}/{commit}/{path}",
+                    "sha256": row["sha256"],
+                }
+            )
+    files.sort(key=lambda file: (file["kind"], file["file_date"], file["url"]))
+    text = json.dumps(files, indent=1, ensure_ascii=False) + "\n"
+    (DATA / "policy.json").write_text(text, encoding="utf-8")
+    return len(files)
 
 
 if __name__ == "__main__":

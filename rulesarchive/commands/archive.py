@@ -11,7 +11,13 @@ import click
 
 from rulesarchive.corpus.model import DocKind
 from rulesarchive.library import Library
-from rulesarchive.options import INTERRUPTED, doc_option, language_option, languages_option
+from rulesarchive.options import (
+    INTERRUPTED,
+    doc_option,
+    docs_option,
+    language_option,
+    languages_option,
+)
 from rulesarchive.progress import outcomes, planned, report
 from rulesarchive.scraper.ingest import Overrides, ingest_paths
 from rulesarchive.scraper.outcome import STORED, Outcome, Status
@@ -65,6 +71,7 @@ def ingest(
 @click.command()
 @click.option("--since", type=click.DateTime(["%Y-%m-%d"]), help="Only releases from this date on.")
 @languages_option("Only this language (repeatable; default: all with an online source).")
+@docs_option("Kind of document: cr, mtr or ipg (repeatable; default: cr).")
 @click.option("--dry-run", is_flag=True, help="Only say what would be fetched.")
 @click.option("--mirror", help="Fetch every URL from MIRROR/<host>/<path> instead (offline use).")
 @click.option(
@@ -86,12 +93,14 @@ def scrape(
     root: Path,
     since: dt.datetime | None,
     languages: tuple[str, ...],
+    docs: tuple[str, ...],
     dry_run: bool,
     mirror: str | None,
     deadline: float,
     document_deadline: float,
 ) -> None:
-    """Fetch the releases the archive lacks from Wizards and the translations, and ingest them."""
+    """Fetch the releases the archive lacks from Wizards and the translations, and ingest them
+    (the tournament documents, MTR and IPG, with `--doc`)."""
     # the network code (the `scrape` extra) is loaded only here: ingesting files needs none
     from rulesarchive.scraper.http import Fetcher
     from rulesarchive.scraper.scrape import SCRAPED
@@ -104,8 +113,15 @@ def scrape(
     day = since.date() if isinstance(since, dt.datetime) else None
     with planned("Fetching") as progress:
         try:
+            kinds = tuple(DocKind(doc) for doc in docs) or (DocKind.CR,)
             plan, done = run_scrape(
-                library.archive, fetcher, languages or SCRAPED, day, dry_run, progress.start
+                library.archive,
+                fetcher,
+                languages or SCRAPED,
+                day,
+                dry_run,
+                progress.start,
+                kinds,
             )
         except KeyboardInterrupt:
             click.echo("interrupted: what was stored is kept; run scrape again to resume", err=True)
