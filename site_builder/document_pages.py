@@ -9,6 +9,8 @@ process while it walks the releases, with each document at hand (`build._whole_r
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from markupsafe import Markup, escape
 from rulesarchive.corpus.model import Document, Release
 from rulesarchive.site_builder import paths
@@ -105,20 +107,34 @@ def _linked(text: str, anchors: dict[str, str]) -> Markup:
     """Return a text of the document with each number it cites linked to its place on the
     page, or marked where the document holds no such number."""
     parts: list[str] = []
-    position = 0
-    for start, end, number in citation_spans(text):
-        if start < position:
-            continue
-        parts.append(str(escape(text[position:start])))
-        shown = escape(text[start:end])
+    pieces, rest = _pieces(text)
+    for before, shown, number in pieces:
+        parts.append(before)
         anchor = anchors.get(number)
         if anchor is None:
             parts.append(f'<span class="dangling" title="no rule {escape(number)}">{shown}</span>')
         else:
             parts.append(f'<a href="#{escape(anchor)}">{shown}</a>')
-        position = end
-    parts.append(str(escape(text[position:])))
+    parts.append(rest)
     return Markup("".join(parts))
+
+
+@lru_cache(maxsize=2**16)
+def _pieces(text: str) -> tuple[tuple[tuple[str, str, str], ...], str]:
+    """Split a text at the numbers it cites: (the text before, escaped; the citation as
+    shown, escaped; the number) for each, and the rest, escaped.
+
+    Worked out once per text: most rules read the same in release after release, and the
+    pages of all of them are made in one process.
+    """
+    pieces = []
+    position = 0
+    for start, end, number in citation_spans(text):
+        if start < position:
+            continue
+        pieces.append((str(escape(text[position:start])), str(escape(text[start:end])), number))
+        position = end
+    return tuple(pieces), str(escape(text[position:]))
 
 
 def _neighbour(path: str, release: Release | None) -> dict | None:
