@@ -23,6 +23,8 @@ from rulesarchive.differ.sections import (
     in_order,
     pair_by_section,
     pair_in_place,
+    renumbered_units,
+    section_moves,
     units,
 )
 from rulesarchive.differ.splits import Split, find_splits
@@ -64,10 +66,23 @@ def diff_documents(old: Document, new: Document) -> ReleaseDiff:
     """
     old_units, new_units = units(old), units(new)
     old_headings, new_headings = headings(old), headings(new)
-    old_rules, new_rules = set_aside_identical(old_units, new_units)
-    old_rules, new_rules, retyped = _set_aside_retyped(old_rules, new_rules)
-    chapters = chapters_by_title(old_headings, new_headings)
     cut_copies = new.kind == DocKind.CR
+    old_rules, new_rules, moved = old_units, new_units, set()
+    if not cut_copies:  # what a section whose number moved holds is aligned, however it reads
+        old_moved, new_moved = renumbered_units(
+            old_units, new_units, section_moves((old_headings, new_headings))
+        )
+        moved = {unit.number for unit in (*old_moved, *new_moved)}
+        old_rules = [unit for unit in old_units if unit.number not in moved]
+        new_rules = [unit for unit in new_units if unit.number not in moved]
+    old_rules, new_rules = set_aside_identical(old_rules, new_rules)
+    old_rules, new_rules, retyped = _set_aside_retyped(old_rules, new_rules)
+    if moved:  # back in the documents' order
+        old_kept = moved | {unit.number for unit in old_rules}
+        new_kept = moved | {unit.number for unit in new_rules}
+        old_rules = [unit for unit in old_units if unit.number in old_kept]
+        new_rules = [unit for unit in new_units if unit.number in new_kept]
+    chapters = chapters_by_title(old_headings, new_headings)
     by_section: list[Pair] = []
     if not cut_copies:  # a section's text and parts go with it, before any other pairing
         sectioned = pair_by_section(old_rules, new_rules, (old_headings, new_headings))

@@ -94,6 +94,35 @@ def section_parts(section: Section) -> tuple[str, ...]:
     )
 
 
+def section_moves(headings: tuple[Sequence[Heading], Sequence[Heading]]) -> dict[str, str]:
+    """Map the number of each section whose title is found on both sides to its new number."""
+    old_headings, new_headings = headings
+    return {
+        old_headings[o].number: new_headings[n].number
+        for o, n in pair_titles(old_headings, new_headings).items()
+    }
+
+
+def renumbered_units(
+    old: Sequence[Rule], new: Sequence[Rule], moves: dict[str, str]
+) -> tuple[list[Rule], list[Rule]]:
+    """Return the units under an address whose section moved, on either side: one whose
+    section went to another number, or one whose section came from another.
+
+    The same words under the same address are not one unit when the sections moved: at the
+    IPG of 2012-10-01, Looking at Extra Cards went from 3.3 to 2.2 and Slow Play from 4.3 to
+    3.3, and each penalty ('Warning') goes with its own infraction.
+    """
+    came = {now: was for was, now in moves.items()}
+
+    def moved(unit: Rule) -> bool:
+        section = unit.number.partition(PART)[0]
+        return moves.get(section, section) != section or came.get(section, section) != section
+
+    numbers = {unit.number for unit in (*old, *new) if moved(unit)}
+    return [u for u in old if u.number in numbers], [u for u in new if u.number in numbers]
+
+
 def pair_by_section(
     old: Sequence[Rule],
     new: Sequence[Rule],
@@ -103,11 +132,7 @@ def pair_by_section(
     each): a section's text and each part go with it, whatever their words. A Penalty
     ('Warning', printed in many infractions) is the Penalty of its infraction. Return the
     units left to align and the pairs made."""
-    old_headings, new_headings = headings
-    went = {
-        old_headings[o].number: new_headings[n].number
-        for o, n in pair_titles(old_headings, new_headings).items()
-    }
+    went = section_moves(headings)
     new_by_address = {unit.number: unit for unit in new}
     pairs: list[Pair] = []
     taken: set[str] = set()

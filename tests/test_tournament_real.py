@@ -370,3 +370,30 @@ def test_a_section_or_part_is_looked_up_as_a_rule_is(policy_ingested):
     assert dice.to_json()["text"].startswith("Some game actions use a die roll")
     with pytest.raises(LookupError, match=r"has no text of its own: 2\.1/penalty"):
         ipg.rule("2.1")
+
+
+def test_each_penalty_goes_with_its_infraction_when_the_sections_are_renumbered(
+    policy_ingested, tmp_path
+):
+    # IPG 2012-10-01 (read in the PDFs): Looking at Extra Cards went from 3.3 to 2.2 and
+    # Slow Play from 4.3 to 3.3, both with the penalty "Warning". Under the same address
+    # the same word is not the same part: each penalty follows its own infraction.
+    root, _outcomes = policy_ingested
+    archive = ApiArchive(root, cache=tmp_path, doc="ipg")
+    renumbering = archive.diff("2012-06-29", "2012-10-01").to_json()["renumbering"]
+    moves = {move["old"]: move["new"] for move in renumbering}
+    assert moves["3.3/penalty"] == "2.2/penalty" and moves["4.3/penalty"] == "3.3/penalty"
+    assert moves["3.3/definition"] == "2.2/definition"
+    # ... and the history of Looking at Extra Cards' penalty is its own back to 2001: a
+    # Caution or Warning by REL, a Warning from 2010-07-01 (never Slow Play's text).
+    penalty = archive.history("2.2/penalty")
+    assert penalty.numbers == (
+        "122/penalty",
+        "211/penalty",
+        "3.5/penalty",
+        "3.3/penalty",
+        "2.2/penalty",
+    )
+    texts = {v.effective_date: v.text for v in penalty.versions}
+    assert texts[max(texts)] == texts[dt.date(2010, 7, 1)] == "Warning"
+    assert not any("extra turn" in text.casefold() for text in texts.values())
