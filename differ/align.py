@@ -25,6 +25,7 @@ LIKENESS_FLOOR = 0.2  # however much of the shorter text is kept, less likeness 
 LONE_MOVE = 0.65  # a rule moving to another chapter alone, its neighbours staying, needs this
 REWRITTEN = 0.25  # left over under one number on both sides, with this much: a rewrite in place
 REWRITTEN_MOVED = 0.35  # ... under a parent that moved (502.63a -> 702.2a), a little more
+SCATTERED_KEPT = 0.5  # ... under the place most siblings went, if not most: half its words kept
 KEPT_SHARE = 0.6  # ... or the shorter text's (weighted) words mostly live on in the longer
 KEPT_WORDS = 5  # a shorter text needs this many words for its share to count
 SECOND_CHOICE = 0.85  # a rule outscored for its best candidate: how close its next must come
@@ -618,9 +619,10 @@ def _match_rewritten_in_place(
     optional.' growing into a paragraph) is one change, not a removal and an addition.
     """
     taken = set(matched.values())
-    moved_parents = _children_went(old, new, matched) | {
-        old[o].number: new[n].number for o, n in matched.items()
-    }
+    children_went, scattered = _children_went(old, new, matched)
+    paired = {old[o].number: new[n].number for o, n in matched.items()}
+    moved_parents = children_went | paired
+    scattered -= paired.keys()
     free_by_number = {rule.number: index for index, rule in enumerate(new) if index not in taken}
     free_by_parent: dict[str | None, list[int]] = defaultdict(list)
     for index in free_by_number.values():
@@ -647,7 +649,9 @@ def _match_rewritten_in_place(
             if new[candidate].number == rule.number:
                 enough = likeness >= REWRITTEN or evidence.kept(old_text, new_text) >= KEPT_SHARE
             else:
-                enough = likeness >= REWRITTEN_MOVED
+                enough = likeness >= REWRITTEN_MOVED and (
+                    parent not in scattered or evidence.kept(old_text, new_text) >= SCATTERED_KEPT
+                )
             score = evidence.score(rule, new[candidate])
             went = moved_parents.get(parent) if parent is not None else None
             if not score and went is not None and went == _parent(new[candidate].number):
@@ -659,15 +663,23 @@ def _match_rewritten_in_place(
 
 def _children_went(
     old: Sequence[Rule], new: Sequence[Rule], matched: Mapping[int, int]
-) -> dict[str, str]:
+) -> tuple[dict[str, str], set[str]]:
     """Map each old parent to the new parent most of its paired sub-rules went under (214.9,
-    'Lands', whose 214.9a-f became 212.6a-e in 2003, though 212.6 is titled 'Land')."""
+    'Lands', whose 214.9a-f became 212.6a-e in 2003, though 212.6 is titled 'Land'); also
+    return the parents whose sub-rules scattered, no place taking more than half of them.
+
+    2003's 415 ('Editing Spells') sent one sub-rule each to 415.7a, 418.6a and 213.5: its
+    415.1 ('A few effects can "edit" a spell...') is no rewrite of the new 418.6d (token
+    types changed by text-changing effects), though the two share a third of their words.
+    """
     went: dict[str, Counter[str]] = defaultdict(Counter)
     for o, n in matched.items():
         old_parent, new_parent = _parent(old[o].number), _parent(new[n].number)
         if old_parent is not None and new_parent is not None:
             went[old_parent][new_parent] += 1
-    return {parent: places.most_common(1)[0][0] for parent, places in went.items()}
+    places = {parent: counts.most_common(1)[0] for parent, counts in went.items()}
+    scattered = {p for p, (_, count) in places.items() if 2 * count <= went[p].total()}
+    return {parent: place for parent, (place, _) in places.items()}, scattered
 
 
 def _pairs_in_order(

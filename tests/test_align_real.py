@@ -198,3 +198,17 @@ def test_a_text_printed_in_two_sections_follows_its_siblings(ingested, library):
     archive, _ = ingested
     assert ("214.9g", "212.6f") in _pairs(_diff(archive, "2003-05-26", "2003-07-01"))
     assert "214.9g" in library.history("205.4c").numbers
+
+
+def test_a_rule_whose_siblings_scattered_does_not_follow_one_of_them(ingested):
+    # 2003-07-01 dissolved 415 ('Editing Spells'): 415.2 went to 415.7a, 415.3 to 213.5, 415.4
+    # to 418.6a; the introduction 415.1 ('A few effects can "edit" a spell or ability...') was
+    # dropped, not rewritten as 418.6d (a token's creature type changed by text-changing
+    # effects, part of 415.4's example)
+    archive, _ = ingested
+    diff = _diff(archive, "2003-05-26", "2003-07-01")
+    assert ("415.1", None) in _pairs(diff)
+    assert (("415.4",), ("418.6a", "418.6b", "418.6c", "418.6d")) in [
+        (s.old, s.new) for s in diff.splits
+    ]
+
