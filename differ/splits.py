@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from rulesarchive.corpus.model import Rule
 from rulesarchive.corpus.numbers import parent_of, rule_sort_key
 from rulesarchive.differ.align import KEYWORDS, Evidence, Pair
+from rulesarchive.differ.texts import words_key
 from rulesarchive.differ.words import word_bag
 
 PART_FOUND = 0.5  # weighted share of a part's words found in the whole it came from
@@ -28,6 +29,9 @@ AS_LIKE, LIKE_FLOOR = 0.9, 0.3
 # ... or, under the whole's rule, its first sentence found this much: a part a kind
 # (204.3h 'Lands have their own unique set of subtypes; ...' and its list of land types)
 OPENING_FOUND, _OPENING_WORDS = 0.9, 8
+# A whole whose successor is the whole less a sentence or more: its parts hold this much of the
+# words the successor lost (by weight), or the cut was a deletion, the parts new rules.
+CUT_FOUND = 0.2
 _WINDOW = 4  # the parts of a split sit next to each other: look this many pairs either way
 _MIN_WORDS = 4  # 'Reserved for future use.' is contained in too much to mean anything
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -55,7 +59,11 @@ def find_splits(
     104.1 and 104.1a goes on as 104.1), so the pairs come back with that settled.
     """
     pairs = list(pairs)
-    splits = _gather(pairs, likeness, "new")
+    splits = [
+        (whole, parts)
+        for whole, parts in _gather(pairs, likeness, "new")
+        if _hold_the_cut(likeness, pairs[whole], [pairs[part] for part in parts])
+    ]
     merges = _gather(pairs, likeness, "old")
     drop: set[int] = set()
     found_splits = [_settle(pairs, whole, parts, "new", drop, likeness) for whole, parts in splits]
@@ -149,6 +157,33 @@ def _gives(
     like = likeness.likeness(whole.text, part.text)
     as_like = like >= LIKE_FLOOR and like >= AS_LIKE * likeness.likeness(whole.text, successor.text)
     return share if as_like else 0.0
+
+
+def _hold_the_cut(likeness: Evidence, whole: Pair, parts: Sequence[Pair]) -> bool:
+    """Tell whether a whole's parts hold what its successor lost, when the successor is the
+    whole less some of its sentences (any other successor: yes).
+
+    In 2024 702.11f lost its example sentence ('If an effect causes an object with such an
+    ability to lose hexproof from [quality A], ...'), and a new 702.11g ('"Hexproof from each
+    [characteristic]" is shorthand for ...') reads like it only in the words 702.11f kept.
+    """
+    if whole.old is None or whole.new is None:
+        return True
+    sentences = {words_key(text) for text in _SENTENCE_END.split(whole.old.text)}
+    kept = [words_key(text) for text in _SENTENCE_END.split(whole.new.text)]
+    if not all(sentence in sentences for sentence in kept):
+        return True
+    lost = word_bag(whole.old.text)
+    successor = word_bag(whole.new.text)
+    found = set().union(*(word_bag(pair.new.text) for pair in parts if pair.new))
+    weights = likeness.weights
+    mass = sum(weights[word] * count for word, count in lost.items() if word not in successor)
+    held = sum(
+        weights[word] * count
+        for word, count in lost.items()
+        if word not in successor and word in found
+    )
+    return not mass or held >= CUT_FOUND * mass
 
 
 def _opening_share(likeness: Evidence, part: str, whole: str) -> float:

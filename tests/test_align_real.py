@@ -212,3 +212,11 @@ def test_a_rule_whose_siblings_scattered_does_not_follow_one_of_them(ingested):
         (s.old, s.new) for s in diff.splits
     ]
 
+
+def test_a_new_rule_beside_a_cut_one_is_no_part_of_it(ingested):
+    # 2024-06-07: 702.11f lost its example sentence and a new 702.11g ('Hexproof from each
+    # [characteristic]') was added after it; 702.11g holds none of the lost sentence's words
+    archive, _ = ingested
+    diff = _diff(archive, "2024-04-12", "2024-06-07")
+    assert not [s for s in diff.splits if "702.11f" in s.old]
+    assert {("702.11f", "702.11f"), (None, "702.11g"), ("702.11g", "702.11h")} <= _pairs(diff)
