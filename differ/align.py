@@ -260,6 +260,11 @@ class Evidence:
         """The old release's texts printed more than once."""
         return _repeated(self._releases[0])
 
+    @property
+    def old_rules(self) -> Sequence[Rule]:
+        """Every rule of the old release."""
+        return self._releases[0]
+
     def is_repeated(self, old: str, new: str) -> bool:
         """Tell whether a new text is printed in several sections of its release (but for its
         first word: 'Second, the active player gets priority.', 'Third, ...'), unlike the old."""

@@ -8,11 +8,12 @@ read ahead has the intrinsic abilities…') is still found in the rule it came f
 from __future__ import annotations
 
 import re
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rulesarchive.corpus.model import Rule
-from rulesarchive.corpus.numbers import parent_of, rule_sort_key
+from rulesarchive.corpus.numbers import parent_of, parse_citations, rule_sort_key
 from rulesarchive.differ.align import KEYWORDS, Evidence, Pair
 from rulesarchive.differ.texts import words_key
 from rulesarchive.differ.words import word_bag
@@ -29,6 +30,11 @@ AS_LIKE, LIKE_FLOOR = 0.9, 0.3
 # ... or, under the whole's rule, its first sentence found this much: a part a kind
 # (204.3h 'Lands have their own unique set of subtypes; ...' and its list of land types)
 OPENING_FOUND, _OPENING_WORDS = 0.9, 8
+# A removed rule whose siblings mostly went under one new rule, found this much in one of that
+# rule's sub-rules, was merged into it if it adds to it as a close part does, or if the rule it
+# merged into used to cite the part's rule (414.1, 'To counter a spell...', into 701.5a in 2009:
+# 501.3a said the same and ended 'See rule 414').
+SIBLINGS_FOUND = 0.5
 # A whole whose successor is the whole less a sentence or more: its parts hold this much of the
 # words the successor lost (by weight), or the cut was a deletion, the parts new rules.
 CUT_FOUND = 0.2
@@ -80,6 +86,7 @@ def _gather(pairs: list[Pair], likeness: Evidence, side: str) -> list[tuple[int,
     indexes of those added rules (for 'old', merges: removed rules and the new rule)."""
     other = "old" if side == "new" else "new"
     found: dict[int, list[int]] = {}
+    homes = _homes(pairs, likeness) if side == "old" else {}
     for index, pair in enumerate(pairs):
         part = getattr(pair, side)
         if part is None or getattr(pair, other) is not None:
@@ -93,9 +100,55 @@ def _gather(pairs: list[Pair], likeness: Evidence, side: str) -> list[tuple[int,
             share = _gives(likeness, part, whole, successor, close)
             if share > best_share:
                 best, best_share = near, share
+        for near in homes.get(parent_of(part.number) or "", ()) if best is None else ():
+            share = _joins(likeness, part, pairs[near])
+            if share > best_share:
+                best, best_share = near, share
         if best is not None:
             found.setdefault(best, []).append(index)
     return sorted(found.items())
+
+
+def _homes(pairs: Sequence[Pair], likeness: Evidence) -> dict[str, list[int]]:
+    """Map each old rule most of whose sub-rules (more than half, those that went unchanged
+    in place included) went under one new rule to the pairs of that rule's sub-rules.
+
+    In 2009 414 ('Countering Spells and Abilities') went into 701.5 ('Counter'): 414.2 is
+    701.5b, and 414.1 is merged into 701.5a, which 501.3a already said.
+    """
+    went: dict[str, Counter[str]] = defaultdict(Counter)
+    for pair in pairs:
+        if pair.old is not None and pair.new is not None:
+            old_parent, new_parent = parent_of(pair.old.number), parent_of(pair.new.number)
+            if old_parent is not None and new_parent is not None:
+                went[old_parent][new_parent] += 1
+    children = Counter(filter(None, map(parent_of, (rule.number for rule in likeness.old_rules))))
+    homes: dict[str, list[int]] = {}
+    for parent, places in went.items():
+        place, count = places.most_common(1)[0]
+        if place != parent and 2 * count > children[parent] - 1:  # less the one removed
+            homes[parent] = [
+                at
+                for at, pair in enumerate(pairs)
+                if pair.old is not None and pair.new and parent_of(pair.new.number) == place
+            ]
+    return homes
+
+
+def _joins(likeness: Evidence, part: Rule, home: Pair) -> float:
+    """Return how much of a removed `part` a rule where its siblings went holds (0 unless it
+    adds to it or was cited by its old version: see SIBLINGS_FOUND)."""
+    if home.old is None or home.new is None:
+        return 0.0
+    whole, successor = home.new, home.old
+    share = likeness.shared(part.text, whole.text) / likeness.mass(part.text)
+    if share < SIBLINGS_FOUND:
+        return 0.0
+    if parent_of(part.number) in {citation.first for citation in parse_citations(successor.text)}:
+        return share  # the rule that said it too sent readers to the part's rule
+    kept = likeness.shared(whole.text, successor.text)
+    both = likeness.shared(whole.text, f"{successor.text} {part.text}")
+    return share if (both - kept) / (likeness.mass(whole.text) or 1.0) >= ADDS else 0.0
 
 
 def _near(pairs: list[Pair], index: int, part: Rule, other: str) -> list[int]:

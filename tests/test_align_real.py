@@ -220,3 +220,27 @@ def test_a_new_rule_beside_a_cut_one_is_no_part_of_it(ingested):
     diff = _diff(archive, "2024-04-12", "2024-06-07")
     assert not [s for s in diff.splits if "702.11f" in s.old]
     assert {("702.11f", "702.11f"), (None, "702.11g"), ("702.11g", "702.11h")} <= _pairs(diff)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "parts", "whole"),
+    [
+        # 414 ('Countering Spells and Abilities') went into 701.5 ('Counter'): 414.2 is 701.5b,
+        # and 414.1 said what 501.3a said, which sent readers to 414
+        ("2009-05-01", "2009-07-11", ("414.1", "501.3a"), "701.5a"),
+        # 'Effects that remove an ability remove all instances of it.' joined 407.1 as 402.9
+        ("2008-05-01", "2008-07-15", ("407.1", "407.3"), "402.9"),
+        # the state triggers and when they trigger again, one rule
+        ("1999-04-23", "1999-11-01", ("410.8a", "410.8b"), "410.11"),
+    ],
+)
+def test_a_rule_merged_where_its_siblings_went_is_a_merge(ingested, old, new, parts, whole):
+    archive, _ = ingested
+    diff = _diff(archive, old, new)
+    assert (parts, (whole,)) in [(m.old, m.new) for m in diff.merges]
+
+
+def test_the_counter_rule_says_what_was_merged_into_it(library):
+    # today's 701.6a was 501.3a, then 701.5a: 2009 merged 414.1 into it
+    by_date = {v.effective_date: v for v in library.history("701.6a").versions}
+    assert by_date[dt.date(2009, 7, 11)].merged_from == ("414.1", "501.3a")
