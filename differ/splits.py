@@ -35,6 +35,10 @@ OPENING_FOUND, _OPENING_WORDS = 0.9, 8
 # merged into used to cite the part's rule (414.1, 'To counter a spell...', into 701.5a in 2009:
 # 501.3a said the same and ended 'See rule 414').
 SIBLINGS_FOUND = 0.5
+# An old rule that passed this much (weighted words, a clause) on to a sibling with a line of
+# its own, most of what it lost (PASSED_SHARE), a good part of what the sibling gained
+# (TAKEN_SHARE), was split into its successor and the sibling's, and merged into the latter.
+PASSED_ON, PASSED_SHARE, TAKEN_SHARE = 25.0, 0.6, 0.3
 # A whole whose successor is the whole less a sentence or more: its parts hold this much of the
 # words the successor lost (by weight), or the cut was a deletion, the parts new rules.
 CUT_FOUND = 0.2
@@ -74,11 +78,76 @@ def find_splits(
     drop: set[int] = set()
     found_splits = [_settle(pairs, whole, parts, "new", drop, likeness) for whole, parts in splits]
     found_merges = [_settle(pairs, whole, parts, "old", drop, likeness) for whole, parts in merges]
+    pairs = [pair for index, pair in enumerate(pairs) if index not in drop]
+    split_parts = {whole: set(parts) for whole, parts in found_splits}
+    merged_parts = {whole: set(parts) for whole, parts in found_merges}
+    for moved, kept, into, heir in _passed_on(pairs, likeness):
+        split_parts = _with(split_parts, moved, (kept, into))
+        merged_parts = _with(merged_parts, into, (heir, moved))
     return (
-        [pair for index, pair in enumerate(pairs) if index not in drop],
-        [Split((whole,), tuple(parts)) for whole, parts in found_splits if len(parts) > 1],
-        [Split(tuple(parts), (whole,)) for whole, parts in found_merges if len(parts) > 1],
+        pairs,
+        [Split((w,), _ordered(parts)) for w, parts in split_parts.items() if len(parts) > 1],
+        [Split(_ordered(parts), (w,)) for w, parts in merged_parts.items() if len(parts) > 1],
     )
+
+
+def _ordered(numbers: set[str]) -> tuple[str, ...]:
+    return tuple(sorted(numbers, key=rule_sort_key))
+
+
+def _with(found: dict[str, set[str]], whole: str, parts: tuple[str, str]) -> dict[str, set[str]]:
+    """Add parts to a whole's, a whole not yet found going before the first whose parts come
+    after its own (the others keep their order)."""
+    if whole in found:
+        found[whole].update(parts)
+        return found
+    key = min(map(rule_sort_key, parts))
+    items = list(found.items())
+    at = next(
+        (i for i, (_, theirs) in enumerate(items) if min(map(rule_sort_key, theirs)) > key),
+        len(items),
+    )
+    items.insert(at, (whole, set(parts)))
+    return dict(items)
+
+
+def _passed_on(pairs: Sequence[Pair], likeness: Evidence) -> list[tuple[str, str, str, str]]:
+    """Return (old number, its new number, the sibling's new number, the sibling's old number)
+    for each old rule that passed a clause or more on to a sibling that went on under its own
+    line: most of what it lost went there, and that is a good part of what the sibling gained.
+
+    2003-07-01 turned 310.1's opening (the players announce how combat damage is assigned)
+    into the new 310.1, the old 310.2 (it goes on the stack) rewritten around it, and its
+    restrictions went on as 310.2: 310.1 is split into 310.1 and 310.2, and 310.1 and 310.2
+    are merged into 310.1. Both rules keep their lines; the report says where the text went.
+    """
+    weights = likeness.weights
+
+    def mass(bag: Counter[str]) -> float:
+        return sum(weights[word] * count for word, count in bag.items())
+
+    both = [pair for pair in pairs if pair.old is not None and pair.new is not None]
+    found = []
+    for giver in both:
+        assert giver.old is not None and giver.new is not None
+        lost = word_bag(giver.old.text) - word_bag(giver.new.text)
+        lost_mass = mass(lost)
+        if lost_mass < PASSED_ON:
+            continue
+        for taker in both:
+            assert taker.old is not None and taker.new is not None
+            if taker is giver or parent_of(taker.old.number) != parent_of(giver.old.number):
+                continue
+            gained = word_bag(taker.new.text) - word_bag(taker.old.text)
+            passed = mass(lost & gained)
+            if (
+                passed >= PASSED_ON
+                and passed >= PASSED_SHARE * lost_mass
+                and passed >= TAKEN_SHARE * mass(gained)
+            ):
+                numbers = giver.old.number, giver.new.number, taker.new.number, taker.old.number
+                found.append(numbers)
+    return found
 
 
 def _gather(pairs: list[Pair], likeness: Evidence, side: str) -> list[tuple[int, list[int]]]:

@@ -244,3 +244,38 @@ def test_the_counter_rule_says_what_was_merged_into_it(library):
     # today's 701.6a was 501.3a, then 701.5a: 2009 merged 414.1 into it
     by_date = {v.effective_date: v for v in library.history("701.6a").versions}
     assert by_date[dt.date(2009, 7, 11)].merged_from == ("414.1", "501.3a")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "giver", "parts", "into", "merged"),
+    [
+        # 310.1's opening (the players announce how combat damage is assigned) went into the
+        # new 310.1, written around the old 310.2; its restrictions went on as 310.2
+        ("2003-05-26", "2003-07-01", "310.1", ("310.1", "310.2"), "310.1", ("310.1", "310.2")),
+        # the first sentence of 410.1 ('When a phase or step begins...') went into 410.2
+        ("1999-04-23", "1999-11-01", "410.1", ("410.1", "410.2"), "410.2", ("410.1", "410.2")),
+        # snow-covered landwalk's own sentence went from 502.6b to 502.6c
+        (
+            "2003-05-26",
+            "2003-07-01",
+            "502.6b",
+            ("502.6b", "502.6c"),
+            "502.6c",
+            ("502.6b", "502.6c"),
+        ),
+    ],
+)
+def test_a_clause_passed_on_to_a_sibling_is_a_split_and_a_merge(
+    ingested, old, new, giver, parts, into, merged
+):
+    archive, _ = ingested
+    diff = _diff(archive, old, new)
+    assert ((giver,), parts) in [(s.old, s.new) for s in diff.splits]
+    assert (merged, (into,)) in [(m.old, m.new) for m in diff.merges]
+
+
+def test_the_combat_damage_rules_of_2003_keep_their_lines(ingested):
+    # both go on: 310.1 as 310.2 (with its sub-rules 310.1a-d as 310.2a-d), 310.2 as 310.1
+    archive, _ = ingested
+    pairs = _pairs(_diff(archive, "2003-05-26", "2003-07-01"))
+    assert {("310.1", "310.2"), ("310.2", "310.1"), ("310.1d", "310.2d")} <= pairs
