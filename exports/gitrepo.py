@@ -4,12 +4,12 @@ Each release is a commit on `main`, oldest first, dated (author and committer) b
 date, tagged `<date>`, with the set as its subject and the release's renumbering in its body
 (`702.18b → 702.19b`, folded into shifts as the changelog says them). `rules/<id>.txt` holds a
 rule's text on its first line and each example on its own line after, under the rule's
-permanent id, which no renumbering changes; the text changes only where the release diff saw
-the wording change, so a quote or dash printed otherwise leaves it alone. `numbers.txt` names
-each rule's file by number (`400.6 <id>`), `glossary.txt` holds one entry per line. Then
-`git log rules/<id>.txt` lists a rule's wording changes and `git blame` names the release of
-its last one. The same archive gives the same commit ids every time. Written with
-`git fast-import`, in one pass.
+permanent id, which no renumbering changes; the text, and each example, change only where
+the release diff saw their wording change, so a quote or dash printed otherwise leaves them
+alone. `numbers.txt` names each rule's file by number (`400.6 <id>`), `glossary.txt` holds one
+entry per line. Then `git log rules/<id>.txt` lists a rule's wording changes, `git log -L 1,1`
+its text's, and `git blame` names the release that last reworded each line. The same archive
+gives the same commit ids every time. Written with `git fast-import`, in one pass.
 """
 
 from __future__ import annotations
@@ -21,10 +21,12 @@ import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
+from rulesarchive.differ.changes import align_examples
 from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.headings import heading_moves
-from rulesarchive.differ.kinds import WORDING, Kind
+from rulesarchive.differ.kinds import Kind
 from rulesarchive.differ.renumbering import shift_text, summarise_renumbering
+from rulesarchive.differ.texts import words_key
 from rulesarchive.exports import ExportError
 from rulesarchive.exports.collect import Collected, ReleaseText
 from rulesarchive.exports.place import staged
@@ -105,24 +107,37 @@ def _stream(language: Collected) -> Iterator[bytes]:
 
 
 def _worded(language: Collected) -> list[dict[str, bytes]]:
-    """Return, per release, each printed rule's file content by line id: its text and examples
-    as of the last release whose diff saw their wording change (typography, a cut copy or a
-    new number alone keep the content before)."""
+    """Return, per release, each printed rule's file content by line id: its text as of the last
+    release whose diff saw the text's wording change, and each example as of the last release
+    that reworded it (typography, a cut copy or a new number alone keep what was written)."""
     worded: list[dict[str, bytes]] = [{} for _ in language.texts]
     for line in language.gathered.lines:
-        content = b""
+        text = ""
+        examples: tuple[str, ...] = ()
         for stretch in line.stretches:
-            change = stretch.change
-            if not content or change is None or change.kind in _NEW_WORDING:
-                rule = stretch.rule
-                lines = [_one_line(rule.text), *(_one_line(e) for e in rule.examples)]
-                content = ("\n".join(lines) + "\n").encode()
+            rule, change = stretch.rule, stretch.change
+            if not text or change is None or change.kind in _NEW_TEXT:
+                text = rule.text
+            examples = _kept_examples(examples, rule.examples)
+            lines = [_one_line(text), *(_one_line(example) for example in examples)]
+            content = ("\n".join(lines) + "\n").encode()
             for index in range(stretch.first, stretch.last + 1):
                 worded[index][line.id] = content
     return worded
 
 
-_NEW_WORDING = WORDING | {Kind.ADDED}
+# The kinds of change that reword a rule's text (an example's own rewording is seen per example).
+_NEW_TEXT = {Kind.ADDED, Kind.SUBSTANTIVE, Kind.SWEEP, Kind.REFERENCE}
+
+
+def _kept_examples(written: tuple[str, ...], printed: tuple[str, ...]) -> tuple[str, ...]:
+    """Return a version's examples, each as written before where only its typography changed
+    (paired as the differ pairs them), so that git blames an example on its last rewording."""
+    return tuple(
+        old if old and words_key(old) == words_key(new) else new
+        for old, new in align_examples(written, printed)
+        if new
+    )
 
 
 def _message(text: ReleaseText, diff: ReleaseDiff | None) -> str:

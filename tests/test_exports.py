@@ -3,10 +3,13 @@
 import asyncio
 import datetime as dt
 import json
+import re
+import shlex
 import shutil
 import sqlite3
 import subprocess
 import sys
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -279,9 +282,15 @@ def test_git_export_answers_history_with_log_and_blame(sample, tmp_path):
     versions = cli_json(sample, "history", "400.6")["versions"]
     worded = [v["effective_date"] for v in versions if v is versions[0] or v["kind"] in WORDING]
     assert log_dates(dest, path) == worded[::-1]
+    # Its text alone (line 1) changes where its text was reworded, not where only its examples
+    # were (the text then still printed with other dashes or quotes keeps its old wording).
+    texts = [v["effective_date"] for v in versions if v is versions[0] or v["kind"] in TEXT_KINDS]
     lines = git(dest, "log", "-L", f"1,1:{path}", "--format=%ad", "--date=short", "--no-patch")
-    assert lines.split() == worded[::-1]
-    assert blame_dates(dest, path)[0] == worded[-1]
+    assert lines.split() == texts[::-1]
+    assert blame_dates(dest, path)[0] == texts[-1]
+
+
+TEXT_KINDS = {"substantive", "sweep", "reference"}
 
 
 def log_dates(repo, path):
@@ -300,24 +309,27 @@ def blame_dates(repo, path):
 
 RULE = "A creature dealt damage is destroyed; its controller-or its owner-chooses how."
 REWORDED = RULE.replace("how.", "how and when.")
-FIXTURE_RELEASES = [  # (date, the fixture's 702.18b text, a new 702.18b before it)
-    (dt.date(2030, 1, 1), RULE, None),
-    (dt.date(2030, 2, 1), REWORDED, None),
-    (dt.date(2030, 3, 1), REWORDED, "Deathtouch counts once."),
-    (dt.date(2030, 4, 1), REWORDED.replace("-", "—"), "Deathtouch counts once."),
+EXAMPLE = "Example: A 1/1 deals 1."
+FIXTURE_RELEASES = [  # (date, the fixture's 702.18b text and example, a new 702.18b before it)
+    (dt.date(2030, 1, 1), RULE, EXAMPLE, None),
+    (dt.date(2030, 2, 1), REWORDED, EXAMPLE, None),
+    (dt.date(2030, 3, 1), REWORDED, EXAMPLE, "Deathtouch counts once."),
+    (dt.date(2030, 4, 1), REWORDED.replace("-", "—"), EXAMPLE, "Deathtouch counts once."),
+    (dt.date(2030, 5, 1), REWORDED.replace("-", "—"), EXAMPLE[:-1] + " damage.", "Deathtouch."),
 ]
 
 
 def test_git_export_follows_a_renumbered_rule_past_a_dash_flip(tmp_path):
-    """A rule reworded, then renumbered, then reprinted with em dashes: its file's log lists
-    its two wordings, blame names the rewording, the commit of the move names it."""
+    """A rule reworded, then renumbered, then reprinted with em dashes, then given a new
+    example: its file's log lists its two wordings and the new example, `log -L` and blame of
+    its text name the rewording, the commit of the move names it."""
     library = Library(tmp_path / "archive")
-    for date, text, inserted in FIXTURE_RELEASES:
+    for date, text, example, inserted in FIXTURE_RELEASES:
         rules = [
             Rule("702.18", "Deathtouch is a static ability."),
             Rule("702.18a", "A creature with deathtouch destroys what it damages."),
             *([Rule("702.18b", inserted)] if inserted else []),
-            Rule("702.18c" if inserted else "702.18b", text, ("Example: A 1/1 deals 1.",)),
+            Rule("702.18c" if inserted else "702.18b", text, (example,)),
             Rule("702.19", "Banding is a static ability."),
         ]
         document = Document("en", date, rules=tuple(rules))
@@ -328,11 +340,13 @@ def test_git_export_follows_a_renumbered_rule_past_a_dash_flip(tmp_path):
     assert numbers["702.18c"] == "2030-01-01/702.18b"
     path = "rules/2030-01-01/702.18b.txt"
     assert (dest / path).read_text(encoding="utf-8").splitlines() == [
-        REWORDED,  # the em dashes of 2030-04-01 are typography: not written
-        "Example: A 1/1 deals 1.",
+        REWORDED,  # the em dashes of 2030-04-01 are typography: not written, nor in 2030-05-01
+        "Example: A 1/1 deals 1 damage.",
     ]
-    assert log_dates(dest, path) == ["2030-02-01", "2030-01-01"]
-    assert blame_dates(dest, path) == ["2030-02-01", "2030-01-01"]
+    assert log_dates(dest, path) == ["2030-05-01", "2030-02-01", "2030-01-01"]
+    text = git(dest, "log", "-L", f"1,1:{path}", "--format=%ad", "--date=short", "--no-patch")
+    assert text.split() == ["2030-02-01", "2030-01-01"]
+    assert blame_dates(dest, path) == ["2030-02-01", "2030-05-01"]
     moved = git(dest, "log", "--grep", "702.18b → ", "--format=%ad%n%b", "--date=short")
     assert moved.split("\n")[0] == "2030-03-01"
     assert "\nRenumbered:\n702.18b → 702.18c\n" in moved
@@ -392,6 +406,51 @@ def test_real_archive_sqlite_follows_400_6_and_matches_the_cli(ingested, tmp_pat
         "WHERE language = 'en' AND effective_date = '2009-07-11'"
     ).fetchone()[0]
     assert renumbered == len(cli_json(archive.root, "changelog", "2009-07-11")["renumbering"])
+
+
+def test_real_archive_git_answers_the_readme_recipes_as_history_does(ingested, tmp_path):
+    """The README's git recipes, run as written on the whole archive: each says what `history
+    400.6` says (its text last reworded in 2016-09-30, though its dashes flipped in 2019)."""
+    archive, _ = ingested
+    dest = tmp_path / "rules.git"
+    export(archive.root, "git", dest)
+    recipes = git_recipes()
+    assert run_recipe(dest, recipes["grep"]) == "400.6 2001-07-23/217.1d\n"
+    versions = cli_json(archive.root, "history", "400.6")["versions"]
+    worded = [v["effective_date"] for v in versions if v is versions[0] or v["kind"] in WORDING]
+    texts = [v["effective_date"] for v in versions if v is versions[0] or v["kind"] in TEXT_KINDS]
+    assert texts[-1] == "2016-09-30"
+    dated = ["--format=@%ad", "--date=short"]  # each commit's date on a line of its own
+    assert recipe_dates(dest, recipes["log -p"], *dated) == worded[::-1]
+    assert recipe_dates(dest, recipes["log -L"], *dated) == texts[::-1]
+    blame = run_recipe(dest, recipes["blame"], "--date=short").splitlines()
+    assert blame[0].split(" (rulesarchive ")[1].startswith(texts[-1])
+    assert recipe_dates(dest, recipes["log --grep"], *dated) == ["2009-07-11"]
+
+
+def git_recipes():
+    """Return the README's git recipes (the block of commands that greps numbers.txt), each by
+    its git subcommand and first option."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    (block,) = [b for b in readme.split("\n\n") if b.startswith("      grep '^400.6 ' numbers")]
+    commands = [shlex.split(line.split("#")[0]) for line in block.splitlines()]
+    return {
+        "grep" if words[0] == "grep" else " ".join(words[1:3]).split(" rules/")[0]: words
+        for words in commands
+    }
+
+
+def run_recipe(repo, words, *options):
+    """Run a README recipe in `repo` (a git command given `options` after its subcommand)."""
+    if words[0] == "grep":
+        command = [*words[:-1], str(repo / words[-1])]
+        return subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    return git(repo, words[1], *options, *words[2:])
+
+
+def recipe_dates(repo, words, *options):
+    """Return the dates of the commits a git recipe lists (`options` print each as '@date')."""
+    return re.findall(r"^@(\S+)$", run_recipe(repo, words, *options), re.M)
 
 
 @pytest.mark.parametrize("fmt", ["sqlite", "json", "git"])
