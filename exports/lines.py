@@ -25,12 +25,12 @@ CREATE TABLE lines (
     position INTEGER NOT NULL,
     first INTEGER NOT NULL REFERENCES releases (id),
     last INTEGER NOT NULL REFERENCES releases (id),
-    numbers TEXT NOT NULL,
+    numbers TEXT NOT NULL,  -- JSON list, oldest first
     UNIQUE (language, line_id)
 );
 CREATE TABLE line_aliases (
     language TEXT NOT NULL,
-    alias TEXT NOT NULL,
+    alias TEXT NOT NULL,  -- a retired id, naming `line` now
     line INTEGER NOT NULL REFERENCES lines (id),
     PRIMARY KEY (language, alias)
 );
@@ -45,8 +45,8 @@ CREATE TABLE versions (
     kind TEXT NOT NULL,
     phrases TEXT NOT NULL,
     example_phrases TEXT NOT NULL,
-    diff TEXT NOT NULL,
-    compared INTEGER REFERENCES releases (id),
+    diff TEXT NOT NULL,  -- JSON list of [op, text] pairs: -1 removed, 0 kept, 1 added
+    compared INTEGER REFERENCES releases (id),  -- the release it was compared with
     PRIMARY KEY (line, position)
 ) WITHOUT ROWID;
 CREATE INDEX versions_by_number ON versions (number, first);

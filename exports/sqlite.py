@@ -58,8 +58,8 @@ CREATE TABLE releases (
     set_name TEXT NOT NULL,
     rule_count INTEGER NOT NULL,
     glossary_count INTEGER NOT NULL,
-    flags TEXT NOT NULL,
-    source TEXT NOT NULL,
+    flags TEXT NOT NULL,  -- JSON list, as `releases --format json`
+    source TEXT NOT NULL,  -- the file ingested
     sha256 TEXT NOT NULL,
     encoding TEXT NOT NULL,
     UNIQUE (language, effective_date)
@@ -67,14 +67,14 @@ CREATE TABLE releases (
 CREATE TABLE rules (
     id INTEGER PRIMARY KEY,
     release_id INTEGER NOT NULL REFERENCES releases (id),
-    position INTEGER NOT NULL,
+    position INTEGER NOT NULL,  -- printed order in its release, from 0
     number TEXT NOT NULL,
-    line_id TEXT NOT NULL,
+    line_id TEXT NOT NULL,  -- permanent id, the same in every release
     line INTEGER NOT NULL REFERENCES lines (id),
-    text TEXT NOT NULL,
-    examples TEXT NOT NULL,
-    normalised_text TEXT,
-    normalised_examples TEXT
+    text TEXT NOT NULL,  -- as printed
+    examples TEXT NOT NULL,  -- JSON list, as printed
+    normalised_text TEXT,  -- NULL where equal to text
+    normalised_examples TEXT  -- JSON list; NULL where equal to examples
 );
 CREATE TABLE headings (
     id INTEGER PRIMARY KEY,
@@ -95,20 +95,20 @@ CREATE TABLE changes (
     id INTEGER PRIMARY KEY,
     old_release_id INTEGER NOT NULL REFERENCES releases (id),
     new_release_id INTEGER NOT NULL REFERENCES releases (id),
-    kind TEXT NOT NULL,
-    heading INTEGER NOT NULL,
-    old_number TEXT,
-    new_number TEXT,
+    kind TEXT NOT NULL,  -- substantive, sweep, reference, example, typography, ...
+    heading INTEGER NOT NULL,  -- 1: a heading's change, 0: a rule's
+    old_number TEXT,  -- NULL: added
+    new_number TEXT,  -- NULL: removed
     line_id TEXT,
     line INTEGER REFERENCES lines (id),
-    moved INTEGER NOT NULL,
+    moved INTEGER NOT NULL,  -- 1: renumbered
     old_text TEXT NOT NULL,
     new_text TEXT NOT NULL,
-    phrases TEXT NOT NULL,
+    phrases TEXT NOT NULL,  -- JSON list of {"old", "new"}: the reworded phrases
     old_examples TEXT NOT NULL,
     new_examples TEXT NOT NULL,
     example_phrases TEXT NOT NULL,
-    fixes TEXT NOT NULL
+    fixes TEXT NOT NULL  -- JSON list: the citations the change put right
 );
 CREATE TABLE renumbering (
     id INTEGER PRIMARY KEY,
@@ -123,21 +123,21 @@ CREATE TABLE sweeps (
     new_release_id INTEGER NOT NULL REFERENCES releases (id),
     old TEXT NOT NULL,
     new TEXT NOT NULL,
-    rules TEXT NOT NULL
+    rules TEXT NOT NULL  -- JSON list of rule numbers
 );
 CREATE TABLE splits (
     id INTEGER PRIMARY KEY,
     old_release_id INTEGER NOT NULL REFERENCES releases (id),
     new_release_id INTEGER NOT NULL REFERENCES releases (id),
-    old_numbers TEXT NOT NULL,
-    new_numbers TEXT NOT NULL
+    old_numbers TEXT NOT NULL,  -- JSON list
+    new_numbers TEXT NOT NULL  -- JSON list
 );
 CREATE TABLE merges (
     id INTEGER PRIMARY KEY,
     old_release_id INTEGER NOT NULL REFERENCES releases (id),
     new_release_id INTEGER NOT NULL REFERENCES releases (id),
-    old_numbers TEXT NOT NULL,
-    new_numbers TEXT NOT NULL
+    old_numbers TEXT NOT NULL,  -- JSON list
+    new_numbers TEXT NOT NULL  -- JSON list
 );
 CREATE TABLE glossary_changes (
     id INTEGER PRIMARY KEY,
@@ -148,20 +148,20 @@ CREATE TABLE glossary_changes (
     new_term TEXT,
     old_text TEXT NOT NULL,
     new_text TEXT NOT NULL,
-    phrases TEXT NOT NULL,
-    fixes TEXT NOT NULL
+    phrases TEXT NOT NULL,  -- JSON list of {"old", "new"}: the reworded phrases
+    fixes TEXT NOT NULL  -- JSON list: the citations the change put right
 );
 CREATE TABLE translations (
     id INTEGER PRIMARY KEY,
     release_id INTEGER NOT NULL REFERENCES releases (id),
-    base_release_id INTEGER REFERENCES releases (id),
+    base_release_id INTEGER REFERENCES releases (id),  -- the English release translated
     number TEXT NOT NULL,
-    status TEXT NOT NULL,
+    status TEXT NOT NULL,  -- current, stale, missing, extra
     stale_since_release_id INTEGER REFERENCES releases (id),
     english_number TEXT,
-    problems TEXT NOT NULL,
+    problems TEXT NOT NULL,  -- JSON list
     printed_date_release_id INTEGER REFERENCES releases (id),
-    english_line INTEGER REFERENCES lines (id)
+    english_line INTEGER REFERENCES lines (id)  -- the English rule translated
 );
 """
     + LINE_TABLES
@@ -207,11 +207,15 @@ CREATE VIRTUAL TABLE rules_trigram USING fts5 (
 CREATE VIRTUAL TABLE glossary_trigram USING fts5 (
     term, text, content="glossary", content_rowid="id", tokenize="trigram"
 );
+CREATE VIRTUAL TABLE changes_trigram USING fts5 (
+    old_text, new_text, content="changes", content_rowid="id", tokenize="trigram"
+);
 INSERT INTO rules_fts (rules_fts) VALUES ('rebuild');
 INSERT INTO glossary_fts (glossary_fts) VALUES ('rebuild');
 INSERT INTO changes_fts (changes_fts) VALUES ('rebuild');
 INSERT INTO rules_trigram (rules_trigram) VALUES ('rebuild');
 INSERT INTO glossary_trigram (glossary_trigram) VALUES ('rebuild');
+INSERT INTO changes_trigram (changes_trigram) VALUES ('rebuild');
 """
 # What the rules said on a date: each release with the day it was superseded (none for the
 # newest), and each rule with the days its release was in force. On a date D:
@@ -227,6 +231,18 @@ SELECT rules.id AS rule_id, periods.language, periods.in_force_from, periods.in_
     rules.number, rules.line_id, rules.text, rules.examples
 FROM rules JOIN release_periods AS periods ON periods.id = rules.release_id;
 """
+# The rules of a language holding some characters, in their text or examples: a word of
+# Chinese or Korean, which unicode61 keeps inside a whole run of characters. The trigram table
+# answers LIKE from its index for three characters or more, and by reading every row for fewer
+# (a trigram MATCH finds nothing under three: '消灭', destroy, is two).
+RULES_WITH_CHARACTERS = (
+    "SELECT rules.id, releases.effective_date, rules.number, rules.line_id, rules.text,"
+    " rules.examples FROM rules_trigram JOIN rules ON rules.id = rules_trigram.rowid"
+    " JOIN releases ON releases.id = rules.release_id WHERE releases.language = :language"
+    " AND (rules_trigram.text LIKE '%' || :characters || '%'"
+    " OR rules_trigram.examples LIKE '%' || :characters || '%')"
+    " ORDER BY releases.effective_date, rules.position"
+)
 RULES_ON_DATE = (
     "SELECT number, line_id, text, examples, in_force_from FROM rules_in_force"
     " WHERE language = :language AND in_force_from <= :date"
@@ -258,7 +274,7 @@ def metadata_path(dest: Path) -> Path:
 
 def datasette_metadata(dest: Path, meta: ExportMeta) -> dict[str, object]:
     """Return the Datasette metadata of an export: what each table holds, its search, and the
-    query of the rules in force on a date."""
+    queries of the rules in force on a date and of the rules holding some characters."""
     searched = {"rules": "rules_fts", "glossary": "glossary_fts", "changes": "changes_fts"}
     tables = {
         name: {"description": text}
@@ -276,7 +292,11 @@ def datasette_metadata(dest: Path, meta: ExportMeta) -> dict[str, object]:
                     "rules_on_date": {
                         "title": "The rules in force on a date",
                         "sql": RULES_ON_DATE,
-                    }
+                    },
+                    "rules_with_characters": {
+                        "title": "The rules holding some characters (a Chinese or Korean word)",
+                        "sql": RULES_WITH_CHARACTERS,
+                    },
                 },
             }
         },

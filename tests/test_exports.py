@@ -18,7 +18,14 @@ from rulesarchive.corpus.model import Document, Rule
 from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.kinds import WORDING
 from rulesarchive.exports.jsonfiles import SCHEMA_FILES, schema_path
-from rulesarchive.exports.sqlite import INDEXES, SCHEMA, SEARCH, VIEWS
+from rulesarchive.exports.sqlite import (
+    INDEXES,
+    RULES_WITH_CHARACTERS,
+    SCHEMA,
+    SEARCH,
+    VIEWS,
+    datasette_metadata,
+)
 from rulesarchive.site_builder.build import sample_archive
 
 from rulesarchive.cli import main
@@ -152,23 +159,43 @@ def test_sqlite_keys_flags_and_tables_of_a_diff(sample, tmp_path):
 
 
 def test_sqlite_chinese_is_searched_by_trigrams(tmp_path):
-    db = sqlite3.connect(tmp_path / "x.sqlite")
+    """unicode61 keeps a run of Chinese whole; the trigram table finds three characters by
+    MATCH, and any number (a word of two) by the metadata's query, in Datasette too."""
+    dest = tmp_path / "x.sqlite"
+    db = sqlite3.connect(dest)
     db.executescript(SCHEMA + VIEWS)
     db.execute(
         "INSERT INTO releases VALUES (1, 'zh-Hans', '2024-01-01', '', '', 1, 0, '', '', '', '')"
     )
     db.execute("INSERT INTO lines VALUES (1, 'zh-Hans', 'a', 0, 1, 1, '[]')")
     destroy = "消灭永久物即是将其从战场移到其拥有者的坟墓场。"  # 701.7 (zh-Hans)
+    example = '["例如：一个「消灭」效应。"]'
+    rows = [(1, 0, "701.7", destroy, "[]"), (2, 1, "701.8", "牺牲永久物。", example)]
+    db.executemany("INSERT INTO rules VALUES (?, 1, ?, ?, 'a', 1, ?, ?, NULL, NULL)", rows)
     db.execute(
-        "INSERT INTO rules VALUES (1, 1, 0, '701.7', 'a', 1, ?, '[]', NULL, NULL)", (destroy,)
+        "INSERT INTO changes VALUES (1, 1, 1, 'added', 0, NULL, '701.7', 'a', 1, 0, '', ?,"
+        " '[]', '[]', '[]', '[]', '[]')",
+        (destroy,),
     )
     db.executescript(INDEXES + SEARCH)
-    assert db.execute("SELECT count(*) FROM rules_fts WHERE rules_fts MATCH '消灭'").fetchone() == (
-        0,
-    )
+    db.commit()
+    # unicode61 finds the word only where punctuation sets it apart
+    assert db.execute("SELECT rowid FROM rules_fts WHERE rules_fts MATCH '消灭'").fetchall() == [
+        (2,)
+    ]
     assert db.execute(
         "SELECT rowid FROM rules_trigram WHERE rules_trigram MATCH '战场移'"
     ).fetchall() == [(1,)]
+    assert db.execute(
+        "SELECT rowid FROM changes_trigram WHERE changes_trigram MATCH '战场移'"
+    ).fetchall() == [(1,)]
+    word = {"language": "zh-Hans", "characters": "消灭"}
+    assert [row[2] for row in db.execute(RULES_WITH_CHARACTERS, word)] == ["701.7", "701.8"]
+    db.close()
+    metadata = datasette_metadata(dest, {"data_version": "x"})
+    url = "/x/rules_with_characters.json?language=zh-Hans&characters=%E6%B6%88%E7%81%AD"
+    found = asyncio.run(_datasette(dest, metadata, url))
+    assert [row["number"] for row in found] == ["701.7", "701.8"]
 
 
 def test_sqlite_changes_are_the_diff_json(sample, tmp_path):
