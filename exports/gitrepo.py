@@ -133,6 +133,8 @@ _NEW_TEXT = {Kind.ADDED, Kind.SUBSTANTIVE, Kind.SWEEP, Kind.REFERENCE}
 def _kept_examples(written: tuple[str, ...], printed: tuple[str, ...]) -> tuple[str, ...]:
     """Return a version's examples, each as written before where only its typography changed
     (paired as the differ pairs them), so that git blames an example on its last rewording."""
+    if written == printed:  # most versions: the examples printed as before
+        return printed
     return tuple(
         old if old and words_key(old) == words_key(new) else new
         for old, new in align_examples(written, printed)
