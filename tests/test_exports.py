@@ -433,6 +433,22 @@ def test_real_archive_sqlite_follows_400_6_and_matches_the_cli(ingested, tmp_pat
         "WHERE language = 'en' AND effective_date = '2009-07-11'"
     ).fetchone()[0]
     assert renumbered == len(cli_json(archive.root, "changelog", "2009-07-11")["renumbering"])
+    substantive = cli_json(archive.root, "changelog", "2011-05-01", "--kind", "substantive")
+    assert db.execute(
+        "SELECT count(*) FROM changes JOIN releases ON releases.id = new_release_id "
+        "WHERE language = 'en' AND effective_date = '2011-05-01' AND kind = 'substantive' "
+        "AND heading = 0"
+    ).fetchone() == (substantive["counts"]["substantive"],)
+    # a Chinese word of two characters ('消灭', destroy): found as LIKE finds it in `rules`
+    word = {"language": "zh-Hans", "characters": "消灭"}
+    found = db.execute(RULES_WITH_CHARACTERS, word).fetchall()
+    liked = db.execute(
+        "SELECT count(*) FROM rules JOIN releases ON releases.id = release_id "
+        "WHERE language = :language "
+        "AND (text LIKE '%' || :characters || '%' OR examples LIKE '%' || :characters || '%')",
+        word,
+    ).fetchone()[0]
+    assert len(found) == liked > 500
 
 
 def test_real_archive_git_answers_the_readme_recipes_as_history_does(ingested, tmp_path):
