@@ -67,15 +67,16 @@ def diff_documents(old: Document, new: Document) -> ReleaseDiff:
     old_units, new_units = units(old), units(new)
     old_headings, new_headings = headings(old), headings(new)
     cut_copies = new.kind == DocKind.CR
-    old_rules, new_rules, moved = old_units, new_units, set()
+    moved: set[str] = set()
     if not cut_copies:  # what a section whose number moved holds is aligned, however it reads
         old_moved, new_moved = renumbered_units(
             old_units, new_units, section_moves((old_headings, new_headings))
         )
         moved = {unit.number for unit in (*old_moved, *new_moved)}
-        old_rules = [unit for unit in old_units if unit.number not in moved]
-        new_rules = [unit for unit in new_units if unit.number not in moved]
-    old_rules, new_rules = set_aside_identical(old_rules, new_rules)
+    old_rules, new_rules = set_aside_identical(
+        [unit for unit in old_units if unit.number not in moved] if moved else old_units,
+        [unit for unit in new_units if unit.number not in moved] if moved else new_units,
+    )
     old_rules, new_rules, retyped = _set_aside_retyped(old_rules, new_rules)
     if moved:  # back in the documents' order
         old_kept = moved | {unit.number for unit in old_rules}
