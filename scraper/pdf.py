@@ -9,6 +9,7 @@ lines for the gaps between text boxes. Those are undone here, so the parser sees
 from __future__ import annotations
 
 import io
+import logging
 import re
 from collections import Counter
 from typing import TYPE_CHECKING
@@ -16,6 +17,11 @@ from typing import TYPE_CHECKING
 from rulesarchive.corpus.numbers import NUMBER
 from rulesarchive.scraper.errors import InputError
 from rulesarchive.system.extras import extra_needed
+
+# pypdf logs how it mends a damaged cross-reference table ("incorrect startxref pointer") as
+# warnings, printed by a worker without a handler on the command's output: the text is read
+# all the same, and a fault that stops the reading is an error it raises.
+logging.getLogger("pypdf").setLevel(logging.ERROR)
 
 if TYPE_CHECKING:  # the PDF extra, imported where used
     from pdfminer.layout import LTPage, LTTextBox, LTTextLine

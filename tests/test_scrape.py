@@ -10,6 +10,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 import socket
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -741,3 +743,24 @@ def test_scrape_doc_on_the_command_line(tmp_path):
         "error: ipg current release: https://wpn.wizards.com/en/rules-documents: cannot resolve"
         " the host name",
     ]
+
+
+def test_a_pdf_pypdf_mends_says_nothing_on_the_output(shared_archive, tmp_path):
+    # MTR 2011-01-01's cross-reference table is damaged: pypdf mends it and logs a warning,
+    # which a worker printed on scrape's output ("incorrect startxref pointer(4)"). In a
+    # process of its own: pytest's log capture would take the warning.
+    pdf = shared_archive.parent / "policy-archive" / "mtr" / "mtr-2011-01-01.pdf"
+    script = (
+        "import sys; from pathlib import Path\n"
+        "from rulesarchive.corpus.store import Archive\n"
+        "from rulesarchive.scraper.ingest import ingest_bytes\n"
+        "data = Path(sys.argv[1]).read_bytes()\n"
+        "print(ingest_bytes(Archive(Path(sys.argv[2])), data, 'mtr.pdf').message)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(pdf), str(tmp_path / "a")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert (done.stdout, done.stderr) == ("added mtr/en/2011-01-01 (94 sections)\n", "")
