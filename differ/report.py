@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.model import DocKind, Release
+from rulesarchive.corpus.numbers import PART
 from rulesarchive.differ.kinds import (
     RENUMBERING,
     GlossaryKind,
@@ -107,7 +108,8 @@ GLOSSARY_SECTION = "glossary"  # what `--section` names the glossary by
 
 def selected(data: DiffJson, kinds: Iterable[str] = (), section: str | None = None) -> DiffJson:
     """Keep of diff data only the changes of some kinds and in one section, chapter or rule
-    (`section`: '7', '702', '702.19', or 'glossary'); `counts` stays the whole diff's.
+    (`section`: '7', '702', '702.19', or 'glossary'; a tournament document's '3', '3.4',
+    '3.4/definition', 'B'); `counts` stays the whole diff's.
 
     Sweeps keep their rules in the section (and their glossary entries with 'glossary'); the
     renumbering, splits and merges are kept with `renumbering` among the kinds.
@@ -157,13 +159,21 @@ def selected(data: DiffJson, kinds: Iterable[str] = (), section: str | None = No
 
 
 def _within(number: str, section: str) -> bool:
-    """Tell whether a number is a section, chapter or rule or lies beneath it."""
+    """Tell whether a number is a section, chapter or rule or lies beneath it: a CR's (section
+    7 holds 702.19b, chapter 702 holds 702.19, rule 702.19 holds 702.19b) or a tournament
+    document's (section 3 holds 3.4, section 3.4 its parts 3.4/definition, ...)."""
+    if number == section:
+        return True
     if not number.startswith(section):
         return False
     rest = number[len(section) :]
-    if not rest or len(section) == 1:
+    if rest[0] == PART:
         return True
-    return rest[0] == "." if len(section) == 3 else rest[0].isalpha()
+    if len(section) == 1:  # a CR's 7 holds 702.19b; an MTR's 1 holds 1.1, not 10.1
+        return rest[0] == "." or number[:3].isdigit()
+    if len(section) == 3 and section.isdigit():
+        return rest[0] == "."
+    return rest[0].isalpha() or (rest[0] == "." and "." not in section)
 
 
 def _glossary_data(change: GlossaryChange, fixes: dict[str, tuple[str, ...]]) -> GlossaryChangeJson:

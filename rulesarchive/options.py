@@ -24,7 +24,11 @@ SELECTABLE_KINDS = (
     GlossaryKind.RENAMED.value,
     RENUMBERING,
 )
-_SECTION = re.compile(r"\d|\d{3}(?:\.\d+[a-z]{0,2})?")
+# A CR's section, chapter or rule; a tournament document's section, subsection or part
+# ('3', '3.4', '3.4/definition'), appendix ('B') or introduction.
+_SECTION = re.compile(
+    r"\d|\d{3}(?:\.\d+[a-z]{0,2})?|\d{1,2}(?:\.\d{1,2})?(?:/[a-z-]+)?|[A-Z]|introduction"
+)
 INTERRUPTED = 130  # exit status after Ctrl-C, as a shell gives a command stopped by SIGINT
 USAGE = 2  # exit status of a command line that cannot be taken, as click and getopt give
 
@@ -109,7 +113,8 @@ def section_option() -> Option:
     return click.option(
         "--section",
         callback=_section,
-        help="Show only this section (7), chapter (702) or rule (702.19), or the glossary.",
+        help="Show only this section (7), chapter (702) or rule (702.19), or the glossary"
+        " (MTR, IPG: a section 3, subsection 3.4, part 3.4/definition or appendix B).",
     )
 
 

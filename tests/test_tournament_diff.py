@@ -17,6 +17,7 @@ from rulesarchive.differ.classify import diff_documents
 from rulesarchive.differ.kinds import Kind
 from rulesarchive.differ.lineage import line_history, trace_lines
 from rulesarchive.differ.renumbering import shift_text, summarise_renumbering
+from rulesarchive.differ.report import selected
 from rulesarchive.differ.sections import (
     address,
     align_paragraphs,
@@ -367,3 +368,37 @@ def test_a_section_renumbered_carries_its_parts_in_the_renumbering_summary():
         "3.3 → 2.2, with its 2 parts",
         "4.7/penalty → 3.6/penalty",
     ]
+
+
+def test_section_picks_a_tournament_section_subsection_or_part(mtr_archive):
+    def changed(section: str) -> list[str]:
+        text = _run(mtr_archive, "diff", "--doc", "mtr", "2018-01-19", "2018-04-27",
+                    "--section", section, "--format", "json")  # fmt: skip
+        return [c["new_number"] for c in json.loads(text)["changes"] if not c["heading"]]
+
+    assert changed("3") == changed("3.2") == ["3.2"]
+    assert changed("1") == changed("3.1") == changed("B") == []
+
+
+def test_a_tournament_section_holds_its_subsections_and_parts_only():
+    data = {
+        "changes": [
+            {"kind": "substantive", "old_number": n, "new_number": n, "heading": False}
+            for n in ("1.1", "10.1", "3.4", "3.4/definition", "3.40", "702.19b")
+        ],
+        "glossary": [],
+        "sweeps": [],
+        "renumbering": [],
+        "splits": [],
+        "merges": [],
+        "counts": {},
+    }
+
+    def kept(section: str) -> list[str]:
+        return [c["new_number"] for c in selected(data, section=section)["changes"]]
+
+    assert kept("1") == ["1.1"]  # not MTR 10.1
+    assert kept("10") == ["10.1"]
+    assert kept("3.4") == ["3.4", "3.4/definition"]
+    assert kept("3.4/definition") == ["3.4/definition"]
+    assert kept("7") == kept("702") == kept("702.19") == ["702.19b"]
