@@ -1,11 +1,11 @@
 """Time the main job as a user runs it: ingest the shared archive, build the site, rebuild.
 
 Usage: python benchmarks/ingest_and_build.py [--runs N] [--against OTHER/bin/rulesarchive]
-Whole processes of the installed `rulesarchive`, each round in a new folder (archive, site
-and derived data): `ingest` of the README main job's files (../shared/cr-archive/en/*.txt,
-orig/en/*, zh-Hans/*.txt; some originals are refused on purpose, so it exits with 1) but the
-newest English release, held back for later; `build` from nothing (no derived data, no site);
-`build` again with nothing changed; `ingest` of the held-back release (which prepares its
+Whole processes of the installed `rulesarchive`, each round in a new folder (archive, site and
+derived data): `ingest` of the README main job's files (../shared/cr-archive/en/*.txt,
+orig/en/*, zh-Hans/*.txt, ko/*.txt; some originals are refused on purpose, so it exits with 1)
+but the newest English release, held back for later; `build` from nothing (no derived data, no
+site); `build` again with nothing changed; `ingest` of the held-back release (which prepares its
 diff and check, as for any release added at the end) and `build` again. The derived data
 lives in the round's folder (RULESARCHIVE_CACHE), never in the user's own cache.
 With --against, another installation (say, an older commit's worktree with its own
@@ -55,7 +55,7 @@ def main() -> None:
         installations["other"] = options.against
     english = sorted((SHARED / "en").glob("*.txt"))
     files = english[:-1] + sorted((SHARED / "orig" / "en").iterdir())
-    files += sorted((SHARED / "zh-Hans").glob("*.txt"))
+    files += sorted((SHARED / "zh-Hans").glob("*.txt")) + sorted((SHARED / "ko").glob("*.txt"))
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
     print(f"ingest: {len(files)} files, then {english[-1].name}")
     figures: dict[str, list[Steps]] = {name: [] for name in installations}
