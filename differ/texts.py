@@ -84,7 +84,13 @@ def only_references(old: str, new: str, number_map: dict[str, str]) -> bool:
     """
     if words_key(old) == words_key(new):
         return False
+    old = _MISPRINTED_NUMBER.sub(r"\1.\2", old)
     return words_key(_renumbered(old, number_map)) == words_key(new)
+
+
+# A rule number printed with a comma for its point ('See rule 419,8', the glossary's Source of
+# Damage until 2003-12-01): mending it is a citation fix, as moving it is.
+_MISPRINTED_NUMBER = re.compile(r"(?<=\b[Rr]ule )(\d{3}),(\d{1,3}[a-z]?)\b")
 
 
 def _renumbered(text: str, number_map: dict[str, str]) -> str:

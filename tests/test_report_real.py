@@ -85,6 +85,10 @@ def test_glossary_lines_say_a_rename_once_and_a_citation_fix_is_reference(librar
     ).to_text()
     assert "  renamed Removed from Combat → Remove from Combat\n" in text
     assert "  reference Map: “110.10” → “111.10”; fixes the citation of 110.10\n" in text
+    # a number misprinted with a comma, mended: 'See rule 419,8' (2003-10-01 → 2003-12-01)
+    mended = library.changelog(library.find("2003-12-01")).result.glossary
+    (damage,) = [c for c in mended if c.new_term == "Source of Damage"]
+    assert damage.kind == GlossaryKind.REFERENCE
 
 
 def test_history_names_each_number_and_when_it_took_it(api_archive):
