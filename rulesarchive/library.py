@@ -137,6 +137,10 @@ class Library:
         """The archive's folder."""
         return self.archive.root
 
+    def of_kind(self, kind: DocKind) -> Library:
+        """Return a library of another kind of document of the same archive and store."""
+        return Library(self.root, self.derived, kind)
+
     @contextmanager
     def snapshot(self) -> Iterator[Library]:
         """Yield a library reading the archive as it is now: what is ingested meanwhile is

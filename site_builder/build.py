@@ -24,7 +24,7 @@ from rulesarchive.differ.references import LanguageCheck
 from rulesarchive.differ.release_report import release_label
 from rulesarchive.differ.translation_compare import Track
 from rulesarchive.differ.translations import TranslationReport
-from rulesarchive.site_builder import feeds, json_api, paths, search
+from rulesarchive.site_builder import feeds, json_api, paths, search, tournament_site
 from rulesarchive.site_builder.checks import CheckPages
 from rulesarchive.site_builder.compare_pages import tracks_of
 from rulesarchive.site_builder.document_pages import TEMPLATE, document_context
@@ -80,11 +80,14 @@ def build_site(
     progress: Progress | None = None,
     index_search: bool = True,
     diffs: Sequence[tuple[Release, Release]] = (),
+    documents: Sequence[Source] = (),
 ) -> BuildReport:
     """Render every language of the archive into `out`; the old site stays till the new is whole.
 
     `archive` is the library (see `source`): what it keeps makes a rebuild cost what changed.
     `diffs` are the pairs of releases whose diff the JSON API gives (see `json_api`).
+    `documents` are the library's views of the other kinds of document (MTR, IPG) that have
+    releases: each gets its own pages (see `tournament_site`).
     """
     languages = _languages(archive)
     if not languages:
@@ -92,7 +95,7 @@ def build_site(
     try:
         with building(out):
             options = _Options(base_url, index_search, tuple(diffs))
-            return _build(archive, Path(out), options, progress, languages)
+            return _build(archive, Path(out), options, progress, languages, tuple(documents))
     except OSError as error:
         if _under(error.filename, Path(out).parent):
             raise _unwritable(error, out) from None
@@ -114,10 +117,11 @@ def _build(
     options: _Options,
     progress: Progress | None,
     languages: list[str],
+    documents: tuple[Source, ...],
 ) -> BuildReport:
     """Build the site, holding its lock."""
     started = time.perf_counter()
-    state = _state(archive, languages, options)
+    state = _state(archive, languages, options, documents)
     built = built_from(out)
     if built is not None and built[0] == state:  # nothing changed since the last build
         return BuildReport(built[1], 0, time.perf_counter() - started, tuple(languages))
@@ -129,7 +133,7 @@ def _build(
     try:
         indexing = indexer if options.index_search else None
         with Beside() as beside:  # what it started beside is stopped if it fails
-            _render(archive, output, indexing, languages, options, progress, beside)
+            _render(archive, output, indexing, languages, options, progress, beside, documents)
         output.finish(state)
         indexer.wait()
     except BaseException:
@@ -165,6 +169,7 @@ def _render(
     options: _Options,
     progress: Progress | None,
     beside: Beside,
+    documents: tuple[Source, ...],
 ) -> None:
     base_url = options.base_url
     env = environment(archive.derived)
@@ -294,7 +299,13 @@ def _render(
     request = json_api.Request(gathered, every_check, reports, options.diffs)
     json_api.write_api(output, archive, request, base_url)
     tell("writing the JSON API", 1, 1)
-    _site_pages(output, first_pages, gathered, base_url, lastmod)
+    for document in documents:
+        kind = document.releases()[0].kind
+        tell(f"rendering {kind}", 0, 1)
+        start = indexer.start if indexer is not None else None
+        tournament_site.write_kind(output, env, document, base_url, languages, start)
+    kinds = tournament_site.document_links(list(documents), first_pages.t)
+    _site_pages(output, first_pages, gathered, base_url, lastmod, kinds)
 
 
 def _diffs_aside(
@@ -308,11 +319,14 @@ def _diffs_aside(
     }
 
 
-def _state(archive: Source, languages: list[str], options: _Options) -> str:
+def _state(
+    archive: Source, languages: list[str], options: _Options, documents: tuple[Source, ...]
+) -> str:
     """Sum up what a build makes the site from: the releases, the code and the options."""
     digest = hashlib.sha1(repr((code_version(), languages, options)).encode())
-    for release in archive.releases():  # a release's content is its content_sha256
-        digest.update(repr(release).encode())
+    for source in (archive, *documents):
+        for release in source.releases():  # a release's content is its content_sha256
+            digest.update(repr(release).encode())
     return digest.hexdigest()
 
 
@@ -436,6 +450,7 @@ def _site_pages(
     gathered: dict[str, Language],
     base_url: str,
     lastmod: dict[str, dt.date],
+    documents: list[dict],
 ) -> None:
     """The pages of the whole site: home, search, not found, static files, feed, sitemap, data.
 
@@ -457,6 +472,7 @@ def _site_pages(
         title="Comprehensive Rules history",
         rows=ReleasePages(main).release_rows(),
         others=others,
+        documents=documents,
     )
     output.write(home.path, main.render(home).content)
     # One page for every language: its words in each, shown as the chosen language asks.
@@ -473,6 +489,7 @@ def _site_pages(
         "search.html",
         title="Search",
         languages=list(gathered),
+        documents=documents,
         search_messages=search_messages,
     )
     output.write("search.html", main.render(search_page).content)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from rulesarchive.corpus.model import Release
+from rulesarchive.corpus.model import DocKind, Release
 from rulesarchive.differ.glossary import term_key
 from rulesarchive.differ.lineage import Line
 
@@ -20,14 +20,26 @@ def language_home(language: str) -> str:
     return f"{language}/index.html"
 
 
+def folder(kind: DocKind, language: str) -> str:
+    """Return the folder of a kind's pages in a language: the CR's is the language's
+    ('en'), a tournament document's its kind's and then the language's ('mtr/en')."""
+    return language if kind == DocKind.CR else f"{kind}/{language}"
+
+
+def releases_folder(release: Release) -> str:
+    """Return the folder of a release's pages ('en/releases/2026-04-17')."""
+    date = release.effective_date.isoformat()
+    return f"{folder(release.kind, release.language)}/releases/{date}"
+
+
 def release_page(release: Release) -> str:
     """Return the path of a release's changelog page."""
-    return f"{release.language}/releases/{release.effective_date.isoformat()}/index.html"
+    return f"{releases_folder(release)}/index.html"
 
 
 def document_page(release: Release) -> str:
     """Return the page of a release read whole (its document as printed)."""
-    return document_page_of(release.language, release.effective_date.isoformat())
+    return f"{releases_folder(release)}/rules.html"
 
 
 def document_page_of(language: str, date: str) -> str:
@@ -37,8 +49,7 @@ def document_page_of(language: str, date: str) -> str:
 
 def original_file(release: Release) -> str:
     """Return where a release's original file (the bytes it was ingested from) is offered."""
-    folder = f"{release.language}/releases/{release.effective_date.isoformat()}"
-    return f"{folder}/original.{release.source.format}"
+    return f"{releases_folder(release)}/original.{release.source.format}"
 
 
 def rule_page(language: str, line: Line) -> str:
@@ -49,6 +60,12 @@ def rule_page(language: str, line: Line) -> str:
 def rule_page_of(language: str, line_id: str) -> str:
     """Return the permanent page of a line's id (or of an alias of it)."""
     return f"{language}/r/{line_id}/index.html"
+
+
+def section_page(kind: DocKind, language: str, line_id: str) -> str:
+    """Return a tournament document's section (or part) page, by its line's permanent id
+    ('mtr/en/r/2009-07-01/3.9/index.html', 'ipg/en/r/2013-02-08/2.1/philosophy/index.html')."""
+    return f"{folder(kind, language)}/r/{line_id}/index.html"
 
 
 def translations_page(line_id: str) -> str:

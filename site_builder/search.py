@@ -43,10 +43,11 @@ class Indexer:
         self.site = site
         self.running: list[tuple[str, subprocess.Popen]] = []
 
-    def start(self, language: str) -> None:
-        """Start indexing one language (its pages must all be in place)."""
+    def start(self, language: str, pages: str = "") -> None:
+        """Start indexing one language (its pages must all be in place), or the pages `pages`
+        matches (a tournament document's sections, 'mtr/en/r/**/index.html') as `language`."""
         shutil.rmtree(self.site / "pagefind" / language, ignore_errors=True)
-        pages = f"{language}/{{r/*/*,glossary/*}}/index.html"
+        pages = pages or f"{language}/{{r/*/*,glossary/*}}/index.html"
         output = f"pagefind/{language}"
         command = [sys.executable, "-m", "pagefind", "--site", str(self.site)]
         command += ["--glob", pages, "--output-subdir", output]

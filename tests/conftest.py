@@ -10,6 +10,7 @@ import pytest
 from tests.made_once import made_once
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "cr-archive"
+POLICY = SHARED.parent / "policy-archive"  # the MTRs and IPGs
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -34,6 +35,17 @@ def shared_archive() -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return SHARED
+
+
+@pytest.fixture(scope="session")
+def policy_archive() -> Path:
+    """Return ../shared/policy-archive; fail under CI=true when it is missing, skip elsewhere."""
+    if not (POLICY / "MANIFEST.tsv").is_file():
+        message = f"real data not found at {POLICY}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return POLICY
 
 
 @pytest.fixture(scope="session")

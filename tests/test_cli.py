@@ -512,7 +512,7 @@ def test_build_reads_the_archive_as_it_was_when_it_started(tmp_path, monkeypatch
     later.write_text(modern_text(date="June 1, 2011"))
     seen = []
 
-    def build_site(library, out, base_url, progress, diffs):
+    def build_site(library, out, base_url, progress, diffs, documents):
         added = CliRunner().invoke(main, ["--archive", str(archive), "ingest", str(later)])
         assert added.exit_code == 0, added.output  # an ingest while the build reads
         seen.append([str(release.effective_date) for release in library.releases("en")])

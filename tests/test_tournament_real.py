@@ -16,9 +16,9 @@ from rulesarchive.corpus.store import Archive
 from rulesarchive.scraper.outcome import Status
 
 from rulesarchive.api import Archive as ApiArchive
+from tests.conftest import POLICY
 from tests.made_once import made_once
 
-POLICY = Path(__file__).resolve().parents[2] / "shared" / "policy-archive"
 NOT_DOCUMENTS = {"mtr-2020-04-17.pdf", "ipg-2020-04-17.pdf"}  # a download tool's logs
 # Where a version's sections change by more than a third, and why (read in the sources).
 NEW_NUMBERING = {
@@ -48,17 +48,6 @@ _PAGE = re.compile(r"(?:page\s+)?\d{1,3}(?:\s+of\s+\d{1,3})?", re.IGNORECASE)
 _CONTENTS_ENTRY = re.compile(
     r"(?:\d{1,3}(?:\.\d{1,2})*\.?|Appendix [A-F]\W*)\s+[A-Za-z].{0,80}\s\d{1,3}"
 )
-
-
-@pytest.fixture(scope="session")
-def policy_archive() -> Path:
-    """Return ../shared/policy-archive; fail under CI=true when it is missing, skip elsewhere."""
-    if not (POLICY / "MANIFEST.tsv").is_file():
-        message = f"real data not found at {POLICY}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return POLICY
 
 
 @pytest.fixture(scope="session")

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import errno
-from contextlib import nullcontext
+from contextlib import ExitStack, nullcontext
 from pathlib import Path
 
 import click
 
 from rulesarchive.commands.rules import note_leftovers
+from rulesarchive.corpus.model import DocKind
 from rulesarchive.library import Library
 from rulesarchive.progress import stages
 from rulesarchive.site_builder.build import build_site, sample_archive
@@ -49,9 +50,12 @@ def build(
         base_url += "/"
     # The archive as it is now, so ingesting meanwhile is safe; the shipped sample never changes.
     frozen = nullcontext(library) if sample else library.snapshot()
-    with stages() as progress, frozen as view:
+    kinds = [library.of_kind(kind) for kind in (DocKind.MTR, DocKind.IPG)]
+    with stages() as progress, frozen as view, ExitStack() as stack:
         diffs = [(view.find(old), view.find(new)) for old, new in pairs]
-        made = build_site(view, out, base_url, progress=progress, diffs=diffs)
+        # A snapshot holds one kind: each tournament document's is its own.
+        documents = [stack.enter_context(kind.snapshot()) for kind in kinds if kind.releases()]
+        made = build_site(view, out, base_url, progress, diffs=diffs, documents=documents)
     click.echo(
         f"built {out}: {made.pages} files ({made.written} written) for "
         f"{', '.join(made.languages)} in {made.seconds:.1f} s"

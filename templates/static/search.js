@@ -161,7 +161,9 @@ async function search(query) {
   results.setAttribute("aria-busy", "true");
   if (!query.trim()) { status.textContent = ""; results.setAttribute("aria-busy", "false"); return; }
   status.textContent = say("search_searching");
-  const number = window.ruleNumber.normalise(query);
+  // A rules text other than the CR (the MTR, the IPG) has no map of rule numbers to go to.
+  const numbered = !language.selectedOptions[0]?.hasAttribute("data-document");
+  const number = numbered ? window.ruleNumber.normalise(query) : null;
   let count = 0;
   if (number) {
     const goto = new URL(`${language.value}/goto.html`, root);

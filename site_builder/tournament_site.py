@@ -1,0 +1,111 @@
+"""Write a tournament document kind's pages (see tournament_pages) and its search index.
+
+Its documents are read once per build (the 110 of the shared folder in a fifth of a second):
+their titles head every page, and a version read whole is made from its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from jinja2 import Environment
+from rulesarchive.corpus.model import Document, Release
+from rulesarchive.site_builder import paths
+from rulesarchive.site_builder.output import Output
+from rulesarchive.site_builder.pages import language_salt
+from rulesarchive.site_builder.render import Job, fingerprint, memo, render_job
+from rulesarchive.site_builder.source import Source
+from rulesarchive.site_builder.tournament_pages import (
+    Titles,
+    TournamentPages,
+    section_titles,
+    whole_context,
+)
+
+WHOLE = "doc_document.html"
+
+
+def document_links(sources: list[Source], t: dict) -> list[dict]:
+    """The home page's links to each tournament document kind the archive holds."""
+    found = []
+    for source in sources:
+        kind = source.releases()[0].kind
+        page = f"{paths.folder(kind, source.releases()[0].language)}/index.html"
+        found.append({"kind": kind, "name": t["doc_names"][kind], "href": page})
+    return found
+
+
+def write_kind(
+    output: Output,
+    env: Environment,
+    source: Source,
+    base_url: str,
+    languages: list[str],
+    index: Callable[[str, str], None] | None,
+) -> None:
+    """Write every page of one kind's releases (of its one language) and, when its indexed
+    pages changed, start indexing them for search (`index(name, glob)`)."""
+    releases = source.releases()
+    kind, language = releases[0].kind, releases[0].language
+    documents: list[Document] = []
+    data = source.gather(language, on_document=lambda _i, _r, document: documents.append(document))
+    if len(documents) != len(releases):  # some were not walked: read them
+        documents = [source.load(release) for release in releases]
+    shared, salt = language_salt(language, languages, base_url)
+    salt = memo(salt, str(kind), ())
+    titles = Titles(
+        tuple(document.title for document in documents),
+        tuple(section_titles(document) for document in documents),
+        documents[-1],
+    )
+    pages = TournamentPages(kind, data, titles, shared["t"], salt)
+    for planned in pages.jobs():
+        if not output.kept(planned.path, planned.memo):
+            _write(output, env, shared, salt, planned.make(), planned.memo)
+    name = shared["t"]["doc_names"][kind]
+    for at in range(len(releases)):
+        _write_whole(output, env, source, (shared, salt), releases, at, documents[at], name)
+    folder = f"{paths.folder(kind, language)}/r/"
+    if index is not None and _index_is_stale(output, folder, str(kind)):
+        output.stage_for_indexing(p for p in output.produced if p.startswith(folder))
+        index(str(kind), f"{folder}**/index.html")
+
+
+def _write(output: Output, env: Environment, shared: dict, salt: str, job: Job, known: str) -> None:
+    output.write(job.path, render_job(env, shared, job), fingerprint(job, salt), known)
+
+
+def _write_whole(
+    output: Output,
+    env: Environment,
+    source: Source,
+    salted: tuple[dict, str],
+    releases: list[Release],
+    at: int,
+    document: Document,
+    name: str,
+) -> None:
+    """Write a version read whole and its original file, unless they are as last built."""
+    shared, salt = salted
+    release = releases[at]
+    neighbours = (
+        releases[at - 1] if at else None,
+        releases[at + 1] if at + 1 < len(releases) else None,
+    )
+    page = paths.document_page(release)
+    known_by = memo(salt, page, (release, neighbours))
+    if not output.kept(page, known_by):
+        job = Job(page, WHOLE, whole_context(release, document, neighbours, name))
+        _write(output, env, shared, salt, job, known_by)
+    original = paths.original_file(release)
+    if not output.fresh(original, release.source.sha256):
+        output.write(original, source.original(release), release.source.sha256)
+
+
+def _index_is_stale(output: Output, folder: str, name: str) -> bool:
+    """Tell whether a kind's search index misses or lags behind its section pages."""
+    gone = output.previous.keys() - output.produced.keys()
+    return (
+        any(path.startswith(folder) for path in output.changed | gone)
+        or not output.current(f"pagefind/{name}/pagefind.js").exists()
+    )
