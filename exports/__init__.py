@@ -16,6 +16,7 @@ class ExportMeta(TypedDict):
     """What an export says about itself (the SQLite meta table, the JSON files' "meta")."""
 
     schema_version: int
+    doc: str  # the kind of document the export holds: cr, mtr or ipg
     data_version: str
     generated_at: str
     rulesarchive_version: str

@@ -5,9 +5,12 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release, Rule
+from rulesarchive.corpus.model import DocKind, Document, GlossaryEntry, Heading, Release, Rule
+from rulesarchive.differ import sections
 from rulesarchive.differ.language import Language
 from rulesarchive.differ.lineage import Line
+from rulesarchive.differ.release_report import release_label, release_summary
+from rulesarchive.differ.report_types import ReleaseJson
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +29,25 @@ class ReleaseText:
         return Document(
             self.release.language, self.release.effective_date, rules=rules, excerpt=self.excerpt
         )
+
+
+def release_row(text: ReleaseText) -> ReleaseJson:
+    """Return a release as the exports list it: as `releases --format json` prints a CR
+    release; a tournament document's with the same keys, `rule_count` its sections' texts and
+    parts (the rules it exports), `glossary_count` 0 (the export's `meta` names the kind)."""
+    release = text.release
+    if release.kind == DocKind.CR:
+        return release_summary(release)
+    source = release.source
+    return {
+        **release_label(release),
+        "rule_count": len(text.rules),
+        "glossary_count": 0,
+        "flags": list(release.flags),
+        "source": source.name,
+        "sha256": source.sha256,
+        "encoding": source.encoding,
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +69,11 @@ DocumentParts = tuple[tuple[str, ...], tuple[Heading, ...], tuple[GlossaryEntry,
 
 
 def document_parts(document: Document) -> DocumentParts:
-    """Return what an export keeps of a document: its rule numbers in order, headings,
-    glossary and whether it is an excerpt (the rules themselves come from the lines)."""
-    numbers = tuple(sys.intern(rule.number) for rule in document.rules)
-    return numbers, document.headings, document.glossary, document.excerpt
+    """Return what an export keeps of a document: its rule numbers in order (a tournament
+    document's sections' and parts' addresses), headings, glossary and whether it is an
+    excerpt (the rules themselves come from the lines)."""
+    numbers = tuple(sys.intern(unit.number) for unit in sections.units(document))
+    return numbers, sections.headings(document), document.glossary, document.excerpt
 
 
 def collected(

@@ -56,10 +56,11 @@ def write_export(
 
 
 def export_meta(collected: Sequence[Collected]) -> ExportMeta:
-    """Return what an export says about itself: schema version, data version, time,
-    rulesarchive version."""
+    """Return what an export says about itself: schema version, kind of document, data
+    version, time, rulesarchive version."""
     return {
         "schema_version": SCHEMA_VERSION,
+        "doc": collected[0].gathered.releases[0].kind.value,
         "data_version": data_version([c.gathered for c in collected], SCHEMA_VERSION),
         "generated_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "rulesarchive_version": version("rulesarchive"),

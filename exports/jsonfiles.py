@@ -11,10 +11,10 @@ from typing import TypedDict
 
 from rulesarchive.differ.history import History
 from rulesarchive.differ.lineage import Line, line_versions
-from rulesarchive.differ.release_report import entry_data, heading_data, release_summary, rule_data
+from rulesarchive.differ.release_report import entry_data, heading_data, rule_data
 from rulesarchive.differ.report import diff_data, history_data
 from rulesarchive.exports import ExportMeta
-from rulesarchive.exports.collect import Collected, ReleaseText
+from rulesarchive.exports.collect import Collected, ReleaseText, release_row
 from rulesarchive.exports.place import staged
 from rulesarchive.exports.sqlite import english_numbers, translation_rows
 
@@ -91,7 +91,7 @@ class _LineJson(TypedDict):
 
 def _release(text: ReleaseText, english_ids: dict[str, str]) -> dict[str, object]:
     return {
-        **release_summary(text.release),
+        **release_row(text),
         "headings": list(map(heading_data, text.headings)),
         "rules": [
             rule_data(line_id, rule, english_ids.get(rule.number)) for line_id, rule in text.rules

@@ -18,7 +18,6 @@ from typing import ParamSpec, TypeVar
 
 from rulesarchive.corpus.model import Rule
 from rulesarchive.differ.kinds import TranslationStatus
-from rulesarchive.differ.release_report import release_summary
 from rulesarchive.differ.report import diff_data
 from rulesarchive.differ.report_types import ChangeJson, DiffJson
 from rulesarchive.differ.translations import (
@@ -27,7 +26,7 @@ from rulesarchive.differ.translations import (
     printed_date_release,
 )
 from rulesarchive.exports import ExportError, ExportMeta
-from rulesarchive.exports.collect import Collected, ReleaseText
+from rulesarchive.exports.collect import Collected, ReleaseText, release_row
 from rulesarchive.exports.lines import LINE_TABLES, LineRow, line_row, write_lines
 from rulesarchive.exports.place import staged
 from rulesarchive.system.processes import usable_cores
@@ -516,7 +515,7 @@ def _insert_language(
     memo: dict[int, _RuleColumns] = {}
     name = language.gathered.language
     for text in language.texts:
-        summary = release_summary(text.release)
+        summary = release_row(text)
         release_id = ids[text.release.key]
         connection.execute(
             "INSERT INTO releases VALUES (:id, :language, :effective_date, :set_code, :set_name,"

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulesarchive.corpus.model import Document, Release
+from rulesarchive.corpus.model import DocKind, Document, Release
 from rulesarchive.exports.collect import Collected, DocumentParts, collected, document_parts
 from rulesarchive.exports.export import check_request, write_export
 from rulesarchive.library import Library
@@ -29,8 +29,9 @@ def export_archive(
     languages: Sequence[str] = (),
     progress: Callable[[str], None] | None = None,
 ) -> ExportReport:
-    """Export the languages (default every one; `git`: English) as `fmt` at `dest`, replacing
-    it whole: each language is gathered once (its diffs and lines of descent, as the site's)."""
+    """Export the languages (default every one; `git`: English) of the library's kind of
+    document as `fmt` at `dest`, replacing it whole: each language is gathered once (its diffs
+    and lines of descent, as the site's)."""
     started = time.perf_counter()
     stored = sorted({release.language for release in library.releases()})
     chosen = check_request(fmt, languages, stored, library.root)
@@ -45,7 +46,9 @@ def export_archive(
         english = next(
             (c.gathered for c in languages_collected if c.gathered.language == "en"), None
         )
-        fixes = library.check(language, gathered, english).fixes if fmt != "git" else ()
+        fixes: tuple[dict[str, tuple[str, ...]], ...] = ()
+        if fmt != "git" and library.archive.kind == DocKind.CR:  # the CR's citation fixes
+            fixes = library.check(language, gathered, english).fixes
         languages_collected.append(collected(gathered, parts, fixes))
     write_export(languages_collected, fmt, dest, progress)
     return ExportReport(

@@ -258,6 +258,7 @@ def test_json_export_validates_against_its_shipped_schema(sample, tmp_path):
     jsonschema.Draft202012Validator.check_schema(schema)
     jsonschema.validate(data, schema, format_checker=jsonschema.FormatChecker())
     assert data["meta"]["schema_version"] == 1 and data["meta"]["language"] == "en"
+    assert data["meta"]["doc"] == "cr"
     newest = data["releases"][-1]
     assert newest["effective_date"] == "2019-01-25"
     (rule,) = [rule for rule in newest["rules"] if rule["number"] == "400.6"]
