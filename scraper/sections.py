@@ -59,6 +59,30 @@ _BULLET = re.compile(r"(?:[•◦▪●·]|[-–]\s|\(?[A-Za-z0-9]\)\s|[A-H]\.\s
 _ENDS_SENTENCE = re.compile(r"""[.!?:;"”')]$""")
 _LINE_END_HYPHEN = re.compile(r"(?P<word>[\w-]*\w)-$")
 _WORD = re.compile(r"\w+(?:-\w+)*")
+# Endings no word is alone: a word broken before one, its head no word the document prints
+# either, is one word ('eligi-' 'ble', MTR 2000-06-01, which prints 'eligible' nowhere else).
+# The shared documents print no such pair but that one: 'multi-day', 'Double-faced' stay.
+_ENDINGS = frozenset(
+    [
+        "ble",
+        "bles",
+        "tion",
+        "tions",
+        "ment",
+        "ments",
+        "ness",
+        "ity",
+        "ities",
+        "ous",
+        "ive",
+        "ing",
+        "ings",
+        "ance",
+        "ence",
+        "ly",
+        "ed",
+    ]
+)
 _POST_PART = re.compile(r"[A-Z][A-Za-z' ]{3,40}:")  # 'Floor Rules:' in the 1994 post
 _POST_ITEM = re.compile(r"(?P<number>\d{1,2})\.\s+(?P<text>\S.*)")
 
@@ -142,16 +166,22 @@ class _Wrapping:
         """Join a line to the text before it that ends in a hyphen: the hyphen stays, as the
         CR's reading keeps it ('previously-' 'unknown', 'DCI-' 'sanctioned'), but for a word
         the layout broke ('orga-' 'nizer'), one the document prints whole and never
-        hyphenated."""
+        hyphenated, or broken before its ending ('eligi-' 'ble')."""
         broken = _LINE_END_HYPHEN.search(text)
         after = _WORD.match(line)
         if broken and after and line[:1].islower():
             left = broken["word"].rsplit("-", 1)[-1].casefold()
             right = after.group().split("-", 1)[0].casefold()
-            if left + right in self.words and f"{left}-{right}" not in self.words:
+            printed = left + right in self.words and f"{left}-{right}" not in self.words
+            if printed or self._ending(left, right):
                 self.counts[Layout.HYPHENATION] += 1
                 return text[:-1] + line
         return text + line
+
+    def _ending(self, left: str, right: str) -> bool:
+        """Tell whether a word was broken before its ending: the ending is no word alone and
+        neither is the head the document prints ('eligi-' 'ble')."""
+        return right in _ENDINGS and left not in self.words and right not in self.words
 
 
 def _words(lines: list[str]) -> frozenset[str]:

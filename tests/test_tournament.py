@@ -378,7 +378,9 @@ Penalty
 
 def test_a_hyphen_at_a_line_end_stays_unless_the_document_prints_the_word_whole():
     # 'previously-unknown' and 'DCI-sanctioned' are the words the documents print (as the CR's
-    # reading keeps 'Snow-Covered'); 'orga-nizer' (MTR 2000-06-01) is a word the layout broke.
+    # reading keeps 'Snow-Covered'); 'orga-nizer' (MTR 2000-06-01) is a word the layout broke,
+    # and so is 'eligi-ble' (printed nowhere else): broken before an ending no word is alone.
+    # 'multi-day' is a compound whose pieces the document prints nowhere alone either.
     text = f"""TOURNAMENT RULES
 Effective June 1, 2000
 1. FUNDAMENTALS
@@ -386,15 +388,18 @@ The organizer of a DCI-
 sanctioned tournament may reveal a previously-
 unknown card. If the orga-
 nizer agrees, the end-of-
-match procedure starts.
+match procedure starts. Players are eligi-
+ble for a multi-
+day event.
 The {FULL}
 """
     document, counts = _parse(text, DocKind.MTR)
     assert document.sections[0].paragraphs[0] == (
         "The organizer of a DCI-sanctioned tournament may reveal a previously-unknown card. "
-        "If the organizer agrees, the end-of-match procedure starts."
+        "If the organizer agrees, the end-of-match procedure starts. Players are eligible for "
+        "a multi-day event."
     )
-    assert counts[Layout.HYPHENATION] == 1
+    assert counts[Layout.HYPHENATION] == 2
 
 
 def test_a_one_letter_word_in_a_title_in_capitals_is_no_small_capital():
