@@ -100,6 +100,14 @@ class _Open:
     def add(self, line: str) -> None:
         (self.parts[-1][1] if self.parts else self.lines).append(line)
 
+    def open_part(self, name: str, lines: list[str]) -> None:
+        """Open a part; a part printed again right after itself goes on as its next paragraph
+        (IPG 2017-04-28 on: Deck Problem's three 'Upgrade:' paragraphs are its one Upgrade)."""
+        if self.parts and self.parts[-1][0] == name:
+            self.parts[-1][1].extend(["", *lines])  # a blank line: a paragraph of its own
+        else:
+            self.parts.append((name, lines))
+
 
 @dataclass
 class _Boxes:
@@ -227,7 +235,7 @@ def _parse_sections(lines: list[str], kind: DocKind) -> tuple[list[str], list[_O
             if rest:
                 opened.add(rest)
         elif sections and ipg and (part := _part_opened(line)):
-            sections[-1].parts.append(part)
+            sections[-1].open_part(*part)
         elif sections:
             sections[-1].add(line)
         else:

@@ -305,6 +305,31 @@ Upgrade: If the ability is usually considered detrimental, the penalty is a Warn
     ]
 
 
+def test_a_part_printed_again_after_itself_is_one_part_of_many_paragraphs():
+    # IPG 2017-04-28 on: Deck Problem prints 'Upgrade:' three times in a row; one address
+    # ('3.5/upgrade') names one part, or its line of descent would split in three.
+    text = f"""INFRACTION PROCEDURE GUIDE
+Effective April 28, 2017
+1. GENERAL PHILOSOPHY
+{FULL}
+3. TOURNAMENT ERRORS
+{FULL}
+3.1. Tournament Error — Deck Problem
+Warning Definition
+The contents of a deck do not match the registration.
+Upgrade: If the deck is discovered to be incorrect, the penalty is a Game Loss.
+Upgrade: If an incorrect card becomes visible, the penalty is a Game Loss.
+"""
+    document, _counts = _parse(text)
+    problem = document.section("3.1")
+    assert isinstance(problem, Section)
+    assert [part.name for part in problem.parts] == ["Penalty", "Definition", "Upgrade"]
+    assert problem.parts[-1].paragraphs == (
+        "If the deck is discovered to be incorrect, the penalty is a Game Loss.",
+        "If an incorrect card becomes visible, the penalty is a Game Loss.",
+    )
+
+
 def test_penalty_boxes_drawn_where_a_page_ends_go_to_their_infractions_not_into_the_text():
     # IPG 2011-2015: a page draws its infractions' boxes ('Penalty' over 'Warning') in one run
     # after its text, in their order; the text of the next page goes on with the part before.

@@ -144,6 +144,17 @@ def test_every_modern_mtr_has_its_ten_sections_and_appendices(documents):
         assert {"3.9", "2.10", "A"} <= set(numbers), release.key
 
 
+def test_every_part_of_an_infraction_has_an_address_of_its_own(documents):
+    # The one exception is the source's: IPG 2016-04-08 prints Cheating as '4.4.' after 4.7
+    # (it is 4.8), a number that follows no heading, so its parts read as Stalling's.
+    misprinted = {("ipg/en/2016-04-08", "4.7")}
+    for release, document in documents[DocKind.IPG]:
+        for section in document.sections:
+            names = [part.name for part in section.parts]
+            if (release.key, section.number) not in misprinted:
+                assert len(names) == len(set(names)), (release.key, section.number, names)
+
+
 def test_missed_trigger_is_an_infraction_with_its_parts_in_every_ipg_since_2007(documents):
     numbers = set()
     for release, document in documents[DocKind.IPG]:
