@@ -140,17 +140,24 @@ def test_429_honours_retry_after(httpserver, archive, fetcher, waits, current_tx
     assert 7 in waits
 
 
-def test_read_timeout_is_retried(httpserver, archive, fetcher, current_txt):
+def test_read_timeout_is_retried(httpserver, archive, current_txt):
     serve_rules_page(httpserver)
+    # The server answers one request at a time: the stalled answer ends halfway through the
+    # second try's wait, however slow a loaded machine makes the rest (the first try's wait
+    # and the stall were once the same, and the retries raced the server).
+    settings = HttpSettings(read_timeout=1.0, retries=2, backoff=0.0, per_host_interval=0.0)
+    mirror = httpserver.url_for("/").rstrip("/")
+    fetcher = Fetcher(archive.derived, settings, mirror=mirror, hosts=SOURCE_HOSTS)
 
     def stall(request: Request) -> Response:
-        time.sleep(FAST.read_timeout * 3)
+        time.sleep(settings.read_timeout * 1.5)
         return Response(current_txt)
 
     httpserver.expect_oneshot_request(CURRENT_TXT).respond_with_handler(stall)
     httpserver.expect_request(CURRENT_TXT).respond_with_data(current_txt)
     (outcome,) = scrape_english(archive, fetcher)
     assert outcome.status == "added"
+    assert len(requests_to(httpserver, CURRENT_TXT)) >= 2  # the stalled try, then more
 
 
 def cut_short(body: bytes) -> Response:

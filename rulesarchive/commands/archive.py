@@ -99,8 +99,10 @@ def scrape(
     deadline: float,
     document_deadline: float,
 ) -> None:
-    """Fetch the releases the archive lacks from Wizards and the translations, and ingest them
-    (the tournament documents, MTR and IPG, with `--doc`)."""
+    """Fetch the releases the archive lacks from Wizards and the translations, and ingest them.
+
+    The tournament documents (MTR, IPG) with `--doc`.
+    """
     # the network code (the `scrape` extra) is loaded only here: ingesting files needs none
     from rulesarchive.scraper.http import Fetcher
     from rulesarchive.scraper.scrape import SCRAPED
