@@ -10,7 +10,8 @@ release read whole is in one bulk file per language, compressed with xz, whose w
 the releases before: 0.75 MB for the 129 English releases (145 MB plain), where a gzipped
 document per release took 30 MB. A rebuild costs what changed: each file is known by the
 releases it is made from (a release's changelog and check by those up to it), and the
-releases read whole before a new one are kept as they were compressed.
+releases read whole before a new one are taken from the last file as they were written (not
+made again from their documents; the whole file is compressed again, 7.8 s for English).
 """
 
 from __future__ import annotations
