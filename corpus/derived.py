@@ -82,6 +82,8 @@ class Kind(enum.StrEnum):
     CHECK = "check"  # the reference check of a language after its first n releases
     REFERENCES = "references"  # every citation a release makes
     ALIGNMENT = "alignment"  # a translated release's rules paired with its English base's
+    BASE = "base"  # which of the English releases around a translation's date it translates
+    STRUCTURE = "structure"  # a translated release's structure against its English base's
     TRANSLATION = "translation"  # a translated release against its English base, to the newest
     GATHERED = "gathered"  # what the site's build read of a language's documents
     LINKS = "links"  # the site's linked texts and word diffs, from its last build

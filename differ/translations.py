@@ -86,12 +86,10 @@ def base_release(
     and en 2024-04-12 matches it better only by holding that update's new chapter.
     """
     date = translated.effective_date
-    same_day = printed_date_release(translated, english)
-    candidates = [r for r in english if r.effective_date < date][-LOOK_BACK:]
-    if same_day is not None:
-        candidates += [same_day, *[r for r in english if r.effective_date > date][:LOOK_AHEAD]]
+    candidates = base_candidates(translated, english)
     if not candidates:
         return None
+    same_day = printed_date_release(translated, candidates)
     mine = {rule.number for rule in document.rules}
 
     def preference(release: Release) -> tuple[float, bool, bool, int]:
@@ -105,6 +103,17 @@ def base_release(
         return score, release is same_day, before, day if before else -day  # the closest
 
     return max(candidates, key=preference)
+
+
+def base_candidates(translated: Release, english: list[Release]) -> list[Release]:
+    """Return the English releases `base_release` chooses from, oldest first: the LOOK_BACK
+    before the printed date and, when one is of that date, it and the LOOK_AHEAD after it."""
+    date = translated.effective_date
+    candidates = [r for r in english if r.effective_date < date][-LOOK_BACK:]
+    same_day = printed_date_release(translated, english)
+    if same_day is not None:
+        candidates += [same_day, *[r for r in english if r.effective_date > date][:LOOK_AHEAD]]
+    return candidates
 
 
 def printed_date_release(translated: Release, english: list[Release]) -> Release | None:
@@ -230,12 +239,14 @@ def compare_translation(
     later: list[tuple[Release, ReleaseDiff]],
     alignment: TranslationAlignment | None = None,
     printed: Release | None = None,
+    structure: Structure | None = None,
 ) -> TranslationReport:
     """Pair a translation's rules with its base English rules and follow them to today.
 
     `later` holds each English release after the base, oldest first, with its diff from the
-    release before it. `alignment`: of the two documents' rules, when already worked out.
-    `printed`: the English release of the translation's printed date, where there is one.
+    release before it. `alignment` and `structure`: of the two documents, when already worked
+    out (neither depends on `later`). `printed`: the English release of the translation's
+    printed date, where there is one.
     """
     if base is None or base_document is None:
         rules = tuple(RuleStatus(rule.number, TranslationStatus.EXTRA) for rule in document.rules)
@@ -245,6 +256,9 @@ def compare_translation(
         english.setdefault(rule.number, rule)
     if alignment is None:
         alignment = align_translation(document.rules, base_document.rules, document.excerpt)
+    if structure is None:
+        structure = structure_problems(document, base_document, alignment)
+    problems = dict(structure.problems)
     translated_cites = {
         alignment.rules[rule.number]: _references(rule.text, *rule.examples)
         for rule in document.rules
@@ -269,7 +283,7 @@ def compare_translation(
                 TranslationStatus.STALE if since else TranslationStatus.CURRENT,
                 since,
                 now if now != rule.number else None,
-                check_structure(rule, english[base_number], alignment.renumber),
+                problems.get(rule.number, ()),
                 base_number,
             )
         )
@@ -279,6 +293,32 @@ def compare_translation(
             statuses.append(RuleStatus(number, missing, english_base_number=number))
     disagrees = printed if printed != base else None
     return TranslationReport(translated, base, tuple(statuses), alignment.shifts, disagrees)
+
+
+@dataclass(frozen=True, slots=True)
+class Structure:
+    """Where a translation's rules differ in structure from the English rules they translate:
+    (translated number, problems) for each rule with any (see `check_structure`)."""
+
+    problems: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def structure_problems(
+    document: Document, base_document: Document, alignment: TranslationAlignment
+) -> Structure:
+    """Check each paired rule of a translation (the first copy of a number printed twice)
+    against the English rule it translates in the base."""
+    english: dict[str, Rule] = {}
+    for rule in base_document.rules:
+        english.setdefault(rule.number, rule)
+    found: dict[str, tuple[str, ...]] = {}
+    for rule in document.rules:
+        base_number = alignment.rules.get(rule.number)
+        if rule.number in found or base_number is None:
+            continue
+        problems = check_structure(rule, english[base_number], alignment.renumber)
+        found[rule.number] = problems
+    return Structure(tuple((number, found[number]) for number in found if found[number]))
 
 
 def _follow(

@@ -667,25 +667,25 @@ class Library:
 
     def _translation(self, release: Release, english: list[Release]) -> TranslationReport:
         document = self.load(release)
-        numbers: dict[str, set[str]] = {}
-
-        def numbers_of(candidate: Release) -> set[str]:
-            if candidate.key not in numbers:
-                numbers[candidate.key] = {rule.number for rule in self.load(candidate).rules}
-            return numbers[candidate.key]
-
-        base = translations.base_release(release, document, english, numbers_of)
+        base = self._base(release, document, english)
         if base is None:
             return translations.compare_translation(release, document, None, None, [])
         base_document = self.load(base)
         # Kept: a new English release changes what is stale, not how the translation pairs up.
+        pair = (release.content_sha256, base.content_sha256)
         alignment: TranslationAlignment = self.derived.cached(
-            entry_key(Kind.ALIGNMENT, release.content_sha256, base.content_sha256),
+            entry_key(Kind.ALIGNMENT, *pair),
             lambda: translation_align.align_translation(
                 document.rules, base_document.rules, document.excerpt
             ),
             translation_align.TranslationAlignment,
             f"alignment of {release.key} with {base.key}",
+        )
+        structure = self.derived.cached(
+            entry_key(Kind.STRUCTURE, *pair),
+            lambda: translations.structure_problems(document, base_document, alignment),
+            translations.Structure,
+            f"structure of {release.key} against {base.key}",
         )
         later = []
         previous = base
@@ -694,8 +694,27 @@ class Library:
             previous = newer
         printed = translations.printed_date_release(release, english)
         return translations.compare_translation(
-            release, document, base, base_document, later, alignment, printed
+            release, document, base, base_document, later, alignment, printed, structure
         )
+
+    def _base(self, release: Release, document: Document, english: list[Release]) -> Release | None:
+        """The English release a translation translates, kept by the contents and dates of
+        the releases it is chosen from: a new English release rarely is one of them."""
+        candidates = translations.base_candidates(release, english)
+        key = entry_key(
+            Kind.BASE,
+            release.effective_date.isoformat(),
+            release.content_sha256,
+            *(f"{c.effective_date.isoformat()} {c.content_sha256}" for c in candidates),
+        )
+
+        def chosen() -> int:
+            numbers = {c: {rule.number for rule in self.load(c).rules} for c in candidates}
+            base = translations.base_release(release, document, candidates, numbers.__getitem__)
+            return -1 if base is None else candidates.index(base)
+
+        index = self.derived.cached(key, chosen, int, f"English base of {release.key}")
+        return None if index < 0 else candidates[index]
 
     # After an ingest
 

@@ -225,7 +225,7 @@ def test_the_base_follows_when_the_missing_english_release_arrives(shared_archiv
 def test_the_alignment_is_kept_and_a_later_english_release_still_moves_staleness(
     shared_archive, tmp_path, monkeypatch
 ):
-    from rulesarchive.differ import translation_align
+    from rulesarchive.differ import translation_align, translations
 
     archive = Archive(tmp_path / "archive")
     english = [shared_archive / "en" / f"{date}.txt" for date in ("2024-06-07", "2024-08-02")]
@@ -235,6 +235,7 @@ def test_the_alignment_is_kept_and_a_later_english_release_still_moves_staleness
     monkeypatch.setattr(
         translation_align, "align_translation", lambda *a: pytest.fail("aligned again")
     )
+    monkeypatch.setattr(translations, "check_structure", lambda *a: pytest.fail("checked again"))
     kept = _report(archive, "zh-Hans")
     monkeypatch.undo()
     assert kept == Library(archive.root, DerivedData(None)).translation("zh-Hans")
