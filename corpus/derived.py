@@ -86,6 +86,7 @@ class Kind(enum.StrEnum):
     STRUCTURE = "structure"  # a translated release's structure against its English base's
     TRANSLATION = "translation"  # a translated release against its English base, to the newest
     GATHERED = "gathered"  # what the site's build read of a language's documents
+    BULK = "bulk"  # an xz stream of the site's bulk file of releases read whole
     LINKS = "links"  # the site's linked texts and word diffs, from its last build
     TEMPLATE = "template"  # the site's templates, compiled
     HTTP = "http"  # a fetched URL's body and validators

@@ -6,12 +6,13 @@ the documents only the API has (a release's document, the rules by section and t
 the glossary, the bulk files) are written compact. The many and large files (each release's
 changelog and check, the rules by section, the rules' bulk files) are written gzipped only
 (`.json.gz`): plain, they would take 100 MB, more than the site's bound leaves. Every
-release read whole is in one bulk file per language, compressed with xz, whose window spans
-the releases before: 0.75 MB for the 129 English releases (145 MB plain), where a gzipped
-document per release took 30 MB. A rebuild costs what changed: each file is known by the
-releases it is made from (a release's changelog and check by those up to it), and the
-releases read whole before a new one are taken from the last file as they were written (not
-made again from their documents; the whole file is compressed again, 7.8 s for English).
+release read whole is in one bulk file per language, compressed with xz: a stream per 16
+releases, concatenated (`xz -d` and Python's `lzma` read them as one file), each stream's
+window spanning its releases: 2.1 MB for the 129 English releases (145 MB plain), where a
+gzipped document per release took 30 MB. A rebuild costs what changed: each file is known by
+the releases it is made from (a release's changelog and check by those up to it), and each
+stream of releases read whole is kept in the store of derived data, so a release added
+compresses the last stream again, not the file.
 """
 
 from __future__ import annotations
@@ -22,11 +23,10 @@ import hashlib
 import lzma
 import re
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
-from rulesarchive.corpus.derived import code_version
+from rulesarchive.corpus.derived import Kind, code_version, entry_key
 from rulesarchive.corpus.model import Document, Release
 from rulesarchive.differ.history import History
 from rulesarchive.differ.language import Language, data_version
@@ -49,6 +49,10 @@ from rulesarchive.site_builder.source import Source
 API_VERSION = 1
 ROOT = f"api/v{API_VERSION}"
 _SECTION = re.compile(r"[0-9A-Za-z-]{1,20}")
+# Releases read whole per xz stream of a bulk file: a stream's window spans its releases, so
+# each costs what it changed; a new release compresses its stream again, no more (16: 2.1 MB
+# for the 129 English releases, 145 MB plain; one stream, 0.75 MB, took 7 s to redo).
+_BATCH = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,53 +143,42 @@ def _write_releases(
 
 
 def _write_documents(output: Output, archive: Source, data: Language) -> None:
-    """Write every release read whole into the language's bulk file: those of the last one
-    taken as they are, when it was made from the same first releases (and ids)."""
+    """Write every release read whole into the language's bulk file: an xz stream per
+    `_BATCH` releases (each kept in the store by what its releases say), then the end."""
     path = _documents_path(data.language)
-    stamps = [
-        repr((code_version(), prefix, sorted(data.aliases.items()))) for prefix in data.prefix
-    ]
-    if output.fresh(path, stamps[-1]):
+    aliases = repr(sorted(data.aliases.items()))
+    stamp = repr((code_version(), data.prefix[-1], aliases))
+    if output.fresh(path, stamp):
         return
-    last = output.previous.get(path)
-    kept = stamps.index(last[1]) + 1 if last is not None and last[1] in stamps else 0
-    # A window of 4 MB holds the releases before: each costs what it changed. (Preset 6, 8 MB,
-    # saves a quarter of the size for thirteen times the time: 74 s for English, against 6.)
-    packer = lzma.LZMACompressor(preset=3)
-    if kept:
-        packed = [packer.compress(piece) for piece in _documents_of(output.current(path))]
-    else:
-        packed = [packer.compress(compact_json({"language": data.language})[:-1].encode())]
-        packed.append(packer.compress(b',"documents":['))
-    shots = snapshots(data.lines, [()] * len(data.releases), start=kept)
-    for index in range(kept, len(data.releases)):
-        release = data.releases[index]
-        document = _document(release, archive.load(release), shots[index - kept])
-        packed.append(
-            packer.compress(("," if index else "").encode() + compact_json(document).encode())
-        )
-    packed.append(packer.compress(_documents_end(data.releases[-1].effective_date).encode()))
-    output.write(path, b"".join([*packed, packer.flush()]), stamps[-1])
+    count = len(data.releases)
+    starts = range(0, count, _BATCH)
+    keys = [
+        entry_key(Kind.BULK, data.language, s, data.prefix[min(s + _BATCH, count) - 1], aliases)
+        for s in starts
+    ]
+    streams: list[bytes | None] = [archive.derived.get(key, bytes) for key in keys]
+    missing = [i for i, stream in enumerate(streams) if stream is None]
+    if missing:
+        first = starts[missing[0]]
+        shots = snapshots(data.lines, [()] * count, start=first)
+        for i in missing:
+            batch = range(starts[i], min(starts[i] + _BATCH, count))
+            pieces = [
+                ("," if index else "")
+                + compact_json(_document(r, archive.load(r), shots[index - first]))
+                for index, r in zip(batch, data.releases[batch.start : batch.stop], strict=True)
+            ]
+            if i == 0:
+                pieces.insert(0, compact_json({"language": data.language})[:-1] + ',"documents":[')
+            streams[i] = lzma.compress("".join(pieces).encode(), preset=3)
+        archive.derived.put_many((keys[i], streams[i]) for i in missing)
+    end = lzma.compress(_documents_end(data.releases[-1].effective_date).encode(), preset=3)
+    output.write(path, b"".join([*(s for s in streams if s is not None), end]), stamp)
 
 
 def _documents_end(updated: dt.date) -> str:
     """The end of a bulk file of releases read whole: the documents' list closed, the date."""
     return f'],"updated":"{updated.isoformat()}"}}'
-
-
-def _documents_of(path: Path) -> Iterator[bytes]:
-    """Yield the text of a bulk file of releases read whole up to its end (which a release
-    added replaces), a piece at a time: the English ones are 145 MB."""
-    unpacker = lzma.LZMADecompressor()
-    rest, held, end = path.read_bytes(), b"", len(_documents_end(dt.date.min))
-    while not unpacker.eof:
-        piece = unpacker.decompress(rest, 2**20)
-        rest = b""
-        if not piece and unpacker.needs_input:
-            break
-        held += piece
-        yield held[:-end]
-        held = held[-end:]
 
 
 def _document(release: Release, document: Document, shot: Snapshot) -> dict[str, object]:
@@ -322,16 +315,18 @@ def _write_bulk(output: Output, gathered: dict[str, Language], version: str, bas
 
 def _unpacked(packed: bytes, encoding: str) -> tuple[int, str]:
     """Return the size and sha256 of a compressed file's content, a piece at a time (the
-    English releases read whole are 145 MB)."""
-    unpacker = zlib.decompressobj(wbits=31) if encoding == "gzip" else lzma.LZMADecompressor()
+    English releases read whole are 145 MB), across its streams (xz: one per batch)."""
     digest, size, rest = hashlib.sha256(), 0, packed
-    while not unpacker.eof:
-        piece = unpacker.decompress(rest, 2**20)
-        rest = getattr(unpacker, "unconsumed_tail", b"")  # zlib's; lzma keeps its own
-        if not piece and not rest and getattr(unpacker, "needs_input", True):
-            break  # a file cut short: what it holds is summed up
-        digest.update(piece)
-        size += len(piece)
+    while rest:
+        unpacker = zlib.decompressobj(wbits=31) if encoding == "gzip" else lzma.LZMADecompressor()
+        while not unpacker.eof:
+            piece = unpacker.decompress(rest, 2**20)
+            rest = getattr(unpacker, "unconsumed_tail", b"")  # zlib's; lzma keeps its own
+            if not piece and not rest and getattr(unpacker, "needs_input", True):
+                return size, digest.hexdigest()  # a file cut short: what it holds is summed up
+            digest.update(piece)
+            size += len(piece)
+        rest = unpacker.unused_data  # the next stream's
     return size, digest.hexdigest()
 
 

@@ -19,7 +19,14 @@ from rulesarchive.corpus.store import Archive
 from rulesarchive.differ.report import history_data
 from rulesarchive.scraper.ingest import ingest_paths
 from rulesarchive.site_builder import build as build_module
-from rulesarchive.site_builder import index_pages, number_pages, release_pages, rule_pages, workers
+from rulesarchive.site_builder import (
+    index_pages,
+    json_api,
+    number_pages,
+    release_pages,
+    rule_pages,
+    workers,
+)
 from rulesarchive.site_builder import output as output_module
 from rulesarchive.site_builder import pages as pages_module
 from rulesarchive.site_builder.build import build_site
@@ -223,6 +230,7 @@ def test_a_new_release_remakes_only_the_changelogs_it_changes_and_the_site_is_as
     """Changelogs are memoised by what they are made from (`LanguagePages.memoised`), and the
     releases gathered before are read from the kept summary (`gather(kept=True)`); real
     releases, a glossary change and renumbered rules among them."""
+    monkeypatch.setattr(json_api, "_BATCH", 2)  # the API's stream of the new release: 3 and 4
     archive = Library(tmp_path / "archive")
     dates = ["2021-06-09", "2021-07-12", "2021-09-24", "2021-11-15"]
     ingest_paths(archive.archive, [shared_archive / "en" / f"{date}.txt" for date in dates[:-1]])
@@ -230,19 +238,19 @@ def test_a_new_release_remakes_only_the_changelogs_it_changes_and_the_site_is_as
     build_site(archive, out, index_search=False)
     made: list[tuple[int, str | None]] = []
     release = release_pages.ReleasePages.release
-    monkeypatch.setattr(
-        release_pages.ReleasePages,
-        "release",
-        lambda self, index, part=None: made.append((index, part)) or release(self, index, part),
-    )
     ingest_paths(archive.archive, [shared_archive / "en" / f"{dates[-1]}.txt"])
     loaded: list[str] = []
     load = Archive.load
-    monkeypatch.setattr(Archive, "load", lambda self, r: loaded.append(r.key) or load(self, r))
-    build_site(archive, out, index_search=False)
+    with monkeypatch.context() as patched:
+        patched.setattr(
+            release_pages.ReleasePages,
+            "release",
+            lambda self, index, part=None: made.append((index, part)) or release(self, index, part),
+        )
+        patched.setattr(Archive, "load", lambda self, r: loaded.append(r.key) or load(self, r))
+        build_site(archive, out, index_search=False)
     assert {index for index, _ in made} == {2, 3}  # the newest before (its links gain anchors)
     assert set(loaded) == {r.key for r in archive.releases()[-2:]}  # the rest is kept
-    monkeypatch.undo()
     _is_a_build_from_nothing(archive, out, tmp_path / "fresh")
 
 
