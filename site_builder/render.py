@@ -20,6 +20,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from jinja2.bccache import Bucket, BytecodeCache
 from markupsafe import Markup, escape
 from rulesarchive.corpus.derived import DerivedData, Kind, entry_key
+from rulesarchive.corpus.model import Release
 
 LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "it": "Italiano", "ko": "한국어"}
 
@@ -217,7 +218,9 @@ class _Reducers(dict):
     def __missing__(self, cls: type) -> Callable[[Any], object]:
         reducer: Callable[[Any], object]
         names = [f.name for f in dataclasses.fields(cls)] if dataclasses.is_dataclass(cls) else []
-        if names:
+        if cls is Release:
+            reducer = partial(_summed, cls, attrgetter(*names))
+        elif names:
             reducer = partial(_fields_of, cls, attrgetter(*names))
         elif isinstance(cls, enum.EnumMeta):
             reducer = partial(_member_of, cls)
@@ -232,6 +235,19 @@ class _Reducers(dict):
 def _fields_of(cls: type, fields: attrgetter, obj: object) -> tuple:
     # Never unpickled, only hashed: the class and its fields' values (one or a tuple of them).
     return cls, (fields(obj),)
+
+
+# A release's fields summed up, by the object: a context holds the same few hundred releases
+# many times over (a translation-comparison page, a hundred), each as big as a page's text.
+_SUMS: dict[int, tuple[object, bytes]] = {}
+
+
+def _summed(cls: type, fields: attrgetter, obj: object) -> tuple:
+    held = _SUMS.get(id(obj))
+    if held is None or held[0] is not obj:  # the object kept beside its sum: an id is not reused
+        held = (obj, hashlib.sha1(_plain_bytes(fields(obj))).digest())
+        _SUMS[id(obj)] = held
+    return cls, (held[1],)
 
 
 def _member_of(cls: type, member: enum.Enum) -> tuple:
