@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -73,7 +74,7 @@ def base_release(
     translated: Release,
     document: Document,
     english: list[Release],
-    numbers_of: Callable[[Release], set[str]],
+    numbers_of: Callable[[Release], AbstractSet[str]],
 ) -> Release | None:
     """Return the English release a translation translates (None when none is old enough).
 
@@ -215,12 +216,15 @@ _NUMBER_WORDS = (
     | {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "hundred": "100"}
     | {word: str(value) for value, word in enumerate(_ORDINALS.split(), start=1)}
 )
-_NUMBER_WORD = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\b", re.IGNORECASE)
+_WORD = re.compile(r"\w+")
 
 
 def _spelled_numbers(text: str) -> set[str]:
     """Return the numbers a text spells out in words, as digits."""
-    return {_NUMBER_WORDS[word.lower()] for word in _NUMBER_WORD.findall(text)}
+    # Every word looked up: a third of the time of one pattern of the forty words
+    return {
+        _NUMBER_WORDS[word] for word in map(str.lower, _WORD.findall(text)) if word in _NUMBER_WORDS
+    }
 
 
 def _quantities(rule: Rule) -> list[str]:

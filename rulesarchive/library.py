@@ -131,6 +131,7 @@ class Library:
         self.archive = Archive(root, derived=self.derived, kind=kind)
         self.diffs = Diffs(self.archive)
         self._in_force: dict[str, InForce] = {}
+        self._rule_numbers: dict[str, frozenset[str]] = {}  # by a document's content hash
 
     @property
     def root(self) -> Path:
@@ -709,12 +710,20 @@ class Library:
         )
 
         def chosen() -> int:
-            numbers = {c: {rule.number for rule in self.load(c).rules} for c in candidates}
-            base = translations.base_release(release, document, candidates, numbers.__getitem__)
+            base = translations.base_release(release, document, candidates, self._rule_numbers_of)
             return -1 if base is None else candidates.index(base)
 
         index = self.derived.cached(key, chosen, int, f"English base of {release.key}")
         return None if index < 0 else candidates[index]
+
+    def _rule_numbers_of(self, release: Release) -> frozenset[str]:
+        """The rule numbers of a release, read once per process (the translations of a
+        language choose among the same English releases)."""
+        numbers = self._rule_numbers.get(release.content_sha256)
+        if numbers is None:
+            numbers = frozenset(rule.number for rule in self.load(release).rules)
+            self._rule_numbers[release.content_sha256] = numbers
+        return numbers
 
     # After an ingest
 
