@@ -38,7 +38,6 @@ from rulesarchive.site_builder.render import (
     LANGUAGE_NAMES,
     Job,
     environment,
-    fingerprint,
     memo,
     messages,
     render_job,
@@ -383,7 +382,8 @@ class _WholeReleases:
 
     A page is known by what it is made from (as a `render.Memoised` is): the release (its
     content hash), the releases either side, which languages have a release of its date,
-    and the code; made again only when that changed, and fingerprinted by its context.
+    and the code; made again only when that changed. Not fingerprinted: when its inputs
+    changed, so has the page (a neighbour's link), and a fingerprint costs a sixth of it.
     """
 
     def __init__(
@@ -415,9 +415,8 @@ class _WholeReleases:
         if not self.output.kept(page, known_by, None):
             loaded = document or self.archive.load(release)
             context = document_context(release, loaded, neighbours, self.dates, self.base_url)
-            job = Job(page, TEMPLATE, context)
-            content = render_job(self.env, shared, job)
-            self.output.write(page, content, fingerprint(job, salt), known_by)
+            content = render_job(self.env, shared, Job(page, TEMPLATE, context))
+            self.output.write(page, content, memo=known_by)
         original = paths.original_file(release)
         if not self.output.fresh(original, release.source.sha256):
             self.output.write(original, self.archive.original(release), release.source.sha256)
