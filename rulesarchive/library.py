@@ -549,11 +549,18 @@ class Library:
         def in_force(kind: DocKind) -> InForce | None:
             if kind == self.archive.kind:
                 return self._numbers_of(self.archive, release)
-            other = Archive(self.root, derived=self.derived, kind=kind)
-            dated = [r for r in other.releases("en") if r.effective_date <= release.effective_date]
-            return self._numbers_of(other, dated[-1]) if dated else None
+            return self.in_force(kind, release.effective_date)
 
         return release, found, tournament_references.check_tournament(release, found, in_force)
+
+    def in_force(self, kind: DocKind, date: dt.date) -> InForce | None:
+        """Return the English version of a kind of document in force on a date, with the
+        numbers it holds (None: the archive has none of that kind yet on that date)."""
+        archive = self.archive
+        if kind != archive.kind:
+            archive = Archive(self.root, derived=self.derived, kind=kind)
+        dated = [r for r in archive.releases("en") if r.effective_date <= date]
+        return self._numbers_of(archive, dated[-1]) if dated else None
 
     def _numbers_of(self, archive: Archive, release: Release) -> InForce:
         """Return the numbers a release holds (kept for the library's life: many versions of

@@ -7,15 +7,17 @@ its linked texts and compiled templates, in its store).
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
 from rulesarchive.corpus.derived import DerivedData
-from rulesarchive.corpus.model import Document, Release
+from rulesarchive.corpus.model import DocKind, Document, Release
 from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.language import Language
 from rulesarchive.differ.references import LanguageCheck, ReleaseCheck
+from rulesarchive.differ.tournament_references import InForce
 from rulesarchive.differ.translations import TranslationReport
 
 
@@ -67,3 +69,7 @@ class Source(Protocol):
 
     def diff(self, old: Release, new: Release) -> ReleaseDiff:
         """Return what changed between two releases of a language."""
+
+    def in_force(self, kind: DocKind, date: dt.date) -> InForce | None:
+        """Return the English version of a kind of document in force on a date, with the
+        numbers it holds (None: none of that kind yet on that date)."""
