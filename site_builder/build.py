@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 from jinja2 import Environment
 from rulesarchive.corpus.derived import code_version
-from rulesarchive.corpus.model import Document, Release
+from rulesarchive.corpus.model import DocKind, Document, Release
 from rulesarchive.corpus.store import no_releases
 from rulesarchive.differ.language import Language
 from rulesarchive.differ.references import LanguageCheck
@@ -298,11 +298,14 @@ def _render(
     request = json_api.Request(gathered, every_check, reports, options.diffs)
     json_api.write_api(output, archive, request, base_url)
     tell("writing the JSON API", 1, 1)
-    for document in documents:
-        kind = document.releases()[0].kind
-        tell(f"rendering {kind}", 0, 1)
+    read = [tournament_site.gather_kind(document) for document in documents]
+    cited = {kind.data.releases[0].kind: kind.data for kind in read}
+    if "en" in gathered:
+        cited[DocKind.CR] = gathered["en"]
+    for kind in read:
+        tell(f"rendering {kind.data.releases[0].kind}", 0, 1)
         start = indexer.start if indexer is not None else None
-        tournament_site.write_kind(output, env, document, base_url, languages, start)
+        tournament_site.write_kind(output, env, kind, cited, (base_url, languages), start)
     kinds = tournament_site.document_links(list(documents), first_pages.t)
     _site_pages(output, first_pages, gathered, base_url, lastmod, kinds)
 

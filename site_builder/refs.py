@@ -283,10 +283,10 @@ def citation_spans(text: str) -> list[Found]:
     """The numbers a text's citations name, where each is spelled out, in order: the spans a
     link is put on (corpus.numbers.parse_citations, as the reference check reads them)."""
     citations = parse_citations(text) if _DIGITS.search(text) else ()
-    return [span for citation in citations for span in _linked_spans(citation)]
+    return [span for citation in citations for span in linked_spans(citation)]
 
 
-def _linked_spans(citation: Citation) -> tuple[Found, ...]:
+def linked_spans(citation: Citation) -> tuple[Found, ...]:
     """The numbers of a citation a link is put on: each one spelled out, and a range's end or
     a list member written short, whose letters stand for the whole number."""
     spans = citation.spans

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 from rulesarchive.corpus.model import DocKind, Document, Release
 from rulesarchive.corpus.numbers import PART
 from rulesarchive.differ.changes import Change
@@ -27,6 +27,7 @@ from rulesarchive.differ.words import DELETE, INSERT, Diff
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.release_pages import SHOWN_FIRST
 from rulesarchive.site_builder.render import Job, Memoised, memo
+from rulesarchive.site_builder.tournament_links import CitationLinks, Span, linked_piece
 
 FOLDED = (Kind.TYPOGRAPHY, Kind.UNCHANGED)  # changelogs list them by address, histories fold them
 
@@ -43,8 +44,16 @@ class Titles:
 class TournamentPages:
     """Every page of one tournament document kind in one language."""
 
-    def __init__(self, kind: DocKind, data: Language, titles: Titles, t: dict, salt: str) -> None:
+    def __init__(
+        self,
+        kind: DocKind,
+        data: Language,
+        titles: Titles,
+        t: dict,
+        salted: tuple[str, CitationLinks],
+    ) -> None:
         self.kind = kind
+        salt, self.links = salted
         self.salt = salt
         self.data = data
         self.titles = titles
@@ -179,13 +188,14 @@ class TournamentPages:
         if line and any(stretch.first == index for stretch in line.stretches):
             href += f"#v{self.data.releases[index].effective_date}"  # a version begins there
         if change.kind == Kind.ADDED:
-            shown = paragraphs_html(((INSERT, change.new_text),))
+            diff: Diff = ((INSERT, change.new_text),)
         elif change.kind == Kind.REMOVED:
-            shown = paragraphs_html(((DELETE, change.old_text),))
-        elif change.diff:
-            shown = paragraphs_html(change.diff)
+            diff = ((DELETE, change.old_text),)
         else:
-            shown = []
+            diff = change.diff
+        new = self.data.releases[index].effective_date
+        old = self.data.releases[index - 1].effective_date if index else new
+        shown = paragraphs_html(diff, self.links.diff_spans(page, diff, old, new))
         return {
             "change": change,
             "number": number,
@@ -220,7 +230,10 @@ class TournamentPages:
             section_title=title,
             current=current,
             last_release=releases[line.last],
-            text_paragraphs=[escape(p) for p in line.rule.text.split("\n")],
+            text_paragraphs=[
+                self.links.html(page, p, releases[line.last].effective_date)
+                for p in line.rule.text.split("\n")
+            ],
             numbers=[_shown_number(n) for n in line.numbers],
             versions=views,
             folded=FOLDED,
@@ -232,12 +245,14 @@ class TournamentPages:
         """One version: when, under what number, of what kind, and its text or diff."""
         shown: Diff = version.diff or ((0, version.text),)
         release = self.data.releases[self.index_of[version.effective_date or dt.date.min]]
+        new = release.effective_date
+        spans = self.links.diff_spans(page, shown, version.compared_with or new, new)
         return {
             "version": version,
             "anchor": f"v{version.effective_date}",
             "number": _shown_number(version.number),
             "changelog_href": paths.relative(page, paths.release_page(release)),
-            "paragraphs": paragraphs_html(shown),
+            "paragraphs": paragraphs_html(shown, spans),
         }
 
     def _page(self, template: str, path: str, **context: object) -> Job:
@@ -260,18 +275,25 @@ def whole_context(
     document: Document,
     neighbours: tuple[Release | None, Release | None],
     name: str,
+    links: CitationLinks,
 ) -> dict:
-    """The context of a tournament document's release read whole, as it was printed."""
+    """The context of a tournament document's release read whole, as it was printed, its
+    citations linked."""
     page = paths.document_page(release)
     before, after = neighbours
+
+    def printed(paragraphs: tuple[str, ...]) -> list[Markup]:
+        return [links.html(page, paragraph, release.effective_date) for paragraph in paragraphs]
+
     sections = [
         {
             "number": section.number,
             "title": section.title,
             "depth": 2 if "." in section.number.rstrip(".") else 1,
-            "paragraphs": section.printed_paragraphs,
+            "paragraphs": printed(section.printed_paragraphs),
             "parts": [
-                {"name": part.name, "paragraphs": part.printed_paragraphs} for part in section.parts
+                {"name": part.name, "paragraphs": printed(part.printed_paragraphs)}
+                for part in section.parts
             ],
         }
         for section in document.sections
@@ -282,7 +304,9 @@ def whole_context(
         "document_name": name,
         "printed_title": document.title,
         "release": release,
-        "introduction": document.introduction.split("\n") if document.introduction else [],
+        "introduction": printed(tuple(document.introduction.split("\n")))
+        if document.introduction
+        else [],
         "sections": sections,
         "original_href": paths.relative(page, paths.original_file(release)),
         "changelog_href": paths.relative(page, paths.release_page(release)),
@@ -302,18 +326,21 @@ def _neighbour(page: str, release: Release | None) -> dict | None:
     return {"release": release, "href": paths.relative(page, paths.document_page(release))}
 
 
-def paragraphs_html(diff: Diff) -> list[Markup]:
+def paragraphs_html(diff: Diff, spans: Sequence[Sequence[Span]]) -> list[Markup]:
     """Render a paragraph-wise word diff as one HTML paragraph per line of its text (a line
-    break inserted or deleted starts a paragraph as one kept does)."""
+    break inserted or deleted starts a paragraph as one kept does), each piece's citations
+    linked (`spans`, by piece: see CitationLinks.diff_spans)."""
     paragraphs: list[list[str]] = [[]]
-    for op, text in diff:
+    for (op, text), linked in zip(diff, spans, strict=True):
+        offset = 0
         for at, piece in enumerate(text.split("\n")):
             if at:
                 paragraphs.append([])
             if piece:
-                safe = escape(piece)
+                safe = linked_piece(piece, offset, linked)
                 tag = "del" if op == DELETE else "ins" if op == INSERT else ""
-                paragraphs[-1].append(f"<{tag}>{safe}</{tag}>" if tag else str(safe))
+                paragraphs[-1].append(f"<{tag}>{safe}</{tag}>" if tag else safe)
+            offset += len(piece) + 1
     return [Markup("".join(pieces)) for pieces in paragraphs if pieces]
 
 

@@ -1,20 +1,24 @@
 """Write a tournament document kind's pages (see tournament_pages) and its search index.
 
 Its documents are read once per build (the 110 of the shared folder in a fifth of a second):
-their titles head every page, and a version read whole is made from its own.
+their titles head every page, and a version read whole is made from its own. Every kind is
+gathered before any is written: a kind's citations lead into the others' pages.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from jinja2 import Environment
-from rulesarchive.corpus.model import Document, Release
+from rulesarchive.corpus.model import DocKind, Document, Release
+from rulesarchive.differ.language import Language
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.output import Output
 from rulesarchive.site_builder.pages import language_salt
 from rulesarchive.site_builder.render import Job, fingerprint, memo, render_job
 from rulesarchive.site_builder.source import Source
+from rulesarchive.site_builder.tournament_links import CitationLinks
 from rulesarchive.site_builder.tournament_pages import (
     Titles,
     TournamentPages,
@@ -35,36 +39,62 @@ def document_links(sources: list[Source], t: dict) -> list[dict]:
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class Gathered:
+    """A tournament document kind as a build reads it: its releases and lines of descent
+    (`data`, of its one language) and each release's document."""
+
+    source: Source
+    data: Language
+    documents: list[Document]
+
+
+def gather_kind(source: Source) -> Gathered:
+    """Read a kind's releases, lines of descent and documents."""
+    releases = source.releases()
+    documents: list[Document] = []
+    data = source.gather(
+        releases[0].language, on_document=lambda _i, _r, document: documents.append(document)
+    )
+    if len(documents) != len(releases):  # some were not walked: read them
+        documents = [source.load(release) for release in releases]
+    return Gathered(source, data, documents)
+
+
 def write_kind(
     output: Output,
     env: Environment,
-    source: Source,
-    base_url: str,
-    languages: list[str],
+    gathered: Gathered,
+    cited: dict[DocKind, Language],
+    options: tuple[str, list[str]],
     index: Callable[[str, str], None] | None,
 ) -> None:
-    """Write every page of one kind's releases (of its one language) and, when its indexed
-    pages changed, start indexing them for search (`index(name, glob)`)."""
-    releases = source.releases()
+    """Write every page of one kind's releases (of its one language), its citations linked
+    into `cited` (what the build gathered of each kind), and, when its indexed pages changed,
+    start indexing them for search (`index(name, glob)`); `options`: the base URL and the
+    site's languages."""
+    source, data, documents = gathered.source, gathered.data, gathered.documents
+    base_url, languages = options
+    releases = data.releases
     kind, language = releases[0].kind, releases[0].language
-    documents: list[Document] = []
-    data = source.gather(language, on_document=lambda _i, _r, document: documents.append(document))
-    if len(documents) != len(releases):  # some were not walked: read them
-        documents = [source.load(release) for release in releases]
     shared, salt = language_salt(language, languages, base_url)
-    salt = memo(salt, str(kind), ())
+    # A page links into the releases of every kind cited: a release added to one remakes it.
+    cited_releases = sorted(
+        (str(k), [r.content_sha256 for r in d.releases]) for k, d in cited.items()
+    )
+    salt = memo(salt, str(kind), cited_releases)
     titles = Titles(
         tuple(document.title for document in documents),
         tuple(section_titles(document) for document in documents),
         documents[-1],
     )
-    pages = TournamentPages(kind, data, titles, shared["t"], salt)
+    links = CitationLinks(kind, source, cited)
+    pages = TournamentPages(kind, data, titles, shared["t"], (salt, links))
     for planned in pages.jobs():
         if not output.kept(planned.path, planned.memo):
             _write(output, env, shared, salt, planned.make(), planned.memo)
-    name = shared["t"]["doc_names"][kind]
     for at in range(len(releases)):
-        _write_whole(output, env, source, (shared, salt), releases, at, documents[at], name)
+        _write_whole(output, env, source, (shared, salt), releases, at, documents[at], links)
     folder = f"{paths.folder(kind, language)}/r/"
     if index is not None and _index_is_stale(output, folder, str(kind)):
         output.stage_for_indexing(p for p in output.produced if p.startswith(folder))
@@ -83,10 +113,11 @@ def _write_whole(
     releases: list[Release],
     at: int,
     document: Document,
-    name: str,
+    links: CitationLinks,
 ) -> None:
     """Write a version read whole and its original file, unless they are as last built."""
     shared, salt = salted
+    name = shared["t"]["doc_names"][releases[at].kind]
     release = releases[at]
     neighbours = (
         releases[at - 1] if at else None,
@@ -95,7 +126,7 @@ def _write_whole(
     page = paths.document_page(release)
     known_by = memo(salt, page, (release, neighbours))
     if not output.kept(page, known_by):
-        job = Job(page, WHOLE, whole_context(release, document, neighbours, name))
+        job = Job(page, WHOLE, whole_context(release, document, neighbours, name, links))
         _write(output, env, shared, salt, job, known_by)
     original = paths.original_file(release)
     if not output.fresh(original, release.source.sha256):
