@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TypeVar
 
 from rulesarchive.corpus.model import Rule
@@ -131,8 +132,10 @@ class _Reading:
     names: frozenset[str]  # a translation's English name words; all capitalised words of English
 
 
+@lru_cache(maxsize=2**15)
 def _read(rule: Rule, translated: bool) -> _Reading:
-    """Read the evidence of one rule."""
+    """Read the evidence of one rule (once per process: most English bases, and releases of
+    one translation, print most rules alike)."""
     text = " ".join((rule.text, *rule.examples))
     names = _name_words(text) if translated else set(_CAPITALISED.findall(text))
     return _Reading(
