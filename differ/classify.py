@@ -68,10 +68,9 @@ def diff_documents(old: Document, new: Document) -> ReleaseDiff:
     old_headings, new_headings = headings(old), headings(new)
     cut_copies = new.kind == DocKind.CR
     moved: set[str] = set()
+    went = {} if cut_copies else section_moves((old_headings, new_headings))
     if not cut_copies:  # what a section whose number moved holds is aligned, however it reads
-        old_moved, new_moved = renumbered_units(
-            old_units, new_units, section_moves((old_headings, new_headings))
-        )
+        old_moved, new_moved = renumbered_units(old_units, new_units, went)
         moved = {unit.number for unit in (*old_moved, *new_moved)}
     old_rules, new_rules = set_aside_identical(
         [unit for unit in old_units if unit.number not in moved] if moved else old_units,
@@ -86,7 +85,7 @@ def diff_documents(old: Document, new: Document) -> ReleaseDiff:
     chapters = chapters_by_title(old_headings, new_headings)
     by_section: list[Pair] = []
     if not cut_copies:  # a section's text and parts go with it, before any other pairing
-        sectioned = pair_by_section(old_rules, new_rules, (old_headings, new_headings))
+        sectioned = pair_by_section(old_rules, new_rules, went)
         old_rules, new_rules, by_section = sectioned
     pairs = align_rules(old_rules, new_rules, (old_units, new_units), chapters)
     if not cut_copies:  # ... and before any split is looked for

@@ -124,15 +124,12 @@ def renumbered_units(
 
 
 def pair_by_section(
-    old: Sequence[Rule],
-    new: Sequence[Rule],
-    headings: tuple[Sequence[Heading], Sequence[Heading]],
+    old: Sequence[Rule], new: Sequence[Rule], went: dict[str, str]
 ) -> tuple[list[Rule], list[Rule], list[Pair]]:
     """Pair the units of sections whose title is found on both sides (same number, or once
-    each): a section's text and each part go with it, whatever their words. A Penalty
-    ('Warning', printed in many infractions) is the Penalty of its infraction. Return the
-    units left to align and the pairs made."""
-    went = section_moves(headings)
+    each; `went`, see `section_moves`): a section's text and each part go with it, whatever
+    their words. A Penalty ('Warning', printed in many infractions) is the Penalty of its
+    infraction. Return the units left to align and the pairs made."""
     new_by_address = {unit.number: unit for unit in new}
     pairs: list[Pair] = []
     taken: set[str] = set()
