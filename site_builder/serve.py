@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import functools
+import io
 import posixpath
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from os import PathLike
 from pathlib import Path
+from typing import BinaryIO
 from urllib.parse import unquote, urlsplit
 
 
 class _SiteHandler(SimpleHTTPRequestHandler):
-    def send_head(self):
+    def send_head(self) -> io.BytesIO | BinaryIO | None:
         try:
             path = unquote(urlsplit(self.path).path, errors="strict")
         except (UnicodeDecodeError, ValueError):
@@ -25,11 +28,11 @@ class _SiteHandler(SimpleHTTPRequestHandler):
             return None
         return super().send_head()
 
-    def list_directory(self, path):
+    def list_directory(self, path: str | PathLike[str]) -> io.BytesIO | None:
         self.send_error(HTTPStatus.NOT_FOUND)  # a folder without index.html is not a page
         return None
 
-    def send_error(self, code: int, message: str | None = None, explain: str | None = None):
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         page = Path(self.directory) / "404.html"
         if code != 404 or not page.exists():
             super().send_error(code, message, explain)
@@ -42,7 +45,7 @@ class _SiteHandler(SimpleHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(body)
 
-    def log_message(self, format: str, *args) -> None:
+    def log_message(self, format: str, *args: object) -> None:
         pass  # quiet: the preview is for a person looking at pages, not at a log
 
 
