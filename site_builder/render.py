@@ -9,18 +9,20 @@ import io
 import json
 import pickle
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, partial
 from importlib import resources
 from operator import attrgetter, methodcaller
-from typing import Any
+from typing import Any, cast
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from jinja2.bccache import Bucket, BytecodeCache
 from markupsafe import Markup, escape
 from rulesarchive.corpus.derived import DerivedData, Kind, entry_key
 from rulesarchive.corpus.model import Release
+
+Context = dict[str, object]  # what a template renders: names to values of any kind
 
 LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "it": "Italiano", "ko": "한국어"}
 
@@ -86,7 +88,7 @@ _TRANSLATION_PROBLEMS = (
 )
 
 
-def say_problem(problem: str, t: dict) -> str:
+def say_problem(problem: str, t: dict[str, str]) -> str:
     """Say a translated rule's problem (as the translation report words it) in `t`'s language."""
     for key, pattern in _TRANSLATION_PROBLEMS:
         found = pattern.fullmatch(problem)
@@ -121,11 +123,11 @@ class _CompiledTemplates(BytecodeCache):
 def messages(language: str) -> dict[str, str]:
     """Return a language's interface strings (messages/<language>.json; English fills gaps)."""
     folder = resources.files("rulesarchive.templates").joinpath("messages")
-    english = json.loads(folder.joinpath("en.json").read_text(encoding="utf-8"))
+    english: dict[str, str] = json.loads(folder.joinpath("en.json").read_text(encoding="utf-8"))
     own = folder.joinpath(f"{language}.json")
     if language == "en" or not own.is_file():
         return english
-    return english | json.loads(own.read_text(encoding="utf-8"))
+    return english | cast(dict[str, str], json.loads(own.read_text(encoding="utf-8")))
 
 
 def diff_html(pieces: Iterable[tuple[int, str]]) -> Markup:
@@ -149,7 +151,7 @@ class Job:
 
     path: str
     template: str | None
-    context: dict
+    context: Context
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +208,11 @@ def _plain_bytes(value: object) -> bytes:
     return buffer.getvalue()
 
 
-class _Reducers(dict):
+# What a reducer gives pickle: a global's name, or a callable and its arguments (and so on).
+_Reduced = str | tuple[Callable[..., object], tuple[object, ...]]
+
+
+class _Reducers(dict[type, Callable[[Any], _Reduced]]):
     """How a fingerprint pickles what contexts hold, by type, worked out once per type.
 
     A frozen dataclass as its class and its fields (pickle's own way looks the fields up
@@ -215,8 +221,8 @@ class _Reducers(dict):
     pickle does, called from C.
     """
 
-    def __missing__(self, cls: type) -> Callable[[Any], object]:
-        reducer: Callable[[Any], object]
+    def __missing__(self, cls: type) -> Callable[[Any], _Reduced]:
+        reducer: Callable[[Any], _Reduced]
         names = [f.name for f in dataclasses.fields(cls)] if dataclasses.is_dataclass(cls) else []
         if cls is Release:
             reducer = partial(_summed, cls, attrgetter(*names))
@@ -232,7 +238,7 @@ class _Reducers(dict):
         return reducer
 
 
-def _fields_of(cls: type, fields: attrgetter, obj: object) -> tuple:
+def _fields_of(cls: type, fields: attrgetter[object], obj: object) -> tuple[type, tuple[object]]:
     # Never unpickled, only hashed: the class and its fields' values (one or a tuple of them).
     return cls, (fields(obj),)
 
@@ -242,7 +248,7 @@ def _fields_of(cls: type, fields: attrgetter, obj: object) -> tuple:
 _SUMS: dict[int, tuple[object, bytes]] = {}
 
 
-def _summed(cls: type, fields: attrgetter, obj: object) -> tuple:
+def _summed(cls: type, fields: attrgetter[object], obj: object) -> tuple[type, tuple[bytes]]:
     held = _SUMS.get(id(obj))
     if held is None or held[0] is not obj:  # the object kept beside its sum: an id is not reused
         held = (obj, hashlib.sha1(_plain_bytes(fields(obj))).digest())
@@ -250,17 +256,17 @@ def _summed(cls: type, fields: attrgetter, obj: object) -> tuple:
     return cls, (held[1],)
 
 
-def _member_of(cls: type, member: enum.Enum) -> tuple:
+def _member_of(cls: type, member: enum.Enum) -> tuple[type, tuple[object]]:
     return cls, (member.value,)
 
 
 _REDUCERS = _Reducers()
 
 
-def render_job(env: Environment, shared: dict, job: Job) -> str:
+def render_job(env: Environment, shared: Mapping[str, object], job: Job) -> str:
     """Render a job: its template with its context (and the language's shared strings)."""
     if job.template is None:
-        return job.context["content"]
+        return cast(str, job.context["content"])  # a data file's, always a string
     return env.get_template(job.template).render(**shared, **job.context)
 
 
