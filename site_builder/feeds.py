@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
+from typing import cast
 from xml.sax.saxutils import escape
 
 from feedgen.feed import FeedGenerator
@@ -32,7 +33,7 @@ def atom(releases: Iterable[Release], base_url: str) -> bytes:
         entry.title(f"{release.effective_date} {name} [{release.language}]".replace("  ", " "))
         entry.updated(_moment(release.effective_date))
         entry.summary(f"{release.rule_count} rules, {release.glossary_count} glossary entries")
-    return feed.atom_str(pretty=True)
+    return cast(bytes, feed.atom_str(pretty=True))  # feedgen has no type information
 
 
 def sitemap(pages: Iterable[str], base_url: str, lastmod: dict[str, dt.date]) -> str:

@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable
 from multiprocessing import get_context
 from multiprocessing.process import BaseProcess
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from rulesarchive.system.processes import Ended, usable_cores, watch_parent
 
@@ -93,7 +93,7 @@ class Beside:
     """
 
     def __init__(self) -> None:
-        self.started: list[Aside] = []
+        self.started: list[Aside[Any]] = []  # of any result: only ever stopped here
 
     def start(self, work: Callable[[], T]) -> Aside[T]:
         """Start `work` beside the build (see `aside`)."""

@@ -21,12 +21,12 @@ def renumbered_positions(versions: tuple[Version, ...]) -> set[int]:
 
 def example_diffs(
     versions: tuple[Version, ...], diff: Callable[[str, str], Diff]
-) -> dict[int, list]:
+) -> dict[int, list[Diff]]:
     """Word diffs of each version's examples against the last complete version before it.
 
     `diff` works a word diff out (the site's keeps them across builds: `LinkCache.word_diff`).
     """
-    found: dict[int, list] = {}
+    found: dict[int, list[Diff]] = {}
     reference: Version | None = None
     for position, version in enumerate(versions):
         if reference is not None and version.examples != reference.examples:

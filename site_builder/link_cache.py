@@ -46,7 +46,13 @@ class LinkCache:
         self.texts_found: dict[str, dict[bytes, str]] = {}  # other texts, by page, the same way
         self.texts_used: dict[str, dict[bytes, str]] = {}
         for part in PARTS:
-            kept = self.derived.get(self._key(part), tuple[dict, dict, dict])
+            # texts' HTML, word diffs and other texts (the dicts' items are not checked)
+            kept = self.derived.get(
+                self._key(part),
+                tuple[
+                    dict[str, dict[bytes, Linked]], dict[bytes, Diff], dict[str, dict[bytes, str]]
+                ],
+            )
             if kept is not None:
                 self.found.update(kept[0])
                 self.diffs_found.update(kept[1])

@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypedDict, cast
 
 from filelock import FileLock, Timeout
 
@@ -34,6 +35,15 @@ _FORMAT = 2  # of the manifest; another format means nothing in it is trusted
 _PRUNING_PREFIX = ".pruning."  # + the site folder's name and a process id: being deleted
 _DELETE = "import shutil, sys\nfor top in sys.argv[1:]: shutil.rmtree(top, ignore_errors=True)"
 _PRUNERS: list[int] = []  # the deleting processes this process started
+
+
+class _Manifest(TypedDict):
+    """What `.manifest.json` holds: its format, the state built, and each file's entry."""
+
+    format: int
+    state: str
+    files: dict[str, list[str]]
+
 
 log = logging.getLogger(__name__)
 
@@ -237,14 +247,14 @@ def built_from(out: Path) -> tuple[str, int] | None:
     return manifest["state"], len(manifest["files"])
 
 
-def _load_manifest(path: Path) -> dict | None:
+def _load_manifest(path: Path) -> _Manifest | None:
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if not isinstance(manifest, dict) or manifest.get("format") != _FORMAT:
         return None
-    return manifest
+    return cast(_Manifest, manifest)  # of this format: as `Output.finish` wrote it
 
 
 def _read_manifest(path: Path) -> dict[str, list[str]]:

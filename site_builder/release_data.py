@@ -42,7 +42,7 @@ def release_script(
     release: Release, document: Document, previous: tuple[Release, Document] | None
 ) -> str:
     """Return a release's data file: whole, or as the steps from the release before."""
-    data: dict = {**release_label(release), "base": None}
+    data: dict[str, object] = {**release_label(release), "base": None}
     # By number, the last rule printed under it (at the place of the first).
     rules = {rule.number: rule for rule in document.rules}
     glossary = {entry.term: entry.text for entry in document.glossary}
@@ -55,7 +55,7 @@ def release_script(
         old_glossary = {entry.term: entry.text for entry in before.glossary}
         data["base"] = before_release.effective_date.isoformat()
         data["numbers"] = list(rules)
-        data["changed"] = {
+        data["changed"] = changed = {
             number: [rule.text, list(rule.examples)]
             for number, rule in rules.items()
             if not _same_words(old_rules.get(number), rule)
@@ -65,7 +65,7 @@ def release_script(
         data["was"] = {
             number: [rule.text, list(rule.examples)]
             for number, rule in old_rules.items()
-            if number in data["changed"] or number not in rules
+            if number in changed or number not in rules
         }
         data["terms"] = list(glossary)
         data["glossary_changed"] = {

@@ -41,7 +41,7 @@ class Indexer:
 
     def __init__(self, site: Path) -> None:
         self.site = site
-        self.running: list[tuple[str, subprocess.Popen]] = []
+        self.running: list[tuple[str, subprocess.Popen[str]]] = []
 
     def start(self, language: str, pages: str = "") -> None:
         """Start indexing one language (its pages must all be in place), or the pages `pages`

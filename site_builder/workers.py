@@ -87,7 +87,7 @@ def _until(jobs: Iterator[Job | Memoised], ready: Callable[[], bool]) -> Iterato
 
 
 def _claim(
-    makers: Sequence[Callable[[], Job | Memoised]], claimed: Synchronized
+    makers: Sequence[Callable[[], Job | Memoised]], claimed: Synchronized[int]
 ) -> Iterator[Job | Memoised]:
     """Yield the jobs of the runs of makers this process claims, till none is left."""
     while True:
@@ -118,7 +118,7 @@ def _make(pages: LanguagePages, jobs: Iterable[Job | Memoised], output: Output, 
 def _child(
     pages: LanguagePages,
     makers: Sequence[Callable[[], Job | Memoised]],
-    claimed: Synchronized,
+    claimed: Synchronized[int],
     output: Output,
     sending: Connection,
     parent: int,
