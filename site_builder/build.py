@@ -452,7 +452,7 @@ def _site_pages(
     gathered: dict[str, Language],
     base_url: str,
     lastmod: dict[str, dt.date],
-    documents: list[dict],
+    documents: list[dict[str, str]],
 ) -> None:
     """The pages of the whole site: home, search, not found, static files, feed, sitemap, data.
 
@@ -524,7 +524,7 @@ def _site_pages(
     output.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {base_url}sitemap.xml\n")
 
 
-def _lookup_messages(t: dict) -> dict[str, str]:
+def _lookup_messages(t: dict[str, str]) -> dict[str, str]:
     """The words of the not-found page and its number lookup in one language (its script
     shows a language's own when the missing page's path is of that language)."""
     keys = {"ask": "goto_ask", "going": "goto_going", "english": "goto_english"}
@@ -537,7 +537,7 @@ def _lookup_messages(t: dict) -> dict[str, str]:
     return {name: t[key] for name, key in keys.items()} | _page_words(t)
 
 
-def _page_words(t: dict) -> dict[str, str]:
+def _page_words(t: dict[str, str]) -> dict[str, str]:
     """The words of a page's header and footer in one language, for the pages every language
     shares (static/speak.js puts them in the language asked for)."""
     keys = ("releases", "rules", "glossary", "compare", "search", "rule_box", "go", "footer")

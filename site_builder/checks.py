@@ -9,7 +9,7 @@ from rulesarchive.differ.glossary import term_key
 from rulesarchive.differ.references import GLOSSARY, LanguageCheck, Problem, mark_fixes
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.pages import LanguagePages
-from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, Context, Job
 
 
 def check_page(release: Release) -> str:
@@ -55,7 +55,7 @@ class CheckPages:
             changelog_href=paths.relative(page, paths.release_page(release)),
         )
 
-    def _row(self, page: str, index: int, problem: Problem) -> dict:
+    def _row(self, page: str, index: int, problem: Problem) -> Context:
         return {
             "problem": problem,
             "rule_href": self._source_href(page, index, problem),
@@ -80,9 +80,9 @@ class CheckPages:
         target = self.pages.refs.target(first, index)
         return paths.relative(page, target) if target else ""
 
-    def by_line(self) -> dict[str, tuple[dict, ...]]:
+    def by_line(self) -> dict[str, tuple[Context, ...]]:
         """Return, per line id, the problems of its rule in the last release it is in."""
-        marks: dict[str, tuple[dict, ...]] = {}
+        marks: dict[str, tuple[Context, ...]] = {}
         for line in self.data.lines:
             page = paths.rule_page(self.data.language, line)
             found = [
@@ -94,7 +94,7 @@ class CheckPages:
                 marks[line.id] = tuple(self._mark(page, line.last, p) for p in found)
         return marks
 
-    def _mark(self, page: str, index: int, problem: Problem) -> dict:
+    def _mark(self, page: str, index: int, problem: Problem) -> Context:
         return {
             "cites": problem.cites,
             "kind": problem.kind,

@@ -19,7 +19,7 @@ from rulesarchive.differ.translation_compare import (
 from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.changelog import change_page
-from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Memoised, memo
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, Context, Job, Memoised, memo
 
 if TYPE_CHECKING:
     from rulesarchive.site_builder.pages import LanguagePages
@@ -85,7 +85,7 @@ class ComparePages:
             ],
         )
 
-    def _change(self, path: str, change: EnglishChange) -> dict:
+    def _change(self, path: str, change: EnglishChange) -> Context:
         index = self.site.index_of[change.release.effective_date]
         return {
             "release": change.release,
@@ -97,7 +97,7 @@ class ComparePages:
             "follows": [self._follow(path, follow) for follow in change.follows],
         }
 
-    def _follow(self, path: str, follow: Follow) -> dict:
+    def _follow(self, path: str, follow: Follow) -> Context:
         return {
             "follow": follow,
             "name": LANGUAGE_NAMES.get(follow.language, follow.language),
@@ -106,7 +106,7 @@ class ComparePages:
             else "",
         }
 
-    def _row(self, path: str, language: str, rendering: Rendering) -> dict:
+    def _row(self, path: str, language: str, rendering: Rendering) -> Context:
         line = None
         if rendering.number:
             index = self.positions[language][rendering.release.effective_date]

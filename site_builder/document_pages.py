@@ -10,13 +10,14 @@ process while it walks the releases, with each document at hand (`build._whole_r
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from markupsafe import Markup, escape
 from rulesarchive.corpus.model import Document, Release
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.refs import citation_spans
-from rulesarchive.site_builder.render import labelled
-from rulesarchive.site_builder.rule_pages import language_switch
+from rulesarchive.site_builder.render import Context, labelled
+from rulesarchive.site_builder.rule_pages import Switch, language_switch
 
 TEMPLATE = "document.html"
 
@@ -27,7 +28,7 @@ def document_context(
     neighbours: tuple[Release | None, Release | None],
     dates: dict[str, set[str]],
     base_url: str,
-) -> dict:
+) -> Context:
     """Return what the page of a release read whole shows: its text, linked inside itself,
     its source and original file, the releases either side and the language switch.
 
@@ -76,10 +77,10 @@ def _anchors(document: Document) -> dict[str, str]:
     return anchors
 
 
-def _sections(document: Document, anchors: dict[str, str], language: str) -> list[dict]:
+def _sections(document: Document, anchors: dict[str, str], language: str) -> list[Context]:
     """The document's sections, each with its chapters, each with its rules (text linked)."""
-    sections: list[dict] = []
-    chapters: dict[str, dict] = {}
+    sections: list[dict[str, Any]] = []  # built up in place: a section's chapters, their rules
+    chapters: dict[str, dict[str, Any]] = {}
     for heading in document.headings:
         if len(heading.number) == 1:
             sections.append({"heading": heading, "chapters": []})
@@ -163,13 +164,13 @@ def _pieces(text: str) -> tuple[tuple[tuple[str, str, str], ...], str]:
     return tuple(pieces), str(escape(text[position:]))
 
 
-def _neighbour(path: str, release: Release | None) -> dict | None:
+def _neighbour(path: str, release: Release | None) -> Context | None:
     if release is None:
         return None
     return {"release": release, "href": paths.relative(path, paths.document_page(release))}
 
 
-def _switches(release: Release, path: str, dates: dict[str, set[str]]) -> list[dict]:
+def _switches(release: Release, path: str, dates: dict[str, set[str]]) -> list[Switch]:
     """The page's language switch: the same date's page in each language that has it."""
     if len(dates) < 2:
         return []

@@ -4,17 +4,43 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
+from markupsafe import Markup
+from rulesarchive.corpus.model import Heading, Rule
 from rulesarchive.corpus.numbers import parent_of, rule_sort_key
 from rulesarchive.differ.language import GlossaryLine
 from rulesarchive.differ.lineage import Line
 from rulesarchive.site_builder import paths
-from rulesarchive.site_builder.render import Job, Memoised
+from rulesarchive.site_builder.render import Context, Job, Memoised
 from rulesarchive.site_builder.vocabulary import vocabulary_json
 
 if TYPE_CHECKING:
     from rulesarchive.site_builder.pages import LanguagePages
+
+
+class _Chapter(TypedDict):
+    """A chapter on the list of chapters."""
+
+    heading: Heading
+    href: str
+
+
+class _Section(TypedDict):
+    """A section on the list of chapters, with its chapters."""
+
+    heading: Heading
+    chapters: list[_Chapter]
+
+
+class _ChapterRule(TypedDict):
+    """A rule on its chapter's page, with its sub-rules."""
+
+    rule: Rule
+    href: str
+    text_html: Markup
+    examples_html: list[Markup]
+    children: list[_ChapterRule]
 
 
 class IndexPages:
@@ -49,7 +75,7 @@ class IndexPages:
     def chapters(self) -> Job:
         """Sections and chapters of the newest release."""
         page = f"{self.site.language}/chapters/index.html"
-        sections: list[dict] = []
+        sections: list[_Section] = []
         for heading in self.site.data.headings:
             if len(heading.number) == 1:
                 sections.append({"heading": heading, "chapters": []})
@@ -66,7 +92,7 @@ class IndexPages:
         sub-rules (linked once a sub-rule too, as its own page does, chapter 702 would carry
         some 4,000 links, mostly to 'creature' and 'ability')."""
         page = paths.chapter_page(self.site.language, chapter)
-        rules: list[dict] = []
+        rules: list[_ChapterRule] = []
         newest = self.site.newest
         seen: set[str] = set()
         for line in sorted(self.site.current_by_chapter.get(chapter, ()), key=_line_order):
@@ -74,7 +100,7 @@ class IndexPages:
             child = bool(rules) and parent is not None and rules[-1]["rule"].number == parent
             if not child:
                 seen = set()
-            item = {
+            item: _ChapterRule = {
                 "rule": line.rule,
                 "href": self.site.line_href(page, line),
                 "text_html": self.site.refs.html(page, line.rule.printed_text, newest, seen),
@@ -94,7 +120,7 @@ class IndexPages:
             releases=self._chapter_in_releases(page, chapter),
         )
 
-    def _chapter_in_releases(self, page: str, chapter: str) -> list[dict]:
+    def _chapter_in_releases(self, page: str, chapter: str) -> list[Context]:
         """The releases printing a chapter of this number, newest first, each linked to the
         chapter in the release read whole."""
         if self._printed_in is None:  # the chapters of each release, from its rules' numbers
@@ -172,7 +198,7 @@ class IndexPages:
             finer=partial(self._since_last_change, term) if unchanged else None,
         )
 
-    def _since_last_change(self, term: GlossaryLine) -> tuple:
+    def _since_last_change(self, term: GlossaryLine) -> tuple[object, ...]:
         """What the page of a term the newest release did not change is made from: its
         versions as the releases up to its last change say, each linked at its release (not
         the newest, so with version anchors), and its text as the newest release links it,
@@ -219,5 +245,5 @@ class IndexPages:
         )
 
 
-def _line_order(line: Line) -> tuple:
+def _line_order(line: Line) -> tuple[int, int, int, str]:
     return rule_sort_key(line.rule.number)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypedDict, cast
 
 from jinja2 import Environment
 from rulesarchive.corpus.derived import code_version
@@ -22,6 +23,7 @@ from rulesarchive.site_builder.number_pages import NumberPages
 from rulesarchive.site_builder.refs import References
 from rulesarchive.site_builder.release_pages import ReleasePages
 from rulesarchive.site_builder.render import (
+    Context,
     Job,
     Memoised,
     Page,
@@ -30,7 +32,7 @@ from rulesarchive.site_builder.render import (
     messages,
     render_job,
 )
-from rulesarchive.site_builder.rule_pages import RulePages, language_switch
+from rulesarchive.site_builder.rule_pages import RulePages, Switch, language_switch
 from rulesarchive.site_builder.status_pages import StatusPages
 from rulesarchive.site_builder.translations import Pairing
 
@@ -81,7 +83,7 @@ class LanguagePages:
         self.newest = len(data.releases) - 1
         self._versions: dict[str, tuple[Version, ...]] = {}
         # Given by the reference check (checks.CheckPages): till then, reading them is an error.
-        self._marks: dict[str, tuple[dict, ...]] | None = None  # line id -> its problems
+        self._marks: dict[str, tuple[Context, ...]] | None = None  # line id -> its problems
         self._fixes: dict[int, dict[str, tuple[str, ...]]] | None = None  # release -> fixes
         # Current terms take their slugs first: a term keeps its slug whatever came and went.
         newest_first = sorted(data.glossary, key=lambda term: term.stretches[-1][1] != self.newest)
@@ -114,14 +116,14 @@ class LanguagePages:
                 self.current_by_chapter.setdefault(line.rule.number[:3], []).append(line)
 
     @property
-    def reference_marks(self) -> dict[str, tuple[dict, ...]]:
+    def reference_marks(self) -> dict[str, tuple[Context, ...]]:
         """The reference check's problems of each line (by id), shown on its rule page."""
         if self._marks is None:
             raise RuntimeError(f"the {self.language} pages read the reference check before it")
         return self._marks
 
     @reference_marks.setter
-    def reference_marks(self, marks: dict[str, tuple[dict, ...]]) -> None:
+    def reference_marks(self, marks: dict[str, tuple[Context, ...]]) -> None:
         self._marks = marks
 
     @property
@@ -149,7 +151,7 @@ class LanguagePages:
         path: str,
         modified: int | None = None,
         root: str | None = None,
-        **context,
+        **context: object,
     ) -> Job:
         """Make the job of a page: its template and everything the template sees.
 
@@ -162,7 +164,8 @@ class LanguagePages:
             context["switches"] = self.switches(path)
         context.setdefault("canonical", self.base_url + path if self.base_url else "")
         if "alternates" not in context:  # the same page in every language, as absolute links
-            same = [s for s in context["switches"] if s["same"]] if self.base_url else []
+            switches = cast("list[Switch]", context["switches"])  # the page's, or given
+            same = [s for s in switches if s["same"]] if self.base_url else []
             canonical = context["canonical"] == self.base_url + path  # not a stub's
             context["alternates"] = [
                 {"language": s["language"], "href": self.base_url + s["path"]}
@@ -179,7 +182,7 @@ class LanguagePages:
 
     def switches(
         self, path: str, same: dict[str, str] | None = None, chapter: str = ""
-    ) -> list[dict]:
+    ) -> list[Switch]:
         """The language switch of a page: in each language the same page, or the nearest it has.
 
         `same` gives the same page in some languages (a rule's page in each translation);
@@ -237,7 +240,7 @@ class LanguagePages:
         make: Callable[[], Job],
         modified: int | None = None,
         finer: Callable[[], object] | None = None,
-        switches: list[dict] | None = None,
+        switches: list[Switch] | None = None,
     ) -> Memoised:
         """Make a page known by its `inputs` (plain data), its job made only when they changed
         (and, given `finer`, when what it returns changed too: see `Memoised`).
@@ -264,7 +267,7 @@ class LanguagePages:
         """Render a job of this language."""
         return Page(job.path, render_job(self.env, self.shared, job))
 
-    def successors(self, page: str, line: Line) -> dict | None:
+    def successors(self, page: str, line: Line) -> Context | None:
         """Where a removed rule's content went, when the diff of the release that dropped it
         knows: merged into a rule, or split into several ({"kind", "rules": [{number, href}]},
         each linked at its version in that release); None for a current rule or an unknown."""
@@ -305,10 +308,19 @@ class LanguagePages:
         )
 
 
-def language_salt(language: str, languages: list[str], base_url: str) -> tuple[dict, str]:
+class Shared(TypedDict):
+    """What every page of a language shares: its code (also as the pages' lang attribute) and
+    its words."""
+
+    language: str
+    lang_attr: str
+    t: dict[str, str]
+
+
+def language_salt(language: str, languages: list[str], base_url: str) -> tuple[Shared, str]:
     """Return what every page of a language shares (its code, words) and the hash of it and
     of the site's code, languages and address, which each page's fingerprint takes in."""
-    shared = {"language": language, "lang_attr": language, "t": messages(language)}
+    shared: Shared = {"language": language, "lang_attr": language, "t": messages(language)}
     # Hashed as a page's inputs are (`memo`): by value, whichever strings share an object.
     return shared, memo("", language, (code_version(), tuple(languages), base_url, shared))
 

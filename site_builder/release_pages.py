@@ -22,7 +22,7 @@ from rulesarchive.site_builder.changelog import (
     part_page,
 )
 from rulesarchive.site_builder.diff_excerpts import condense
-from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Memoised
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, Context, Job, Memoised
 
 if TYPE_CHECKING:
     from rulesarchive.site_builder.pages import LanguagePages
@@ -71,7 +71,7 @@ class ReleasePages:
             page, inputs, lambda: self.release(index, part), None if part else index
         )
 
-    def release_rows(self) -> list[dict]:
+    def release_rows(self) -> list[Context]:
         rows = []
         for index, release in enumerate(self.site.data.releases):
             counts = _counts(self.site.data.diffs[index])
@@ -119,7 +119,9 @@ class ReleasePages:
         split = is_split(diff)
         page = part_page(release, part) if part else paths.release_page(release)
         previous = self.site.data.releases[index - 1] if index else None
-        groups: dict[str, list[dict]] = {kind: [] for kind in (*SHOWN_FIRST, Kind.SWEEP, *FOLDED)}
+        groups: dict[str, list[Context]] = {
+            kind: [] for kind in (*SHOWN_FIRST, Kind.SWEEP, *FOLDED)
+        }
         counts: dict[str, Counter[str]] = {}
         for change in diff.changes if diff else ():
             number = change.new_number or change.old_number or ""
@@ -206,7 +208,7 @@ class ReleasePages:
             fixes=self.site.citation_fixes.get(index, {}),
         )
 
-    def _change_view(self, page: str, index: int, change: Change) -> dict:
+    def _change_view(self, page: str, index: int, change: Change) -> Context:
         if change.new_number:
             line = self.site.data.holder(change.new_number, index)
         else:
@@ -240,7 +242,7 @@ class ReleasePages:
             "examples_html": examples,
         }
 
-    def _glossary_view(self, page: str, index: int, change: GlossaryChange) -> dict:
+    def _glossary_view(self, page: str, index: int, change: GlossaryChange) -> Context:
         refs = self.site.refs
         if change.diff:
             text = refs.diff_html(page, change.diff, index)

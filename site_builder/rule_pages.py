@@ -7,18 +7,19 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from markupsafe import Markup, escape
-from rulesarchive.corpus.model import Rule
+from rulesarchive.corpus.model import Release, Rule
 from rulesarchive.corpus.numbers import cited_numbers, parent_of, rule_sort_key
 from rulesarchive.differ.history import History, Version
+from rulesarchive.differ.kinds import TranslationStatus
 from rulesarchive.differ.lineage import Line
 from rulesarchive.differ.report import history_data
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.changelog import FOLDED
 from rulesarchive.site_builder.history_view import example_diffs, renumbered_positions
-from rulesarchive.site_builder.render import LANGUAGE_NAMES, Job, Memoised, memo
+from rulesarchive.site_builder.render import LANGUAGE_NAMES, Context, Job, Memoised, memo
 from rulesarchive.site_builder.translations import Counterpart
 
 if TYPE_CHECKING:
@@ -99,7 +100,7 @@ class RulePages:
             self._switches(page, line),
         )
 
-    def _since_last_change(self, line: Line, others: str) -> tuple:
+    def _since_last_change(self, line: Line, others: str) -> tuple[object, ...]:
         """What the page of a rule the newest release did not change is made from.
 
         A rule gone before the newest release shows only what the releases up to the one
@@ -124,7 +125,13 @@ class RulePages:
         surroundings = (self._surroundings(page, line), self.section(line))
         return ("current", data.prefix[changed], changed, surroundings, others)
 
-    def _surroundings(self, page: str, line: Line) -> tuple:
+    def _surroundings(
+        self, page: str, line: Line
+    ) -> tuple[
+        tuple[str, list[str]],
+        list[dict[str, str]],
+        tuple[list[tuple[str, str]], list[tuple[str, str]]],
+    ]:
         """What a current rule's page shows of the newest release but the rule: its text and
         examples linked there (references and glossary terms), its neighbours, what it cites
         and what cites it."""
@@ -171,7 +178,7 @@ class RulePages:
         )
         return cites, cited_by
 
-    def _counterparts_stand(self, line: Line) -> tuple:
+    def _counterparts_stand(self, line: Line) -> tuple[tuple[str, str], ...]:
         """What the links in the counterparts' texts lead to: the releases up to where each
         text stands (`prefix`), which releases added later leave alone."""
         seen = self._counterparts(line) or [c for c in [self._translated(line)] if c]
@@ -199,7 +206,7 @@ class RulePages:
                 break
         return [(translated, at), (english, first)]
 
-    def _counterpart_texts(self, page: str, counterpart: Seen) -> dict:
+    def _counterpart_texts(self, page: str, counterpart: Seen) -> Context:
         """A counterpart's texts with their references linked where each stands."""
         (translated, at), (english, first) = self._where_texts_stand(counterpart)
         rule, english_rule = counterpart.shown["rule"], counterpart.shown["english"]
@@ -216,7 +223,7 @@ class RulePages:
             "english_examples": [linked(english, first, e) for e in english_rule.printed_examples],
         }
 
-    def _english_view(self, page: str, line: Line) -> dict | None:
+    def _english_view(self, page: str, line: Line) -> Context | None:
         """On a translated rule's page: the English it translates, and whether it moved on."""
         translated = self._translated(line)
         if translated is None:
@@ -236,7 +243,7 @@ class RulePages:
         """For a translated rule: its English counterpart and status."""
         return self._english.get(line.id)
 
-    def _switches(self, page: str, line: Line) -> list[dict]:
+    def _switches(self, page: str, line: Line) -> list[Switch]:
         """Links to the same rule in the other languages (the language switch); a language
         without it gets its chapter, or its home."""
         return self.site.switches(page, self._same_rule(line), line.rule.number[:3])
@@ -392,7 +399,7 @@ class RulePages:
         ]
         return text, examples
 
-    def _neighbours(self, page: str, line: Line) -> list[dict]:
+    def _neighbours(self, page: str, line: Line) -> list[dict[str, str]]:
         """Links to the rule's parent and to the rules before and after it in its release."""
         number = line.rule.number
         order = self.site.data.numbers[line.last]
@@ -417,7 +424,7 @@ class RulePages:
                 found.append({"role": role, "number": other, "href": paths.relative(page, target)})
         return found
 
-    def _version_views(self, page: str, versions: tuple[Version, ...]) -> list[dict]:
+    def _version_views(self, page: str, versions: tuple[Version, ...]) -> list[Context]:
         """A rule's versions, newest first, as HTML with references linked in their release."""
         views = []
         changed_examples = example_diffs(versions, self.site.refs.links.word_diff)
@@ -487,6 +494,18 @@ def _modified(line: Line, newest: int) -> int:
     return line.stretches[-1].first if line.last == newest else line.last + 1
 
 
+class Shown(TypedDict):
+    """What a rule page shows of a counterpart (`Seen.shown`)."""
+
+    language: str
+    rule: Rule
+    release: Release
+    english: Rule
+    status: TranslationStatus
+    stale_since: Release | None
+    problems: tuple[str, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Seen:
     """What a rule page uses of a counterpart: what it shows, and where it links.
@@ -496,7 +515,7 @@ class Seen:
     use what they leave out.
     """
 
-    shown: dict
+    shown: Shown
     language: str
     line_id: str
     english_line_id: str
@@ -512,7 +531,7 @@ def _same_words(english: Rule, rule: Rule) -> bool:
 
 
 def _seen(counterpart: Counterpart) -> Seen:
-    shown = {
+    shown: Shown = {
         "language": counterpart.language,
         "rule": counterpart.rule,
         "release": counterpart.release,
@@ -537,7 +556,20 @@ def _relative_change(page: str, counterpart: Seen) -> str:
     return f"{paths.relative(page, target)}#{anchor}"
 
 
-def language_switch(language: str, href: str, current: bool, path: str, same: bool = True) -> dict:
+class Switch(TypedDict):
+    """One language's entry in a page's language switch (see `language_switch`)."""
+
+    language: str
+    name: str
+    href: str
+    current: bool
+    path: str
+    same: bool
+
+
+def language_switch(
+    language: str, href: str, current: bool, path: str, same: bool = True
+) -> Switch:
     """One language's entry in a page's language switch (`path` from the site root; `same`:
     the same page in that language, not only the nearest it has)."""
     return {

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
+from typing import cast
 
 from markupsafe import Markup
 from rulesarchive.corpus.model import DocKind, Document, Release
@@ -26,10 +27,16 @@ from rulesarchive.differ.sections import INTRODUCTION, units
 from rulesarchive.differ.words import DELETE, INSERT, Diff
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.release_pages import SHOWN_FIRST
-from rulesarchive.site_builder.render import Job, Memoised, memo
+from rulesarchive.site_builder.render import Context, Job, Memoised, memo
 from rulesarchive.site_builder.tournament_links import CitationLinks, Span, linked_piece
 
 FOLDED = (Kind.TYPOGRAPHY, Kind.UNCHANGED)  # changelogs list them by address, histories fold them
+
+
+def kind_word(t: dict[str, str], table: str, kind: DocKind) -> str:
+    """A document kind's word in a table of `t` ('doc_names', 'doc_short'): `messages` types
+    the tables of the messages as strings, as it does every other entry."""
+    return cast("dict[str, str]", t[table])[kind]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +56,7 @@ class TournamentPages:
         kind: DocKind,
         data: Language,
         titles: Titles,
-        t: dict,
+        t: dict[str, str],
         salted: tuple[str, CitationLinks],
     ) -> None:
         self.kind = kind
@@ -58,7 +65,7 @@ class TournamentPages:
         self.data = data
         self.titles = titles
         self.t = t
-        self.name = t["doc_names"][kind]
+        self.name = kind_word(t, "doc_names", kind)
         self.folder = paths.folder(kind, data.language)
         self.index_of = {release.effective_date: i for i, release in enumerate(data.releases)}
         self.newest_units = [unit.number for unit in units(titles.newest)]
@@ -124,7 +131,7 @@ class TournamentPages:
             contents=contents,
         )
 
-    def _units_of(self, page: str, section: str) -> list[dict]:
+    def _units_of(self, page: str, section: str) -> list[dict[str, str]]:
         """The section's text and parts in the newest release, each linked to its history."""
         newest = len(self.data.releases) - 1
         found = []
@@ -146,7 +153,9 @@ class TournamentPages:
         diff = self.data.diffs[index]
         page = paths.release_page(release)
         previous = self.data.releases[index - 1] if index else None
-        groups: dict[str, list[dict]] = {kind: [] for kind in (*SHOWN_FIRST, Kind.SWEEP, *FOLDED)}
+        groups: dict[str, list[Context]] = {
+            kind: [] for kind in (*SHOWN_FIRST, Kind.SWEEP, *FOLDED)
+        }
         for change in diff.changes if diff else ():
             groups.setdefault(change.kind, []).append(self._change_view(page, index, change))
         headings = [
@@ -177,7 +186,7 @@ class TournamentPages:
             unchanged=diff.unchanged if diff else 0,
         )
 
-    def _change_view(self, page: str, index: int, change: Change) -> dict:
+    def _change_view(self, page: str, index: int, change: Change) -> Context:
         """One change: its address, the section's title, its text or diff by paragraph."""
         if change.new_number:
             line, at = self.data.holder(change.new_number, index), index
@@ -222,10 +231,11 @@ class TournamentPages:
         number = line.rule.number
         title = self._title(number.partition(PART)[0], line.last)
         views = [self._version_view(page, version) for version in reversed(versions)]
+        short = kind_word(self.t, "doc_short", self.kind)
         return self._page(
             "doc_section.html",
             page,
-            title=f"{self.t['doc_short'][self.kind]} {_shown_number(number)} · {title}".strip(" ·"),
+            title=f"{short} {_shown_number(number)} · {title}".strip(" ·"),
             number=_shown_number(number),
             section_title=title,
             current=current,
@@ -241,7 +251,7 @@ class TournamentPages:
             whole_href=paths.relative(page, paths.document_page(releases[line.last])),
         )
 
-    def _version_view(self, page: str, version: Version) -> dict:
+    def _version_view(self, page: str, version: Version) -> Context:
         """One version: when, under what number, of what kind, and its text or diff."""
         shown: Diff = version.diff or ((0, version.text),)
         release = self.data.releases[self.index_of[version.effective_date or dt.date.min]]
@@ -276,7 +286,7 @@ def whole_context(
     neighbours: tuple[Release | None, Release | None],
     name: str,
     links: CitationLinks,
-) -> dict:
+) -> Context:
     """The context of a tournament document's release read whole, as it was printed, its
     citations linked."""
     page = paths.document_page(release)
@@ -320,7 +330,7 @@ def whole_context(
     }
 
 
-def _neighbour(page: str, release: Release | None) -> dict | None:
+def _neighbour(page: str, release: Release | None) -> Context | None:
     if release is None:
         return None
     return {"release": release, "href": paths.relative(page, paths.document_page(release))}

@@ -15,13 +15,14 @@ from rulesarchive.corpus.model import DocKind, Document, Release
 from rulesarchive.differ.language import Language
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.output import Output
-from rulesarchive.site_builder.pages import language_salt
+from rulesarchive.site_builder.pages import Shared, language_salt
 from rulesarchive.site_builder.render import Job, fingerprint, memo, render_job
 from rulesarchive.site_builder.source import Source
 from rulesarchive.site_builder.tournament_links import CitationLinks
 from rulesarchive.site_builder.tournament_pages import (
     Titles,
     TournamentPages,
+    kind_word,
     section_titles,
     whole_context,
 )
@@ -29,13 +30,13 @@ from rulesarchive.site_builder.tournament_pages import (
 WHOLE = "doc_document.html"
 
 
-def document_links(sources: list[Source], t: dict) -> list[dict]:
+def document_links(sources: list[Source], t: dict[str, str]) -> list[dict[str, str]]:
     """The home page's links to each tournament document kind the archive holds."""
     found = []
     for source in sources:
         kind = source.releases()[0].kind
         page = f"{paths.folder(kind, source.releases()[0].language)}/index.html"
-        found.append({"kind": kind, "name": t["doc_names"][kind], "href": page})
+        found.append({"kind": kind, "name": kind_word(t, "doc_names", kind), "href": page})
     return found
 
 
@@ -101,7 +102,9 @@ def write_kind(
         index(str(kind), f"{folder}**/index.html")
 
 
-def _write(output: Output, env: Environment, shared: dict, salt: str, job: Job, known: str) -> None:
+def _write(
+    output: Output, env: Environment, shared: Shared, salt: str, job: Job, known: str
+) -> None:
     output.write(job.path, render_job(env, shared, job), fingerprint(job, salt), known)
 
 
@@ -109,7 +112,7 @@ def _write_whole(
     output: Output,
     env: Environment,
     source: Source,
-    salted: tuple[dict, str],
+    salted: tuple[Shared, str],
     releases: list[Release],
     at: int,
     document: Document,
@@ -117,7 +120,7 @@ def _write_whole(
 ) -> None:
     """Write a version read whole and its original file, unless they are as last built."""
     shared, salt = salted
-    name = shared["t"]["doc_names"][releases[at].kind]
+    name = kind_word(shared["t"], "doc_names", releases[at].kind)
     release = releases[at]
     neighbours = (
         releases[at - 1] if at else None,
