@@ -11,7 +11,7 @@ from rulesarchive.differ.align import compact_ranges
 from rulesarchive.differ.changes import Change
 from rulesarchive.differ.classify import ReleaseDiff
 from rulesarchive.differ.glossary import GlossaryChange, term_key
-from rulesarchive.differ.kinds import Kind
+from rulesarchive.differ.kinds import GlossaryKind, Kind
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.changelog import (
     FOLDED,
@@ -246,9 +246,9 @@ class ReleasePages:
         refs = self.site.refs
         if change.diff:
             text = refs.diff_html(page, change.diff, index)
-        elif change.kind == Kind.ADDED:
+        elif change.kind == GlossaryKind.ADDED:
             text = Markup("<ins>%s</ins>") % refs.html(page, change.new_text, index)
-        elif change.kind == Kind.REMOVED:
+        elif change.kind == GlossaryKind.REMOVED:
             text = Markup("<del>%s</del>") % refs.html(page, change.old_text, index - 1)
         else:
             text = Markup("")
