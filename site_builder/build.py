@@ -32,7 +32,13 @@ from rulesarchive.site_builder.forked import Aside, Beside
 from rulesarchive.site_builder.link_cache import LinkCache
 from rulesarchive.site_builder.output import Output, building, built_from
 from rulesarchive.site_builder.pages import LanguagePages, language_salt
-from rulesarchive.site_builder.release_data import data_path, is_keyframe, release_script
+from rulesarchive.site_builder.release_data import (
+    data_path,
+    is_keyframe,
+    moves_path,
+    moves_script,
+    release_script,
+)
 from rulesarchive.site_builder.release_pages import ReleasePages
 from rulesarchive.site_builder.render import (
     LANGUAGE_NAMES,
@@ -425,27 +431,6 @@ class _WholeReleases:
             self.output.write(original, self.archive.original(release), release.source.sha256)
 
 
-def _moves(data: Language) -> str:
-    """Each release's alignment with the one before, as the compare page follows rules.
-
-    For each release, the rules of the release before that did not stay under their number:
-    `[old, new]` for a rule renumbered, `[old, null]` for a rule removed.
-    """
-    steps: dict[str, list[list[str | None]]] = {}
-    for release, diff in zip(data.releases, data.diffs, strict=True):
-        if diff is None:
-            continue
-        steps[release.effective_date.isoformat()] = [
-            [change.old_number, change.new_number]
-            for change in diff.changes
-            if change.old_number and change.old_number != change.new_number
-        ]
-    key = json.dumps(data.language)
-    body = json.dumps(steps, separators=(",", ":"))
-    prefix = "window.RULESARCHIVE_MOVES=window.RULESARCHIVE_MOVES||{};"
-    return f"{prefix}window.RULESARCHIVE_MOVES[{key}]={body};"
-
-
 def _site_pages(
     output: Output,
     main: LanguagePages,
@@ -515,7 +500,7 @@ def _site_pages(
     for language, data in gathered.items():
         labels = [release_label(release) for release in data.releases]
         output.write(f"data/{language}/releases.json", json.dumps(labels, ensure_ascii=False))
-        output.write(f"data/{language}/moves.js", _moves(data))
+        output.write(moves_path(data), moves_script(data))
     releases = [release for data in gathered.values() for release in data.releases]
     output.write("feed.atom", feeds.atom(releases, base_url))
     newest = max(release.effective_date for release in releases)

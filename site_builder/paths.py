@@ -26,6 +26,17 @@ def folder(kind: DocKind, language: str) -> str:
     return language if kind == DocKind.CR else f"{kind}/{language}"
 
 
+def compare_page(kind: DocKind, language: str) -> str:
+    """Return the page that compares any two releases of a kind in a language."""
+    return f"{folder(kind, language)}/compare.html"
+
+
+def data_folder(kind: DocKind, language: str) -> str:
+    """Return the folder of a kind's per-release data files (see release_data) in a language:
+    the CR's is the language's ('data/en'), a tournament document's beside it ('data/mtr-en')."""
+    return f"data/{language}" if kind == DocKind.CR else f"data/{kind}-{language}"
+
+
 def releases_folder(release: Release) -> str:
     """Return the folder of a release's pages ('en/releases/2026-04-17')."""
     date = release.effective_date.isoformat()

@@ -13,14 +13,22 @@ from __future__ import annotations
 import json
 
 from rulesarchive.corpus.model import Document, Release, Rule
+from rulesarchive.differ.language import Language
 from rulesarchive.differ.release_report import release_label
+from rulesarchive.site_builder import paths
 
 PREFIX = "window.RULESARCHIVE_RELEASES=window.RULESARCHIVE_RELEASES||{};"
 
 
 def data_path(release: Release) -> str:
     """Return the data file of a release."""
-    return f"data/{release.language}/{release.effective_date.isoformat()}.js"
+    folder = paths.data_folder(release.kind, release.language)
+    return f"{folder}/{release.effective_date.isoformat()}.js"
+
+
+def moves_path(data: Language) -> str:
+    """Return the file of a kind's renumberings in a language (see `moves_script`)."""
+    return f"{paths.data_folder(data.releases[0].kind, data.language)}/moves.js"
 
 
 # Years a whole release covers with its steps: a yearly one made the site 11 MB bigger; a
@@ -79,3 +87,24 @@ def release_script(
 def _same_words(old: Rule | None, new: Rule) -> bool:
     """Tell whether a rule's text and examples are those of the rule before (what a step keeps)."""
     return old is not None and old.text == new.text and old.examples == new.examples
+
+
+def moves_script(data: Language) -> str:
+    """Each release's alignment with the one before, as the compare page follows rules.
+
+    For each release, the rules of the release before that did not stay under their number:
+    `[old, new]` for a rule renumbered, `[old, null]` for a rule removed.
+    """
+    steps: dict[str, list[list[str | None]]] = {}
+    for release, diff in zip(data.releases, data.diffs, strict=True):
+        if diff is None:
+            continue
+        steps[release.effective_date.isoformat()] = [
+            [change.old_number, change.new_number]
+            for change in diff.changes
+            if change.old_number and change.old_number != change.new_number
+        ]
+    key = json.dumps(data.language)
+    body = json.dumps(steps, separators=(",", ":"))
+    prefix = "window.RULESARCHIVE_MOVES=window.RULESARCHIVE_MOVES||{};"
+    return f"{prefix}window.RULESARCHIVE_MOVES[{key}]={body};"

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup
+from rulesarchive.corpus.model import DocKind
 from rulesarchive.differ.align import compact_ranges
 from rulesarchive.differ.changes import Change
 from rulesarchive.differ.classify import ReleaseDiff
@@ -197,7 +198,7 @@ class ReleasePages:
             term_hrefs={
                 term: self._term_href(page, term) for sweep in sweeps for term in sweep.glossary
             },
-            compare_href=paths.relative(page, f"{self.site.language}/compare.html"),
+            compare_href=paths.relative(page, paths.compare_page(DocKind.CR, self.site.language)),
             json_href=paths.relative(
                 page, f"data/{self.site.language}/{release.effective_date}.js"
             ),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from rulesarchive.corpus.model import DocKind
 from rulesarchive.differ.lineage import Line
 from rulesarchive.differ.translations import RuleStatus
 from rulesarchive.site_builder import paths
@@ -76,7 +77,12 @@ class StatusPages:
         """The page that compares any two releases in the browser."""
         return self.site.page(
             "compare.html",
-            f"{self.site.language}/compare.html",
+            paths.compare_page(DocKind.CR, self.site.language),
             title=self.site.t["compare_title"],
             releases=ReleasePages(self.site).release_rows(),
+            note=self.site.t["compare_note"],
+            result=self.site.t["compare_result"],
+            folder=self.site.language,
+            data_folder=paths.data_folder(DocKind.CR, self.site.language),
+            sections=False,
         )

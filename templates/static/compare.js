@@ -70,7 +70,7 @@
     li.className = "change " + kind;
     var h = document.createElement("h2");
     var a = document.createElement("a");
-    a.href = settings.releases + date + "/rules.html#" + number;
+    a.href = settings.releases + date + "/rules.html#" + (settings.anchor ? settings.anchor(number) : number);
     a.textContent = number;
     h.appendChild(a);
     if (was && was !== number) {
