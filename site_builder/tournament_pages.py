@@ -75,6 +75,8 @@ class TournamentPages:
         inputs are last build's without working out its context."""
         prefix = self.data.prefix
         yield self._memoised(self.home_path(), prefix[-1], self.home)
+        compare = paths.compare_page(self.kind, self.data.language)
+        yield self._memoised(compare, prefix[-1], self.compare)
         for index, release in enumerate(self.data.releases):
             made_of = (prefix[index], index == len(prefix) - 1)
             yield self._memoised(
@@ -129,6 +131,22 @@ class TournamentPages:
             rows=list(reversed(rows)),
             introduction=self._unit_href(page, INTRODUCTION, newest),
             contents=contents,
+            compare_href=paths.relative(page, paths.compare_page(self.kind, self.data.language)),
+        )
+
+    def compare(self) -> Job:
+        """The page that compares any two versions in the browser, as the CR's does releases
+        (its script, its data files made of the versions' units, and the kind's moves)."""
+        return self._page(
+            "compare.html",
+            paths.compare_page(self.kind, self.data.language),
+            title=self.t["doc_compare_title"].format(name=self.name),
+            releases=[{"release": release} for release in reversed(self.data.releases)],
+            note=self.t["doc_compare_note"],
+            result=self.t["doc_compare_result"],
+            folder=self.folder,
+            data_folder=paths.data_folder(self.kind, self.data.language),
+            sections=True,
         )
 
     def _units_of(self, page: str, section: str) -> list[dict[str, str]]:

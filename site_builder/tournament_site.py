@@ -8,14 +8,22 @@ gathered before any is written: a kind's citations lead into the others' pages.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from jinja2 import Environment
 from rulesarchive.corpus.model import DocKind, Document, Release
 from rulesarchive.differ.language import Language
+from rulesarchive.differ.sections import units
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.output import Output
 from rulesarchive.site_builder.pages import Shared, language_salt
+from rulesarchive.site_builder.release_data import (
+    data_path,
+    is_keyframe,
+    moves_path,
+    moves_script,
+    release_script,
+)
 from rulesarchive.site_builder.render import Job, fingerprint, memo, render_job
 from rulesarchive.site_builder.source import Source
 from rulesarchive.site_builder.tournament_links import CitationLinks
@@ -96,6 +104,8 @@ def write_kind(
             _write(output, env, shared, salt, planned.make(), planned.memo)
     for at in range(len(releases)):
         _write_whole(output, env, source, (shared, salt), releases, at, documents[at], links)
+        _write_data(output, salt, releases, at, documents)
+    output.write(moves_path(data), moves_script(data))
     folder = f"{paths.folder(kind, language)}/r/"
     if index is not None and _index_is_stale(output, folder, str(kind)):
         output.stage_for_indexing(p for p in output.produced if p.startswith(folder))
@@ -134,6 +144,29 @@ def _write_whole(
     original = paths.original_file(release)
     if not output.fresh(original, release.source.sha256):
         output.write(original, source.original(release), release.source.sha256)
+
+
+def _write_data(
+    output: Output, salt: str, releases: list[Release], at: int, documents: list[Document]
+) -> None:
+    """Write a version's data file for the compare page, unless it is as last built: known by
+    the version and the one before (whose units a step is written from)."""
+    release = releases[at]
+    previous = releases[at - 1] if at else None
+    path = data_path(release)
+    known_by = memo(salt, path, (release, previous))
+    if output.kept(path, known_by):
+        return
+    steps = None  # a keyframe is written whole
+    if previous is not None and not is_keyframe(release, previous):
+        steps = (previous, _as_units(documents[at - 1]))
+    output.write(path, release_script(release, _as_units(documents[at]), steps), memo=known_by)
+
+
+def _as_units(document: Document) -> Document:
+    """A tournament document whose rules are its units (its sections' texts and parts), as
+    the compare page pairs them."""
+    return replace(document, rules=units(document))
 
 
 def _index_is_stale(output: Output, folder: str, name: str) -> bool:
