@@ -69,6 +69,16 @@ def test_the_cr_pages_are_as_they_were_without_the_tournament_documents(sites):
     assert compared > 20
 
 
+def test_the_cr_data_files_are_as_they_were_and_each_kind_has_its_own(sites):
+    cr_only, site = sites
+    data = cr_only.resolve() / "data" / "en"
+    for script in data.glob("*.js"):  # each release's data file and the moves
+        assert filecmp.cmp(script, site / "data" / "en" / script.name, shallow=False), script
+    assert (site / "data/mtr-en/moves.js").is_file()
+    assert (site / "data/ipg-en/2015-07-17.js").is_file()
+    assert sorted(p.name for p in (site / "data").iterdir()) == ["en", "ipg-en", "mtr-en"]
+
+
 def test_the_home_page_and_the_search_lead_to_each_document(sites):
     _, site = sites
     home = (site / "index.html").read_text(encoding="utf-8")
