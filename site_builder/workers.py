@@ -59,6 +59,11 @@ def make_files(
         outcome = receiving.recv()
     except EOFError:
         outcome = (Ended.FAILED, "the process making the rule pages ended without a word")
+    except BaseException:
+        # Failed or interrupted (a SIGINT to this process alone): the child's pages are not
+        # wanted, and it may be blocked sending them to a pipe nobody reads any more.
+        child.kill()
+        raise
     finally:
         child.join()
     if outcome[0] == Ended.FAILED:

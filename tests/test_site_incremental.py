@@ -229,6 +229,33 @@ def test_a_failure_in_the_forked_process_fails_the_build(tmp_path, monkeypatch):
     assert not (tmp_path / "site").exists()
 
 
+def test_an_interrupt_in_the_build_stops_the_forked_process_at_once(tmp_path, monkeypatch):
+    """A SIGINT to the build's own process (not its group): the child making rule pages is
+    stopped, not waited for (it could block sending its pages to a pipe nobody reads)."""
+    archive = fixture_archive(tmp_path / "archive")
+    monkeypatch.setattr(workers, "FORK_FROM", 0)
+    parent = os.getpid()
+    make_rule, render = rule_pages.RulePages.rule, pages_module.LanguagePages.render
+
+    def rule(self, line):
+        if os.getpid() != parent:
+            time.sleep(2)  # the child's rule pages alone would take a minute
+        return make_rule(self, line)
+
+    def interrupted(self, job):
+        if os.getpid() == parent:
+            raise KeyboardInterrupt
+        return render(self, job)
+
+    monkeypatch.setattr(rule_pages.RulePages, "rule", rule)
+    monkeypatch.setattr(pages_module.LanguagePages, "render", interrupted)
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        build_site(archive, tmp_path / "site", index_search=False)
+    assert time.monotonic() - started < 15
+    assert not (tmp_path / "site").exists()
+
+
 def test_a_new_release_remakes_only_the_changelogs_it_changes_and_the_site_is_as_from_nothing(
     shared_archive, tmp_path, monkeypatch
 ):
