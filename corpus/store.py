@@ -251,7 +251,10 @@ class Archive:
             try:
                 found.append(_read_release(folder, lang, date, self.kind))
             except ArchiveError as error:  # one bad release costs only itself: said, left out
-                log.warning("%s: left out", error)
+                # named where the user can mend it, not in a snapshot's copy
+                log.warning(
+                    "%s: left out", str(error).replace(str(folder), str(self._live(folder)))
+                )
         self._listed[language] = (stamp, tuple(found))
         return found
 
@@ -346,6 +349,22 @@ class Archive:
             log.info("document %s: not in the cache, computing", release.key)
             self.derived.put(entry, pack_document(document))
         return document
+
+    def _is_release(self, folder: str) -> bool:
+        """Tell whether a folder holds a release.json (one still being written does not); one
+        that cannot be looked into is said, once, and left out."""
+        if os.path.isfile(os.path.join(folder, "release.json")):
+            return True
+        try:
+            os.listdir(folder)  # no release.json yet, or no way to look?
+        except (FileNotFoundError, NotADirectoryError):
+            return False
+        except OSError as error:
+            if folder not in _UNLISTABLE:
+                _UNLISTABLE.add(folder)
+                shown = self._live(Path(folder))
+                log.warning("%s: cannot be read (%s): left out", shown, error.strerror or error)
+        return False
 
     def _live(self, path: Path) -> Path:
         """Return where a file read from a snapshot lives in the archive itself."""
@@ -578,7 +597,7 @@ class Archive:
             for name in names:
                 match = _RELEASE_FOLDER.fullmatch(name)
                 folder = os.path.join(parent, name)
-                if not match or not os.path.isfile(os.path.join(folder, "release.json")):
+                if not match or not self._is_release(folder):
                     continue
                 if match["date"]:
                     chosen[match["date"]] = folder
@@ -589,6 +608,10 @@ class Archive:
                     yield lang, dt.date.fromisoformat(name), Path(folder)
                 except ValueError:
                     continue  # 2024-13-45: not a date, not a release
+
+
+# Release folders found unreadable in this process, said once each (listings repeat).
+_UNLISTABLE: set[str] = set()
 
 
 def kind_folder(root: Path, kind: DocKind) -> Path:

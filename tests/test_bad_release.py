@@ -59,6 +59,37 @@ def test_a_bad_release_json_is_named_and_left_out(archive, changes, why):
     assert old.exit_code == 0 and "2011-04-01" in old.stdout
 
 
+def test_a_build_names_a_bad_release_json_where_it_lives(archive, tmp_path):
+    """A build reads a snapshot of the archive; the warning names the archive's own file."""
+    _spoil(archive, "en/2011-05-01", flags=5)
+    out = tmp_path / "site"
+    built = CliRunner().invoke(main, ["--archive", str(archive), "build", "--out", str(out)])
+    assert built.exit_code == 0, built.output
+    warning = f"WARNING: {archive / 'en/2011-05-01/release.json'}: unreadable release metadata"
+    said = [line for line in built.stderr.splitlines() if "release.json" in line]
+    assert said and all(line.startswith(warning) for line in said), said
+
+
+def test_a_release_folder_that_cannot_be_read_is_named_and_left_out(archive, monkeypatch):
+    """As another user finds a folder of mode 000 (the tests run as root, whom no mode stops)."""
+    hidden = str(archive / "en/2011-05-01")
+    listdir, isfile = store.os.listdir, store.os.path.isfile
+
+    def refused(path):
+        if str(path) == hidden:
+            raise PermissionError(13, "Permission denied", path)
+        return listdir(path)
+
+    monkeypatch.setattr(store.os, "listdir", refused)
+    monkeypatch.setattr(store.os.path, "isfile", lambda p: not p.startswith(hidden) and isfile(p))
+    listed = CliRunner().invoke(main, ["--archive", str(archive), "releases"])
+    assert listed.exit_code == 0
+    assert [line.split()[1] for line in listed.stdout.splitlines()] == ["2011-04-01", "2011-07-15"]
+    assert listed.stderr.splitlines() == [
+        f"WARNING: {hidden}: cannot be read (Permission denied): left out"
+    ]
+
+
 def _spoil_document(root, key: str, spoil) -> None:
     path = root / key / "document.json"
     data = json.loads(path.read_text())
