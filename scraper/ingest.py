@@ -437,6 +437,8 @@ def _store_reading(
             outcome = _store(archive, release, whole, data, rendered, overrides.force, found_set[2])
             if outcome.status in STORED:
                 stored.add(release, whole or rendered.document_json)
+            if outcome.status in STORED or outcome.status == Status.UNCHANGED:
+                # an unchanged one too: a run stopped between storing it and this step
                 outcome = replace(outcome, also=tuple(_repair_again(archive, release, stored)))
     except (InputError, ArchiveError) as error:
         if wait and isinstance(error, _Shortfall):

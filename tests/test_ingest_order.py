@@ -48,3 +48,22 @@ def test_batches_newest_first_and_one_at_a_time_shuffled_give_the_batch_of_all(
     assert _release_files(alone.root) == expected
     # 2008-05-01's placeholders were read again when a nearer neighbour came, and it said so.
     assert any(line.startswith("repaired en/2008-05-01 SHM again") for line in said)
+
+
+def test_an_ingest_stopped_before_its_neighbour_repair_is_mended_by_running_it_again(
+    shared_archive, tmp_path, monkeypatch
+):
+    """2009-07-11 prints `?` for ™, repaired from 2009-09-04 once that is stored; a run killed
+    between storing 2009-09-04 and that repair is finished by the same ingest run again."""
+    from rulesarchive.scraper import ingest
+
+    files = [shared_archive / "en" / name for name in ("2009-07-08.txt", "2009-09-04.txt")]
+    whole = Archive(tmp_path / "whole")
+    ingest_paths(whole, files)
+    stopped = Archive(tmp_path / "stopped")
+    with monkeypatch.context() as killed:
+        killed.setattr(ingest, "_repair_again", lambda *_args: iter(()))
+        ingest_paths(stopped, files)
+    assert _release_files(stopped.root) != _release_files(whole.root)  # the repair was missed
+    ingest_paths(stopped, files)
+    assert _release_files(stopped.root) == _release_files(whole.root)
