@@ -23,6 +23,7 @@ from rulesarchive.corpus.store import (
     ArchiveError,
     check_language,
     document_from_json,
+    kind_folder,
     pack_document,
     render_document_json,
     render_rules_text,
@@ -434,12 +435,23 @@ def _store_reading(
         # Check and store under the writer lock: two ingests of one release cannot both add it.
         with archive.lock():
             release = _check_integrity(archive, document, release, overrides.force, rendered)
-            outcome = _store(archive, release, whole, data, rendered, overrides.force, found_set[2])
+            owed = _owed_repair(archive, release)
+            was_owed = owed.exists()  # a run was stopped between storing it and its repair
+            owed.parent.mkdir(parents=True, exist_ok=True)
+            owed.touch()
+            try:
+                outcome = _store(
+                    archive, release, whole, data, rendered, overrides.force, found_set[2]
+                )
+            except (InputError, ArchiveError):
+                if not was_owed:
+                    owed.unlink(missing_ok=True)
+                raise
             if outcome.status in STORED:
                 stored.add(release, whole or rendered.document_json)
-            if outcome.status in STORED or outcome.status == Status.UNCHANGED:
-                # an unchanged one too: a run stopped between storing it and this step
+            if outcome.status in STORED or (outcome.status == Status.UNCHANGED and was_owed):
                 outcome = replace(outcome, also=tuple(_repair_again(archive, release, stored)))
+            owed.unlink(missing_ok=True)
     except (InputError, ArchiveError) as error:
         if wait and isinstance(error, _Shortfall):
             raise
@@ -580,6 +592,13 @@ def _check_integrity(
 
 class _Shortfall(InputError):
     """A document far smaller than a neighbour (and whole by itself)."""
+
+
+def _owed_repair(archive: Archive, release: Release) -> Path:
+    """The mark of a release whose neighbours' placeholders are yet to be repaired again from
+    it: made before it is stored, removed after (see `_repair_again`)."""
+    folder = kind_folder(archive.root, archive.kind) / release.language
+    return folder / f".repair-{release.effective_date.isoformat()}"
 
 
 def _repair_again(archive: Archive, release: Release, stored: _Stored) -> Iterator[Outcome]:

@@ -4,6 +4,7 @@ import hashlib
 import random
 from pathlib import Path
 
+import pytest
 from rulesarchive.corpus.store import Archive
 from rulesarchive.scraper.ingest import ingest_paths
 
@@ -61,9 +62,20 @@ def test_an_ingest_stopped_before_its_neighbour_repair_is_mended_by_running_it_a
     whole = Archive(tmp_path / "whole")
     ingest_paths(whole, files)
     stopped = Archive(tmp_path / "stopped")
-    with monkeypatch.context() as killed:
-        killed.setattr(ingest, "_repair_again", lambda *_args: iter(()))
+    repair_again = ingest._repair_again
+
+    def interrupted(archive, release, stored):
+        if release.effective_date.isoformat() == "2009-09-04":
+            raise KeyboardInterrupt  # Ctrl-C (or kill -9) right after storing it
+        return repair_again(archive, release, stored)
+
+    with monkeypatch.context() as killed, pytest.raises(KeyboardInterrupt):
+        killed.setattr(ingest, "_repair_again", interrupted)
         ingest_paths(stopped, files)
     assert _release_files(stopped.root) != _release_files(whole.root)  # the repair was missed
     ingest_paths(stopped, files)
     assert _release_files(stopped.root) == _release_files(whole.root)
+    assert not list((stopped.root / "en").glob(".repair-*"))
+    with monkeypatch.context() as owed_nothing:  # unchanged files leave their neighbours be
+        owed_nothing.setattr(ingest, "_repair_again", lambda *_: pytest.fail("repaired again"))
+        ingest_paths(stopped, files)
