@@ -43,7 +43,7 @@ class Registry:
     """A language's permanent ids: the releases seen, each id's runs, and the aliases."""
 
     releases: tuple[dt.date, ...] = ()
-    ids: dict[str, tuple[Run, ...]] = field(default_factory=dict)  # in minting order
+    ids: dict[str, tuple[Run, ...]] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)  # alias -> the id it names
 
     def owners(self) -> dict[tuple[dt.date, str], str]:
@@ -102,10 +102,29 @@ def _run(text: str) -> Run:
     return Run(number, start, dt.date.fromisoformat(last) if last else start)
 
 
+def named_version(line_id: str) -> tuple[dt.date, str]:
+    """Return the version an id was minted from: '2009-07-11/508.3~2' is 508.3 of 2009-07-11
+    (an id not so named names none, and sorts first)."""
+    date, _, number = line_id.partition("~")[0].partition("/")
+    try:
+        return dt.date.fromisoformat(date), number
+    except ValueError:
+        return dt.date.min, line_id
+
+
+def mint_order(line_id: str) -> tuple[dt.date, str, int, str]:
+    """Sort key of ids, the registry's order: by the version each names, then its copy ('~2').
+
+    The order is the ids' own, not the order they were minted in, so the same ids make the
+    same file whatever order releases came in."""
+    copy = line_id.partition("~")[2]
+    return (*named_version(line_id), int(copy) if copy.isdigit() else 1, line_id)
+
+
 def render_registry(registry: Registry) -> str:
-    """Return a registry's file text (parse_registry reads it back)."""
+    """Return a registry's file text (parse_registry reads it back), its ids in mint_order."""
     rows = ["releases\t" + " ".join(date.isoformat() for date in registry.releases)]
-    for line_id, runs in registry.ids.items():
+    for line_id, runs in sorted(registry.ids.items(), key=lambda item: mint_order(item[0])):
         rows.append("\t".join(["id", line_id, *map(_render_run, runs)]))
     rows += [f"alias\t{alias}\t{target}" for alias, target in sorted(registry.aliases.items())]
     return "\n".join(rows) + "\n"

@@ -8,8 +8,16 @@ that version keeps it, whatever the aligner later pairs with it; other ids go to
 holds most of their (release, number) versions. Where two lines claim one id (a split), the
 one holding more of it keeps it and the other gets a new id; where a line holds versions of
 two ids no other line holds (a merge), it keeps the one named by its earliest version (else the
-one minted first) and the other becomes its alias. A line the registry knows nothing of is
-minted an id: its trace name, unless that was ever given (then `~2`, `~3`...).
+live one naming the earliest version) and the other becomes its alias. A line the registry
+knows nothing of is minted an id: its trace name, unless that was ever given (then `~2`...).
+
+An archive holding every release the registry lists records its lines' versions anew (a better
+aligner's pairs are kept). One lacking some of them traces poorer lines (a rule renumbered across
+a missing release looks like two): it changes no version the registry holds, each staying with
+the id that recorded it (an alias included), adds only the releases the registry does not list,
+and names a line made of recorded versions alone for the time being, without recording it. So
+the ids of such an archive, and its registry, depend on which releases it holds, never on the
+order they came in, and completing it gives the whole archive's registry.
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from rulesarchive.corpus.ids import Registry, Run
+from rulesarchive.corpus.ids import Registry, Run, mint_order, named_version
 from rulesarchive.corpus.model import Release
 from rulesarchive.differ.lineage import Line, Trace
 
@@ -41,12 +49,16 @@ def assign_ids(lines: Sequence[Line], releases: Sequence[Release], registry: Reg
     owners = registry.owners()
     points = [list(_points(line, dates)) for line in lines]
     # a retired id (an alias) comes back to the line that holds the version it names
-    registered = [*registry.ids, *registry.aliases]
-    version_of = {line_id: _named(line_id) for line_id in registered}
+    # of two ids naming one version ('~2'), the live one before a retired one
+    registered = sorted(
+        {*registry.ids, *registry.aliases}, key=lambda i: (i in registry.aliases, mint_order(i))
+    )
+    version_of = {line_id: named_version(line_id) for line_id in registered}
     named: dict[Point, list[str]] = {}
     for line_id in registered:
         named.setdefault(version_of[line_id], []).append(line_id)
     at_hand = set(dates)
+    anew = at_hand if set(registry.releases) <= at_hand else at_hand - set(registry.releases)
     votes: list[Counter[str]] = []
     born: list[set[Point]] = []
     for found in points:
@@ -65,30 +77,36 @@ def assign_ids(lines: Sequence[Line], releases: Sequence[Release], registry: Reg
             }
         )
         votes.append(counted)
-    minted = {line_id: order for order, line_id in enumerate(registered)}
-    ids = _matched(votes, born, minted, version_of)
+    rank = {line_id: order for order, line_id in enumerate(registered)}
+    ids = _matched(votes, born, rank, version_of)
     taken = set(ids.values())
     aliases = {alias: to for alias, to in registry.aliases.items() if alias not in taken}
     for place, counted in enumerate(votes):
         # a merge: the ids only this line holds name one rule; the one named by the line's
-        # earliest version stays (else the first minted)
+        # earliest version stays (else the live one naming the earliest version)
         merged = [i for i in counted if i == ids.get(place) or i not in taken]
         if len(merged) > 1:
-            ids[place] = min(merged, key=lambda i: (_held(version_of[i], born[place]), minted[i]))
+            ids[place] = min(merged, key=lambda i: (_held(version_of[i], born[place]), rank[i]))
             aliases |= {line_id: ids[place] for line_id in merged if line_id != ids[place]}
             taken.update(merged)
     given = set(registered) | set(aliases)
+    for_now: set[str] = set()  # named for the time being: made of recorded versions alone
     for place, line in enumerate(lines):
         if place not in ids:
             ids[place] = _mint(line.id, given)
             given.add(ids[place])
-    held = _points_by_id(owners, dates, points, ids, aliases)
+            if all(date not in anew for date, _number in points[place]):
+                for_now.add(ids[place])
+    held = _points_by_id(owners, points, ids, anew)
     known = tuple(sorted(set(registry.releases) | set(dates)))
-    order = [*registry.ids, *(ids[place] for place in range(len(lines)))]
+    order = [
+        *registry.ids,
+        *(ids[place] for place in range(len(lines)) if ids[place] not in for_now),
+    ]
     runs = {
         line_id: _runs(held.get(line_id, []), known)
         for line_id in dict.fromkeys(order)
-        if line_id not in aliases
+        if line_id not in aliases or line_id in held
     }
     given_ids = {line.id: ids[place] for place, line in enumerate(lines)}
     return Identity(given_ids, Registry(known, runs, aliases))
@@ -100,15 +118,6 @@ def _points(line: Line, dates: Sequence[dt.date]) -> Iterable[Point]:
             yield dates[index], stretch.rule.number
 
 
-def _named(line_id: str) -> Point:
-    """The version an id was minted from: '2009-07-11/508.3~2' is 508.3 of 2009-07-11."""
-    date, _, number = line_id.partition("~")[0].partition("/")
-    try:
-        return dt.date.fromisoformat(date), number
-    except ValueError:  # not a minted name: it names no version
-        return dt.date.min, line_id
-
-
 def _held(version: Point, born: set[Point]) -> Point:
     """Sort key: the version an id names when the line holds it, else after every version."""
     return version if version in born else _UNBORN
@@ -117,12 +126,13 @@ def _held(version: Point, born: set[Point]) -> Point:
 def _matched(
     votes: Sequence[Counter[str]],
     born: Sequence[set[Point]],
-    minted: dict[str, int],
+    rank: dict[str, int],
     version_of: dict[str, Point],
 ) -> dict[int, str]:
     """Pair lines with registered ids: each id with the line holding the version it names
-    (the earliest such version first, then the id minted first), then the pairs sharing most
-    versions first."""
+    (the earliest such version first, then a live id before a retired one and the first in
+    mint_order, then the line sharing more of its versions: two lines claim one id whose
+    version is of a release not at hand), then the pairs sharing most versions first."""
     # an id whose version some line holds goes to that line, or to none
     claimed = {
         line_id
@@ -132,9 +142,9 @@ def _matched(
     }
     pairs = sorted(
         (
-            (version_of[line_id], minted[line_id], place, line_id)
+            (version_of[line_id], rank[line_id], -count, place, line_id)
             if version_of[line_id] in born[place]
-            else (_UNBORN, -count, place, line_id)
+            else (_UNBORN, 0, -count, place, line_id)
         )
         for place, counted in enumerate(votes)
         for line_id, count in counted.items()
@@ -142,7 +152,7 @@ def _matched(
     )
     ids: dict[int, str] = {}
     taken: set[str] = set()
-    for _version, _order, place, line_id in pairs:
+    for _version, _order, _count, place, line_id in pairs:
         if place not in ids and line_id not in taken:
             ids[place] = line_id
             taken.add(line_id)
@@ -160,29 +170,19 @@ def _mint(name: str, given: set[str]) -> str:
 
 def _points_by_id(
     owners: dict[Point, str],
-    dates: Sequence[dt.date],
     points: Sequence[list[Point]],
     ids: dict[int, str],
-    aliases: dict[str, str],
+    anew: set[dt.date],
 ) -> dict[str, list[Point]]:
-    """Return each id's versions: the lines' own, and the registry's in releases not at hand."""
-    at_hand = set(dates)
+    """Return each id's versions: the lines' own in the releases recorded anew, the registry's
+    in the others (with the id that recorded them, though it be an alias now)."""
     held: dict[str, list[Point]] = {}
     for point, line_id in owners.items():
-        if point[0] not in at_hand:
-            held.setdefault(_final(line_id, aliases), []).append(point)
+        if point[0] not in anew:
+            held.setdefault(line_id, []).append(point)
     for place, found in enumerate(points):
-        held.setdefault(ids[place], []).extend(found)
+        held.setdefault(ids[place], []).extend(point for point in found if point[0] in anew)
     return held
-
-
-def _final(line_id: str, aliases: dict[str, str]) -> str:
-    """Follow aliases to the id they name now."""
-    seen = {line_id}
-    while line_id in aliases and aliases[line_id] not in seen:
-        line_id = aliases[line_id]
-        seen.add(line_id)
-    return line_id
 
 
 def _runs(points: list[Point], releases: Sequence[dt.date]) -> tuple[Run, ...]:
