@@ -300,11 +300,12 @@ def _render(
             )
             indexer.start(language)
     assert first_pages is not None
+    read = [tournament_site.gather_kind(document) for document in documents]
     tell("writing the JSON API", 0, 1)
-    request = json_api.Request(gathered, every_check, reports, options.diffs)
+    tournament = [(kind.source, kind.data) for kind in read]
+    request = json_api.Request(gathered, every_check, reports, options.diffs, tournament)
     json_api.write_api(output, archive, request, base_url)
     tell("writing the JSON API", 1, 1)
-    read = [tournament_site.gather_kind(document) for document in documents]
     cited = {kind.data.releases[0].kind: kind.data for kind in read}
     if "en" in gathered:
         cited[DocKind.CR] = gathered["en"]

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rulesarchive.corpus.derived import Kind, code_version, entry_key
-from rulesarchive.corpus.model import Document, Release
+from rulesarchive.corpus.model import DocKind, Document, Release
 from rulesarchive.differ.history import History
 from rulesarchive.differ.language import Language, data_version
 from rulesarchive.differ.lineage import Line, line_versions
@@ -42,7 +42,9 @@ from rulesarchive.differ.release_report import (
     rule_data,
 )
 from rulesarchive.differ.report import check_data, diff_data, history_data, translation_data
+from rulesarchive.differ.sections import headings, units
 from rulesarchive.differ.translations import TranslationReport
+from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.output import Output
 from rulesarchive.site_builder.source import Source
 
@@ -58,48 +60,108 @@ _BATCH = 16
 @dataclass(frozen=True, slots=True)
 class Request:
     """What the API is written from: the gathered languages with their checks and newest
-    translation reports, and the pairs of releases whose diff was asked for."""
+    translation reports, the pairs of releases whose diff was asked for, and the other kinds
+    of document (MTR, IPG), each gathered from its own library (`documents`)."""
 
     gathered: dict[str, Language]
     checks: dict[str, LanguageCheck]
     reports: dict[str, TranslationReport]
     pairs: Sequence[tuple[Release, Release]] = ()
+    documents: Sequence[tuple[Source, Language]] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class _Volume:
+    """One language of one kind of document, as its files are written: read through
+    `source`; with its check (None: none written, a tournament document's), English's
+    gathering and its newest translation report (a translation's)."""
+
+    source: Source
+    data: Language
+    checked: LanguageCheck | None = None
+    english: Language | None = None
+    report: TranslationReport | None = None
+
+    @property
+    def kind(self) -> DocKind:
+        return self.data.releases[0].kind
+
+
+def folder(kind: DocKind, language: str) -> str:
+    """Return the API folder of a kind's files in a language, as the site's pages are
+    placed: the CR's 'api/v1/en', a tournament document's 'api/v1/mtr/en'."""
+    return f"{ROOT}/{paths.folder(kind, language)}"
 
 
 def release_folder(release: Release) -> str:
-    """Return the API folder of a release's files ('api/v1/en/releases/2024-11-08')."""
-    return f"{ROOT}/{release.language}/releases/{release.effective_date.isoformat()}"
+    """Return the API folder of a release's files ('api/v1/en/releases/2024-11-08',
+    'api/v1/mtr/en/releases/2021-07-23')."""
+    date = release.effective_date.isoformat()
+    return f"{folder(release.kind, release.language)}/releases/{date}"
 
 
 def diff_path(old: Release, new: Release) -> str:
     """Return the path of the diff of two releases (api/v1/en/diffs/OLD..NEW.json.gz)."""
-    return f"{ROOT}/{old.language}/diffs/{old.effective_date}..{new.effective_date}.json.gz"
+    dates = f"{old.effective_date}..{new.effective_date}"
+    return f"{folder(old.kind, old.language)}/diffs/{dates}.json.gz"
 
 
 def write_api(output: Output, archive: Source, request: Request, base_url: str) -> None:
     """Write every file of the API into the site being built."""
-    version = data_version(request.gathered.values(), API_VERSION)
-    for language, data in request.gathered.items():
-        english = request.gathered.get("en") if language != "en" else None
-        _write_releases(output, archive, data, request.checks[language], english)
-        _write_documents(output, archive, data)
-        stamp = _stamp(data, base_url)
-        if not all([output.fresh(path, stamp) for path in _paths(data)]):
-            _write_rules(output, archive, data, stamp)
-        translation = f"{ROOT}/{language}/translation.json"
-        if english is not None and language in request.reports:
-            stamp = repr((stamp, english.prefix[-1]))  # compared with every English release
-            if not output.fresh(translation, stamp):
-                report = translation_data(request.reports[language])
-                output.write(translation, json_text(report), stamp)
+    volumes = _volumes(archive, request)
+    version = data_version([volume.data for volume in volumes], API_VERSION)
+    for volume in volumes:
+        _write_volume(output, volume, base_url)
     for old, new in request.pairs:
         path = diff_path(old, new)
         stamp = repr((code_version(), old, new))
         if not output.fresh(path, stamp):
             changes = diff_data(old, new, archive.diff(old, new))
             output.write(path, _packed(json_text(changes)), stamp)
-    _write_bulk(output, request.gathered, version, base_url)
-    _write_latest(output, request.gathered, version, base_url)
+    _write_bulk(output, volumes, version, base_url)
+    _write_latest(output, volumes, version, base_url)
+
+
+def _volumes(archive: Source, request: Request) -> list[_Volume]:
+    """Each language of the CR (English first), then each other kind of document."""
+    found = []
+    for language, data in request.gathered.items():
+        english = request.gathered.get("en") if language != "en" else None
+        report = request.reports.get(language)
+        found.append(_Volume(archive, data, request.checks[language], english, report))
+    return found + [_Volume(source, data) for source, data in request.documents]
+
+
+def _write_volume(output: Output, volume: _Volume, base_url: str) -> None:
+    """Write the files of one language of one kind of document."""
+    data, english = volume.data, volume.english
+    _write_releases(output, volume)
+    _write_documents(output, volume.source, data)
+    stamp = _stamp(data, base_url)
+    if not all([output.fresh(path, stamp) for path in _paths(volume)]):
+        _write_rules(output, volume.source, data, stamp)
+    translation = f"{_top(data)}/translation.json"
+    if english is not None and volume.report is not None:
+        stamp = repr((stamp, english.prefix[-1]))  # compared with every English release
+        if not output.fresh(translation, stamp):
+            output.write(translation, json_text(translation_data(volume.report)), stamp)
+
+
+def _kind_of(data: Language) -> DocKind:
+    return data.releases[0].kind
+
+
+def _top(data: Language) -> str:
+    """The API folder of a gathered language's files ('api/v1/en', 'api/v1/mtr/en')."""
+    return folder(_kind_of(data), data.language)
+
+
+def _named(data: Language) -> dict[str, str]:
+    """What names the document a file is of: its language, and its kind unless the CR's
+    (whose files name none, as `diff --format json` does)."""
+    kind = _kind_of(data)
+    named = {"language": data.language}
+    return named if kind == DocKind.CR else {"doc": kind.value, **named}
 
 
 def _stamp(data: Language, base_url: str) -> str:
@@ -108,44 +170,40 @@ def _stamp(data: Language, base_url: str) -> str:
     return repr((code_version(), data.prefix[-1], sorted(data.aliases.items()), base_url))
 
 
-def _paths(data: Language) -> list[str]:
+def _paths(volume: _Volume) -> list[str]:
     """The files of a language made from all its releases (not those of one release, the
     releases read whole, the list of bulk files, the pointer or the diffs)."""
-    found = [f"{ROOT}/{data.language}/releases.json", f"{ROOT}/{data.language}/rules.json"]
-    found += [f"{ROOT}/{data.language}/glossary.json", _bulk_path(data.language)]
-    found += [f"{ROOT}/{data.language}/document.json.gz"]
-    return found + [
-        _section_path(data.language, s) for s in sorted({_section(ln) for ln in data.lines})
-    ]
+    data = volume.data
+    top = _top(data)
+    found = [f"{top}/releases.json", f"{top}/rules.json", _bulk_path(data)]
+    found += [f"{top}/glossary.json"] if volume.kind == DocKind.CR else []
+    found += [f"{top}/document.json.gz"]
+    return found + [_section_path(data, s) for s in sorted({_section(ln) for ln in data.lines})]
 
 
-def _write_releases(
-    output: Output,
-    archive: Source,
-    data: Language,
-    checked: LanguageCheck,
-    english: Language | None,
-) -> None:
-    """Write each release's changelog and check, unless made from the same releases (those
-    up to it, and English's for a translation) last time."""
+def _write_releases(output: Output, volume: _Volume) -> None:
+    """Write each release's changelog and check (when checked), unless made from the same
+    releases (those up to it, and English's for a translation) last time."""
+    data, checked, english = volume.data, volume.checked, volume.english
     for index, release in enumerate(data.releases):
-        folder = release_folder(release)
+        at = release_folder(release)
         stamp = repr((code_version(), data.prefix[index], english and english.prefix[-1]))
-        if not output.fresh(f"{folder}/check.json.gz", stamp):
-            check = check_data(archive.check_release(release, checked))
-            output.write(f"{folder}/check.json.gz", _packed(json_text(check)), stamp)
+        if checked is not None and not output.fresh(f"{at}/check.json.gz", stamp):
+            check = check_data(volume.source.check_release(release, checked))
+            output.write(f"{at}/check.json.gz", _packed(json_text(check)), stamp)
         diff = data.diffs[index]
-        if index and diff is not None and not output.fresh(f"{folder}/changelog.json.gz", stamp):
-            fixes = checked.fixes[index] if checked.fixes else {}
+        if index and diff is not None and not output.fresh(f"{at}/changelog.json.gz", stamp):
+            # the reference check reads CR citations only: no fixes in another kind's
+            fixes = checked.fixes[index] if checked is not None and checked.fixes else {}
             before = data.releases[index - 1]
             changes = diff_data(before, release, mark_fixes(diff, fixes), fixes)
-            output.write(f"{folder}/changelog.json.gz", _packed(json_text(changes)), stamp)
+            output.write(f"{at}/changelog.json.gz", _packed(json_text(changes)), stamp)
 
 
 def _write_documents(output: Output, archive: Source, data: Language) -> None:
     """Write every release read whole into the language's bulk file: an xz stream per
     `_BATCH` releases (each kept in the store by what its releases say), then the end."""
-    path = _documents_path(data.language)
+    path = _documents_path(data)
     aliases = repr(sorted(data.aliases.items()))
     stamp = repr((code_version(), data.prefix[-1], aliases))
     if output.fresh(path, stamp):
@@ -169,7 +227,7 @@ def _write_documents(output: Output, archive: Source, data: Language) -> None:
                 for index, r in zip(batch, data.releases[batch.start : batch.stop], strict=True)
             ]
             if i == 0:
-                pieces.insert(0, compact_json({"language": data.language})[:-1] + ',"documents":[')
+                pieces.insert(0, compact_json(_named(data))[:-1] + ',"documents":[')
             streams[i] = lzma.compress("".join(pieces).encode(), preset=3)
         archive.derived.put_many((keys[i], streams[i]) for i in missing)
     end = lzma.compress(_documents_end(data.releases[-1].effective_date).encode(), preset=3)
@@ -183,14 +241,18 @@ def _documents_end(updated: dt.date) -> str:
 
 def _document(release: Release, document: Document, shot: Snapshot) -> dict[str, object]:
     """Return a release read whole, as the JSON export gives a release (no changes): each
-    rule with the id of the line that holds it there (`shot`)."""
+    rule with the id of the line that holds it there (`shot`). A tournament document's
+    rules are its units (its sections' texts and parts), its headings its sections' titles,
+    and it says the title it prints (the MTR was the DCI Universal Tournament Rules)."""
     ids: dict[str, list[str]] = {}  # two for a number printed twice
     for line_id, rule in shot.rules:
         ids.setdefault(rule.number, []).append(line_id)
+    titled = {"title": document.title} if release.kind != DocKind.CR else {}
     return {
         **release_summary(release),
-        "headings": list(map(heading_data, document.headings)),
-        "rules": [rule_data(ids[rule.number].pop(0), rule) for rule in document.rules],
+        **titled,
+        "headings": list(map(heading_data, headings(document))),
+        "rules": [rule_data(ids[rule.number].pop(0), rule) for rule in units(document)],
         "glossary": list(map(entry_data, document.glossary)),
     }
 
@@ -201,13 +263,14 @@ def _section(line: Line) -> str:
     return section if _SECTION.fullmatch(section) else "other"
 
 
-def _section_path(language: str, section: str) -> str:
-    return f"{ROOT}/{language}/rules/{section}.json.gz"
+def _section_path(data: Language, section: str) -> str:
+    return f"{_top(data)}/rules/{section}.json.gz"
 
 
 def rule_document(data: Language, line: Line, aliases: Sequence[str]) -> dict[str, object]:
-    """Return one rule's API document: its id, the ids retired into it, its text now (or
-    last), every number, and its history as `history --format json` prints it."""
+    """Return one rule's (or a tournament document's section's or part's) API document: its
+    id, the ids retired into it, its text now (or last), every number, and its history as
+    `history --format json` (with its `--doc`) prints it."""
     releases = data.releases
     history = History(line.rule.number, line.numbers, line_versions(line, releases))
     return {
@@ -220,16 +283,16 @@ def rule_document(data: Language, line: Line, aliases: Sequence[str]) -> dict[st
         "numbers": list(line.numbers),
         "first": releases[line.first].effective_date.isoformat(),
         "last": releases[line.last].effective_date.isoformat(),
-        "history": history_data(history),
+        "history": history_data(history, _kind_of(data)),
     }
 
 
 def _write_rules(output: Output, archive: Source, data: Language, stamp: str) -> None:
     """Write the list of releases, the rules by section and their index and bulk file, and
     the newest release read whole and its glossary."""
-    language = data.language
+    top, named = _top(data), _named(data)
     listed = json_text([release_summary(release) for release in data.releases])
-    output.write(f"{ROOT}/{language}/releases.json", listed, stamp)
+    output.write(f"{top}/releases.json", listed, stamp)
     retired: dict[str, list[str]] = {}
     for alias, line_id in sorted(data.aliases.items()):
         retired.setdefault(line_id, []).append(alias)
@@ -238,29 +301,31 @@ def _write_rules(output: Output, archive: Source, data: Language, stamp: str) ->
         document = rule_document(data, line, retired.get(line.id, []))
         sections.setdefault(_section(line), []).append(document)
     for section, rules in sorted(sections.items()):
-        body = {"language": language, "section": section, "rules": rules}
-        output.write(_section_path(language, section), _packed(compact_json(body)), stamp)
+        body = {**named, "section": section, "rules": rules}
+        output.write(_section_path(data, section), _packed(compact_json(body)), stamp)
     every = [rule for _, rules in sorted(sections.items()) for rule in rules]
     updated = data.releases[-1].effective_date.isoformat()
-    bulk = compact_json({"language": language, "updated": updated, "rules": every})
-    output.write(_bulk_path(language), _packed(bulk), stamp)
+    bulk = compact_json({**named, "updated": updated, "rules": every})
+    output.write(_bulk_path(data), _packed(bulk), stamp)
     index = {
-        "language": language,
+        **named,
         "numbers": _holders(data),
         "ids": {line.id: _section(line) for line in data.lines},
         "aliases": dict(sorted(data.aliases.items())),
     }
-    output.write(f"{ROOT}/{language}/rules.json", compact_json(index), stamp)
+    output.write(f"{top}/rules.json", compact_json(index), stamp)
     newest = archive.load(data.releases[-1])
     shot = snapshots(data.lines, [()] * len(data.releases), start=len(data.releases) - 1)[0]
     whole = compact_json(_document(data.releases[-1], newest, shot))
-    output.write(f"{ROOT}/{language}/document.json.gz", _packed(whole), stamp)
+    output.write(f"{top}/document.json.gz", _packed(whole), stamp)
+    if _kind_of(data) != DocKind.CR:
+        return  # a tournament document has no glossary
     glossary = {
-        "language": language,
+        "language": data.language,
         "release": release_label(data.releases[-1]),
         "glossary": list(map(entry_data, newest.glossary)),
     }
-    output.write(f"{ROOT}/{language}/glossary.json", json_text(glossary), stamp)
+    output.write(f"{top}/glossary.json", json_text(glossary), stamp)
 
 
 def _holders(data: Language) -> dict[str, str]:
@@ -274,29 +339,39 @@ def _holders(data: Language) -> dict[str, str]:
     return {number: line_id for number, (_, line_id) in sorted(held.items())}
 
 
-# Each kind of bulk file: its name, its description, and how it is compressed.
+# Each kind of bulk file: its name, its description, and how it is compressed; the words of
+# a tournament document's (its rules are its sections' texts and parts, its releases versions).
 _BULK = {
     "rules": ("rule", "Every rule that ever was, with its id, aliases and history.", "gzip"),
     "documents": ("release read whole", "Every release read whole, oldest first.", "xz"),
 }
+_TOURNAMENT_BULK = {
+    "rules": (
+        "section and part",
+        "Every section and part that ever was, with its id, aliases and history.",
+    ),
+    "documents": ("version read whole", "Every version read whole, oldest first."),
+}
 
 
-def _write_bulk(output: Output, gathered: dict[str, Language], version: str, base_url: str) -> None:
+def _write_bulk(output: Output, volumes: list[_Volume], version: str, base_url: str) -> None:
     """Write the list of the bulk files, each with its size and sha256, compressed and not."""
     listed = []
-    for language, data in gathered.items():
-        for kind, path in (
-            ("rules", _bulk_path(language)),
-            ("documents", _documents_path(language)),
-        ):
+    for volume in volumes:
+        data = volume.data
+        for kind, path in (("rules", _bulk_path(data)), ("documents", _documents_path(data))):
             name, description, encoding = _BULK[kind]
+            title = f"Every {data.language} {name}"
+            if volume.kind != DocKind.CR:
+                name, description = _TOURNAMENT_BULK[kind]
+                title = f"Every {volume.kind.upper()} {data.language} {name}"
             packed = output.current(path).read_bytes()
             size, digest = _unpacked(packed, encoding)
             listed.append(
                 {
                     "type": kind,
-                    "language": language,
-                    "name": f"Every {language} {name}",
+                    **_named(data),
+                    "name": title,
                     "description": description,
                     "updated": data.releases[-1].effective_date.isoformat(),
                     "data_version": version,
@@ -330,42 +405,62 @@ def _unpacked(packed: bytes, encoding: str) -> tuple[int, str]:
     return size, digest.hexdigest()
 
 
-def _bulk_path(language: str) -> str:
-    return f"{ROOT}/bulk/rules-{language}.json.gz"
+def _place(data: Language) -> str:
+    """A gathered language's name in the bulk files' names: 'en', 'mtr-en' (as the site's
+    data folders name a tournament document's)."""
+    kind = _kind_of(data)
+    return data.language if kind == DocKind.CR else f"{kind}-{data.language}"
 
 
-def _documents_path(language: str) -> str:
-    return f"{ROOT}/bulk/documents-{language}.json.xz"
+def _bulk_path(data: Language) -> str:
+    return f"{ROOT}/bulk/rules-{_place(data)}.json.gz"
 
 
-def _write_latest(
-    output: Output, gathered: dict[str, Language], version: str, base_url: str
-) -> None:
-    """Write the pointer to each language's newest release and every other entry point."""
-    api = f"{base_url}{ROOT}"
-    languages = {}
-    for language, data in gathered.items():
-        newest = data.releases[-1]
-        folder = f"{base_url}{release_folder(newest)}"
-        languages[language] = {
-            "release": release_summary(newest),
-            "document": f"{api}/{language}/document.json.gz",
-            "changelog": f"{folder}/changelog.json.gz" if len(data.releases) > 1 else None,
-            "check": f"{folder}/check.json.gz",
-            "releases": f"{api}/{language}/releases.json",
-            "rules": f"{api}/{language}/rules.json",
-            "glossary": f"{api}/{language}/glossary.json",
-            "translation": f"{api}/{language}/translation.json" if language != "en" else None,
-        }
-    updated = max(data.releases[-1].effective_date for data in gathered.values())
-    latest = {
+def _documents_path(data: Language) -> str:
+    return f"{ROOT}/bulk/documents-{_place(data)}.json.xz"
+
+
+def _write_latest(output: Output, volumes: list[_Volume], version: str, base_url: str) -> None:
+    """Write the pointer to each language's newest release and every other entry point, and
+    to each other kind of document's (`documents`, only when the archive holds one)."""
+    languages: dict[str, dict[str, object]] = {}
+    documents: dict[str, dict[str, dict[str, object]]] = {}
+    for volume in volumes:
+        pointers = _pointers(volume, base_url)
+        if volume.kind == DocKind.CR:
+            languages[volume.data.language] = pointers
+        else:
+            documents.setdefault(volume.kind.value, {})[volume.data.language] = pointers
+    updated = max(volume.data.releases[-1].effective_date for volume in volumes)
+    latest: dict[str, object] = {
         "api_version": API_VERSION,
         "data_version": version,
         "updated": updated.isoformat(),
-        "bulk_data": f"{api}/bulk-data.json",
+        "bulk_data": f"{base_url}{ROOT}/bulk-data.json",
         "languages": languages,
     }
+    if documents:
+        latest["documents"] = documents
     output.write(f"{ROOT}/latest.json", json_text(latest))
+
+
+def _pointers(volume: _Volume, base_url: str) -> dict[str, object]:
+    """The newest release of a language of a kind and the addresses of its files."""
+    data = volume.data
+    top, newest = f"{base_url}{_top(data)}", data.releases[-1]
+    at = f"{base_url}{release_folder(newest)}"
+    found: dict[str, object] = {
+        "release": release_summary(newest),
+        "document": f"{top}/document.json.gz",
+        "changelog": f"{at}/changelog.json.gz" if len(data.releases) > 1 else None,
+    }
+    if volume.checked is not None:
+        found["check"] = f"{at}/check.json.gz"
+    found |= {"releases": f"{top}/releases.json", "rules": f"{top}/rules.json"}
+    if volume.kind == DocKind.CR:
+        found["glossary"] = f"{top}/glossary.json"
+        found["translation"] = f"{top}/translation.json" if data.language != "en" else None
+    return found
 
 
 def _packed(text: str) -> bytes:
