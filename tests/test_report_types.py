@@ -42,6 +42,7 @@ OBJECTS = [
     ("check.schema.json", ("$defs", "reference"), types.ReferenceJson),
     ("check.schema.json", ("$defs", "problem"), types.ProblemJson),
     ("releases.schema.json", ("$defs", "release"), types.RulesReleaseJson),
+    ("releases.schema.json", ("$defs", "doc_release"), types.DocReleaseJson),
     ("document.schema.json", ("$defs", "rule"), types.RuleJson),
     ("document.schema.json", ("properties", "headings", "items"), types.HeadingJson),
     ("document.schema.json", ("properties", "glossary", "items"), types.EntryJson),
