@@ -11,6 +11,7 @@ import hashlib
 import json
 import lzma
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -30,21 +31,23 @@ from tests.site_fixture import fixture_archive, save_release
 
 BASE = "https://rules.example/"
 PAIR = ("2010-02-01", "2019-05-03")
+# A language's folder under api/v1/: the CR's 'en', a tournament document's 'mtr/en'.
+LANG = r"(?:(?:mtr|ipg)/)?[a-zA-Z-]+"
 # Each file of the API, by the path it has under api/v1/, and the schema of its JSON.
 SCHEMAS = [
     (r"latest\.json", "latest.schema.json"),
     (r"bulk-data\.json", "bulk-data.schema.json"),
     (r"bulk/rules-[a-zA-Z-]+\.json\.gz", "rules.schema.json"),
-    (r"[a-zA-Z-]+/releases\.json", "releases.schema.json"),
+    (LANG + r"/releases\.json", "releases.schema.json"),
     (r"bulk/documents-[a-zA-Z-]+\.json\.xz", "documents.schema.json"),
-    (r"[a-zA-Z-]+/document\.json\.gz", "document.schema.json"),
-    (r"[a-zA-Z-]+/releases/[0-9-]+/changelog\.json\.gz", "diff.schema.json"),
-    (r"[a-zA-Z-]+/releases/[0-9-]+/check\.json\.gz", "check.schema.json"),
-    (r"[a-zA-Z-]+/diffs/[0-9-]+\.\.[0-9-]+\.json\.gz", "diff.schema.json"),
-    (r"[a-zA-Z-]+/rules\.json", "rule-index.schema.json"),
-    (r"[a-zA-Z-]+/rules/[0-9a-zA-Z-]+\.json\.gz", "rules.schema.json"),
-    (r"[a-zA-Z-]+/glossary\.json", "glossary.schema.json"),
-    (r"[a-zA-Z-]+/translation\.json", "translation.schema.json"),
+    (LANG + r"/document\.json\.gz", "document.schema.json"),
+    (LANG + r"/releases/[0-9-]+/changelog\.json\.gz", "diff.schema.json"),
+    (LANG + r"/releases/[0-9-]+/check\.json\.gz", "check.schema.json"),
+    (LANG + r"/diffs/[0-9-]+\.\.[0-9-]+\.json\.gz", "diff.schema.json"),
+    (LANG + r"/rules\.json", "rule-index.schema.json"),
+    (LANG + r"/rules/[0-9a-zA-Z-]+\.json\.gz", "rules.schema.json"),
+    (LANG + r"/glossary\.json", "glossary.schema.json"),
+    (LANG + r"/translation\.json", "translation.schema.json"),
 ]
 
 
@@ -88,12 +91,12 @@ def _run(archive: Path, *arguments: str) -> str:
     return result.output
 
 
-def test_every_api_file_validates_against_its_schema(built):
-    _, site = built
+def validate_api(site: Path, chosen: Callable[[str], bool] = bool) -> set[str]:
+    """Validate every file of a built site's API (or those `chosen` by their path under
+    api/v1/) against its schema; return the schemas used."""
     registry = _registry()
-    files = _api_files(site)
     seen = set()
-    for path in files:
+    for path in filter(chosen, _api_files(site)):
         names = [name for pattern, name in SCHEMAS if re.fullmatch(pattern, path)]
         assert len(names) == 1, f"{path}: no schema (or more than one)"
         schema = registry.contents(
@@ -105,7 +108,13 @@ def test_every_api_file_validates_against_its_schema(built):
         )
         validator.validate(_json(site, path))
         seen.add(names[0])
-    assert seen == {name for _, name in SCHEMAS}  # each kind of file is written and checked
+    return seen
+
+
+def test_every_api_file_validates_against_its_schema(built):
+    _, site = built
+    # each kind of file is written and checked
+    assert validate_api(site) == {name for _, name in SCHEMAS}
 
 
 def test_a_releases_changelog_and_check_are_what_the_commands_print(built):

@@ -5,26 +5,15 @@ from __future__ import annotations
 
 import filecmp
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 from rulesarchive.corpus.model import DocKind
-from rulesarchive.scraper.ingest import ingest_paths
-from rulesarchive.site_builder.build import build_site, sample_archive
 
 from rulesarchive.library import Library
 from tests.linkcheck import broken_links
-from tests.made_once import made_once
+from tests.tournament_fixture import tournament_sites
 
-# Two MTRs (the 2009-07-01 renumbering into sections 1-10) and two IPGs (2015-07-17: Missed
-# Trigger's Upgrade split out of its Philosophy, section 1.1 on REL removed).
-FILES = (
-    "mtr/mtr-2008-03-01.txt",
-    "mtr/mtr-2009-06-20.txt",
-    "ipg/ipg-2015-03-27.pdf",
-    "ipg/ipg-2015-07-17.pdf",
-)
 # Files every page of the site lists or sums up: what a new kind of page changes.
 SITE_WIDE = {"index.html", "search.html", "sitemap.xml", ".manifest.json"}
 
@@ -32,18 +21,7 @@ SITE_WIDE = {"index.html", "search.html", "sitemap.xml", ".manifest.json"}
 @pytest.fixture(scope="module")
 def sites(policy_archive: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """Build the shipped sample (CR only), then the same with the MTRs and IPGs ingested."""
-
-    def build(folder: Path) -> None:
-        root = folder / "archive"
-        shutil.copytree(sample_archive(), root)
-        build_site(Library(root), folder / "cr-only", index_search=False)
-        library = Library(root)
-        ingest_paths(library.archive, [policy_archive / name for name in FILES])
-        kinds = [library.of_kind(DocKind.MTR), library.of_kind(DocKind.IPG)]
-        build_site(library, folder / "site", documents=kinds)
-
-    folder, _ = made_once(tmp_path_factory, "tournament-site", build)
-    return folder / "cr-only", folder / "site"
+    return tournament_sites(policy_archive, tmp_path_factory)
 
 
 def _text(page: Path, inline: bool = False) -> str:
