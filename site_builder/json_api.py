@@ -13,6 +13,10 @@ gzipped document per release took 30 MB. A rebuild costs what changed: each file
 the releases it is made from (a release's changelog and check by those up to it), and each
 stream of releases read whole is kept in the store of derived data, so a release added
 compresses the last stream again, not the file.
+
+The other kinds of document (MTR, IPG) have the same files, written by the same functions,
+under their pages' folder (`api/v1/mtr/en/`): their rules are their units (sections' texts
+and parts), and they have no check, glossary or translation.
 """
 
 from __future__ import annotations
@@ -84,7 +88,8 @@ class _Volume:
 
     @property
     def kind(self) -> DocKind:
-        return self.data.releases[0].kind
+        """The kind of document its releases are."""
+        return _kind_of(self.data)
 
 
 def folder(kind: DocKind, language: str) -> str:
