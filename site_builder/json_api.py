@@ -16,7 +16,7 @@ compresses the last stream again, not the file.
 
 The other kinds of document (MTR, IPG) have the same files, written by the same functions,
 under their pages' folder (`api/v1/mtr/en/`): their rules are their units (sections' texts
-and parts), and they have no check, glossary or translation.
+and parts), and they have no glossary or translation.
 """
 
 from __future__ import annotations
@@ -27,8 +27,9 @@ import hashlib
 import lzma
 import re
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache, partial
 
 from rulesarchive.corpus.derived import Kind, code_version, entry_key
 from rulesarchive.corpus.model import DocKind, Document, Release
@@ -77,14 +78,17 @@ class Request:
 @dataclass(frozen=True, slots=True)
 class _Volume:
     """One language of one kind of document, as its files are written: read through
-    `source`; with its check (None: none written, a tournament document's), English's
-    gathering and its newest translation report (a translation's)."""
+    `source`, with what works out its reference check (asked only when a release's check
+    is to be written), English's gathering and its newest translation report (a
+    translation's), and what else its releases' checks read (`after`: English's releases
+    for a translation, the other kinds' for a tournament document)."""
 
     source: Source
     data: Language
-    checked: LanguageCheck | None = None
+    check: Callable[[], LanguageCheck]
     english: Language | None = None
     report: TranslationReport | None = None
+    after: str | None = None
 
     @property
     def kind(self) -> DocKind:
@@ -131,10 +135,19 @@ def _volumes(archive: Source, request: Request) -> list[_Volume]:
     """Each language of the CR (English first), then each other kind of document."""
     found = []
     for language, data in request.gathered.items():
-        english = request.gathered.get("en") if language != "en" else None
+        base = request.gathered.get("en") if language != "en" else None
         report = request.reports.get(language)
-        found.append(_Volume(archive, data, request.checks[language], english, report))
-    return found + [_Volume(source, data) for source, data in request.documents]
+        checked = partial(request.checks.__getitem__, language)
+        after = base.prefix[-1] if base is not None else None
+        found.append(_Volume(archive, data, checked, base, report, after))
+    # A tournament document cites the other kinds' versions in force on its date.
+    english = request.gathered.get("en")
+    every = [english] if english is not None else []
+    every += [data for _, data in request.documents]
+    for source, data in request.documents:
+        after = repr([other.prefix[-1] for other in every if other is not data])
+        found.append(_Volume(source, data, partial(source.check, data.language), after=after))
+    return found
 
 
 def _write_volume(output: Output, volume: _Volume, base_url: str) -> None:
@@ -187,19 +200,21 @@ def _paths(volume: _Volume) -> list[str]:
 
 
 def _write_releases(output: Output, volume: _Volume) -> None:
-    """Write each release's changelog and check (when checked), unless made from the same
-    releases (those up to it, and English's for a translation) last time."""
-    data, checked, english = volume.data, volume.checked, volume.english
+    """Write each release's changelog and check, unless made from the same releases (those
+    up to it, and those `after` says) last time."""
+    data = volume.data
+    checked = cache(volume.check)  # worked out when first needed
+    cr = volume.kind == DocKind.CR
     for index, release in enumerate(data.releases):
         at = release_folder(release)
-        stamp = repr((code_version(), data.prefix[index], english and english.prefix[-1]))
-        if checked is not None and not output.fresh(f"{at}/check.json.gz", stamp):
-            check = check_data(volume.source.check_release(release, checked))
+        stamp = repr((code_version(), data.prefix[index], volume.after))
+        if not output.fresh(f"{at}/check.json.gz", stamp):
+            check = check_data(volume.source.check_release(release, checked()))
             output.write(f"{at}/check.json.gz", _packed(json_text(check)), stamp)
         diff = data.diffs[index]
         if index and diff is not None and not output.fresh(f"{at}/changelog.json.gz", stamp):
-            # the reference check reads CR citations only: no fixes in another kind's
-            fixes = checked.fixes[index] if checked is not None and checked.fixes else {}
+            # as `changelog` says: only a CR change can put a citation right (a `fix`)
+            fixes = checked().fixes[index] if cr and checked().fixes else {}
             before = data.releases[index - 1]
             changes = diff_data(before, release, mark_fixes(diff, fixes), fixes)
             output.write(f"{at}/changelog.json.gz", _packed(json_text(changes)), stamp)
@@ -459,8 +474,7 @@ def _pointers(volume: _Volume, base_url: str) -> dict[str, object]:
         "document": f"{top}/document.json.gz",
         "changelog": f"{at}/changelog.json.gz" if len(data.releases) > 1 else None,
     }
-    if volume.checked is not None:
-        found["check"] = f"{at}/check.json.gz"
+    found["check"] = f"{at}/check.json.gz"
     found |= {"releases": f"{top}/releases.json", "rules": f"{top}/rules.json"}
     if volume.kind == DocKind.CR:
         found["glossary"] = f"{top}/glossary.json"

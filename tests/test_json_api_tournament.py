@@ -73,20 +73,18 @@ def _tournament(path: str) -> bool:
 def test_every_file_validates_and_each_kind_has_its_folder_and_bulk_files(sites):
     _, site = sites
     schemas = validate_api(site, _tournament)  # the CR's are validated in test_json_api
-    written = ("latest", "bulk-data", "releases", "diff", "rule-index", "rules", "document")
-    assert schemas == {f"{name}.schema.json" for name in (*written, "documents")}
+    written = ("latest", "bulk-data", "releases", "diff", "check", "rule-index", "rules")
+    assert schemas == {f"{name}.schema.json" for name in (*written, "document", "documents")}
     files = _api_files(site)
     for kind in KINDS:
         assert f"{kind}/en/releases.json" in files and f"{kind}/en/rules.json" in files
         assert f"bulk/rules-{kind}-en.json.gz" in files
         assert f"bulk/documents-{kind}-en.json.xz" in files
-        # no reference check or glossary: neither is the CR's kind of thing there
-        assert not [p for p in files if p.startswith(f"{kind}/") and "check" in p]
-        assert f"{kind}/en/glossary.json" not in files
+        assert f"{kind}/en/glossary.json" not in files  # a tournament document has none
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_a_versions_changelog_and_the_list_are_what_the_commands_print(sites, kind):
+def test_a_versions_changelog_check_and_the_list_are_what_the_commands_print(sites, kind):
     _, site = sites
     listed = _text(site, f"{kind}/en/releases.json")
     assert listed == _run(site, "releases", "--doc", kind, "--format", "json")
@@ -96,6 +94,9 @@ def test_a_versions_changelog_and_the_list_are_what_the_commands_print(sites, ki
     changelog = _run(site, "changelog", dates[1], "--doc", kind, "--format", "json")
     assert _text(site, f"{kind}/en/releases/{dates[1]}/changelog.json.gz") == changelog
     assert json.loads(changelog)["doc"] == kind
+    for date in dates:
+        check = _run(site, "check", date, "--doc", kind, "--format", "json")
+        assert _text(site, f"{kind}/en/releases/{date}/check.json.gz") == check
 
 
 @pytest.mark.parametrize(
@@ -167,5 +168,5 @@ def test_the_bulk_list_and_the_pointer_lead_to_each_kinds_files(sites):
         pointers = latest["documents"][kind]["en"]
         newest = json.loads(_text(site, f"{kind}/en/releases.json"))[-1]
         assert pointers["release"] == newest
-        for name in ("document", "changelog", "releases", "rules"):
+        for name in ("document", "changelog", "check", "releases", "rules"):
             assert (site / pointers[name].removeprefix(BASE)).is_file(), name
