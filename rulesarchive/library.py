@@ -131,6 +131,9 @@ class Library:
         self.archive = Archive(root, derived=self.derived, kind=kind)
         self.diffs = Diffs(self.archive)
         self._in_force: dict[str, InForce] = {}
+        # the other kinds' archives, kept: each keeps its list of releases (read again only
+        # when a release.json changed), which every citation's version in force reads
+        self._others: dict[DocKind, Archive] = {}
         self._rule_numbers: dict[str, frozenset[str]] = {}  # by a document's content hash
 
     @property
@@ -558,7 +561,9 @@ class Library:
         numbers it holds (None: the archive has none of that kind yet on that date)."""
         archive = self.archive
         if kind != archive.kind:
-            archive = Archive(self.root, derived=self.derived, kind=kind)
+            if kind not in self._others:
+                self._others[kind] = Archive(self.root, derived=self.derived, kind=kind)
+            archive = self._others[kind]
         dated = [r for r in archive.releases("en") if r.effective_date <= date]
         return self._numbers_of(archive, dated[-1]) if dated else None
 
