@@ -33,6 +33,7 @@ from functools import cache, partial
 
 from rulesarchive.corpus.derived import Kind, code_version, entry_key
 from rulesarchive.corpus.model import DocKind, Document, Release
+from rulesarchive.corpus.numbers import PART
 from rulesarchive.differ.history import History
 from rulesarchive.differ.language import Language, data_version
 from rulesarchive.differ.lineage import Line, line_versions
@@ -278,8 +279,10 @@ def _document(release: Release, document: Document, shot: Snapshot) -> dict[str,
 
 
 def _section(line: Line) -> str:
-    """The section a rule's file is: that of its number now (or last), '702' for 702.19b."""
-    section = line.rule.number.partition(".")[0]
+    """The section a rule's file is: that of its number now (or last), '702' for 702.19b, a
+    tournament document's '2' for 2.1/philosophy and '113' for the Penalty Guidelines'
+    113/definition."""
+    section = line.rule.number.partition(PART)[0].partition(".")[0]
     return section if _SECTION.fullmatch(section) else "other"
 
 

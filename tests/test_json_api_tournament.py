@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from rulesarchive.corpus.model import DocKind
+from rulesarchive.corpus.model import DocKind, Rule
+from rulesarchive.differ.lineage import Line, Stretch
 from rulesarchive.differ.sections import headings, units
+from rulesarchive.site_builder import json_api
 from rulesarchive.site_builder.json_api import ROOT
 
 from rulesarchive.cli import main
@@ -170,3 +172,19 @@ def test_the_bulk_list_and_the_pointer_lead_to_each_kinds_files(sites):
         assert pointers["release"] == newest
         for name in ("document", "changelog", "check", "releases", "rules"):
             assert (site / pointers[name].removeprefix(BASE)).is_file(), name
+
+
+@pytest.mark.parametrize(
+    ("number", "section"),
+    [
+        ("702.19b", "702"),
+        ("3.9", "3"),
+        ("2.1/philosophy", "2"),
+        ("113/definition", "113"),  # the Penalty Guidelines' (2001-2007) numbering
+        ("introduction", "introduction"),
+        ("B", "B"),
+    ],
+)
+def test_a_rule_or_part_is_in_the_file_of_its_section(number, section):
+    line = Line("2001-11-01/" + number, (Stretch(0, 0, Rule(number, "")),))
+    assert json_api._section(line) == section
