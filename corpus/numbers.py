@@ -126,26 +126,26 @@ _SEPARATOR = (
 )
 # A list's sub-rule written short, its letter alone: 'rules 608.3a and b' (608.3b).
 _SHORT = r"(?<![\w.])[a-z](?![\w]|\.\d)"
-_LED_LIST = re.compile(
+_LED_LIST = (
     rf"(?:\b(?:[Rr]ules?|[Cc]hapters?)\s+|规则\s*|규칙\s*){_ITEM}"
     rf"(?:{_SEPARATOR}(?:{_ITEM}|{_SHORT}))*"
 )
-_SHORT_MEMBER = re.compile(rf"{_SEPARATOR}(?P<first>{_SHORT})")
+_SHORT_MEMBER = rf"{_SEPARATOR}(?P<first>{_SHORT})"
 # A rule or a chapter not after a digit or a point, said after its first digit: a pattern that
 # starts with a digit is searched digit to digit, three times as fast as one that starts with
 # the look-behind (the same matches as (?<![\d.])(?:NUMBER|CHAPTER)).
 _NUMBER_OR_CHAPTER = rf"\d(?<![\d.]\d)\d\d(?:\.\d+(?:{LETTERS})?)?"
-_PARTS = re.compile(rf"(?P<first>{_NUMBER_OR_CHAPTER})(?:\s?[–-]\s?(?P<last>{_END}))?{_TAIL}")
+_PARTS = rf"(?P<first>{_NUMBER_OR_CHAPTER})(?:\s?[–-]\s?(?P<last>{_END}))?{_TAIL}"
 # 'section 5', and a chapter after it ('section 101, "Starting the Game"', 2001-2009)
-_SECTION = re.compile(rf"(?:\b[Ss]ections?\s+|第)(?P<first>{CHAPTER}|{SECTION}){_TAIL}(?P<last>)")
+_SECTION = rf"(?:\b[Ss]ections?\s+|第)(?P<first>{CHAPTER}|{SECTION}){_TAIL}(?P<last>)"
 # Korean: '8절 "Multiplayer Rules."' (section 8: the counter after the number). Only with the
 # section's title after it, as every Korean release writes it: 절 also begins other words
 # ('절차', a procedure).
-_SECTION_BEFORE_WORD = re.compile(rf"(?<![\d.])(?P<first>{SECTION})(?P<last>)(?=절\s*,?\s*[“\"])")
+_SECTION_BEFORE_WORD = rf"(?<![\d.])(?P<first>{SECTION})(?P<last>)(?=절\s*,?\s*[“\"])"
 # The title a chapter or section citation gives: rule 704, “State-Based Actions.”
-_TITLE = re.compile(r"\s*,?\s*[“\"]([^”\"]+?)[,.;]?[”\"]")
+_TITLE = r"\s*,?\s*[“\"]([^”\"]+?)[,.;]?[”\"]"
 # A chapter with its title, with no word before it ('and 729, "Merging with Permanents."')
-_TITLED = re.compile(rf"(?P<first>\d(?<![\d.]\d)\d\d){_TAIL}(?P<last>)(?={_TITLE.pattern})")
+_TITLED = rf"(?P<first>\d(?<![\d.]\d)\d\d){_TAIL}(?P<last>)(?={_TITLE})"
 _DIGIT = re.compile(r"\d")
 # The tournament documents' citations (MTR, IPG): a section of their own ('section 3.9',
 # 'sections 76 and 77' of the Universal Tournament Rules), or of a document they name before
@@ -153,10 +153,8 @@ _DIGIT = re.compile(r"\d")
 # 'Comprehensive Rules (see section 606.6a)')
 # or after it ('section 4.1 of the Magic Tournament Rules').
 _TOURNAMENT_NUMBER = r"\d{1,3}(?:\.\d{1,2}(?:[a-z]{1,2})?)?"
-_OWN_SECTION = re.compile(
-    rf"\b[Ss]ections?\s+(?P<first>\d{{1,2}}\.\d{{1,2}}|\d{{2}}){_TAIL}(?P<last>)"
-)
-_NAMED_NUMBER = re.compile(
+_OWN_SECTION = rf"\b[Ss]ections?\s+(?P<first>\d{{1,2}}\.\d{{1,2}}|\d{{2}}){_TAIL}(?P<last>)"
+_NAMED_NUMBER = (
     rf"\b(?:MTR|IPG|CR)\s+(?:[Ss]ections?\s+)?(?P<first>{_TOURNAMENT_NUMBER}){_TAIL}(?P<last>)"
 )
 # The DCI Universal Tournament Rules, which the Floor Rules (the MTR until 2009) worked with,
@@ -167,17 +165,24 @@ _DOCUMENT_NAMES = (
     ("mtr", r"(?:Magic\s+)?(?:DCI\s+)?(?:Tournament|Floor)\s+Rules|MTR"),
     ("ipg", r"(?:Magic\s+)?(?:Infraction\s+Procedure\s+Guide|Penalty\s+Guide(?:lines)?)|IPG"),
 )
-_NAMED_BEFORE = re.compile(
+_NAMED_BEFORE = (
     "(?:"
     + "|".join(rf"(?P<{doc}>\b(?:{names}))" for doc, names in _DOCUMENT_NAMES)
     + r")\s*[,(]?\s*(?:see\s+)?(?:(?:[Ss]ections?|[Rr]ules?)\s+)?$"
 )
-_NAMED_AFTER = re.compile(
+_NAMED_AFTER = (
     r"\s+(?:of|in)\s+(?:the\s+|this\s+)?(?:"
     + "|".join(rf"(?P<{doc}>{names})\b" for doc, names in _DOCUMENT_NAMES)
     + ")"
 )
 _NAMING_WORDS = ("MTR", "IPG", "CR", "UTR", "Comprehensive", "Tournament", "Floor", "Guide")
+
+
+@cache
+def _pattern(text: str) -> re.Pattern[str]:
+    """Compile one of the citation patterns above, once, when first used: most commands read
+    no citation, and compiling them all cost every start several milliseconds."""
+    return re.compile(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,10 +234,10 @@ def parse_citations(text: str, documents: bool = False) -> tuple[Citation, ...]:
     found: dict[int, Citation] = {}
     # Each pattern is tried only where its words are in the text: `in` is far quicker.
     if "ule" in text or "hapter" in text or "规则" in text or "규칙" in text:
-        for listed in _LED_LIST.finditer(text):
-            for match in _PARTS.finditer(text, listed.start(), listed.end()):
+        for listed in _pattern(_LED_LIST).finditer(text):
+            for match in _pattern(_PARTS).finditer(text, listed.start(), listed.end()):
                 found[match.start()] = _citation(match)
-            for match in _SHORT_MEMBER.finditer(text, listed.start(), listed.end()):
+            for match in _pattern(_SHORT_MEMBER).finditer(text, listed.start(), listed.end()):
                 short = _short_member(match, found)
                 if short is not None:
                     found[short.start] = short
@@ -242,11 +247,11 @@ def parse_citations(text: str, documents: bool = False) -> tuple[Citation, ...]:
         (_TITLED, ('"', "“")),
     ):
         if any(word in text for word in words):
-            for match in pattern.finditer(text):
+            for match in _pattern(pattern).finditer(text):
                 found.setdefault(match.start("first"), _citation(match))
     if documents:
         _add_tournament_citations(text, found)
-    for match in _PARTS.finditer(text):
+    for match in _pattern(_PARTS).finditer(text):
         if "." in match.group("first") and not _inside(match.start(), found):
             found[match.start()] = _citation(match)
     if documents and any(word in text for word in _NAMING_WORDS):
@@ -258,7 +263,7 @@ def _add_tournament_citations(text: str, found: dict[int, Citation]) -> None:
     """Add a tournament document's citations of sections ('section 3.9', 'MTR 4.3')."""
     if "ection" in text or "MTR" in text or "IPG" in text or "CR" in text:
         for pattern in (_NAMED_NUMBER, _OWN_SECTION):
-            for match in pattern.finditer(text):
+            for match in _pattern(pattern).finditer(text):
                 if not _inside(match.start("first"), found):
                     found[match.start("first")] = _citation(match)
 
@@ -267,8 +272,8 @@ def _named_document(citation: Citation, text: str) -> Citation:
     """Name the document a citation cites where the text names it just before the number
     ('MTR section 4.3', 'Comprehensive Rules, rule 103.4c') or after it ('section 4.1 of the
     Magic Tournament Rules')."""
-    before = _NAMED_BEFORE.search(text, max(0, citation.start - 50), citation.start)
-    after = _NAMED_AFTER.match(text, citation.end)
+    before = _pattern(_NAMED_BEFORE).search(text, max(0, citation.start - 50), citation.start)
+    after = _pattern(_NAMED_AFTER).match(text, citation.end)
     named = before or after
     if named is None:
         return citation
@@ -299,7 +304,7 @@ def _inside(position: int, found: dict[int, Citation]) -> bool:
 def _citation(match: re.Match[str]) -> Citation:
     first, tail = match.group("first"), match.group("last")
     start, end, text = match.start("first"), match.end(), match.string
-    titled = "." not in first and not tail and _TITLE.match(text, end)
+    titled = "." not in first and not tail and _pattern(_TITLE).match(text, end)
     title = titled.group(1) if titled else ""
     last_at = match.start("last") if tail else -1
     return Citation(text[start:end], first, _range_end(first, tail), start, end, title, last_at)
