@@ -5,10 +5,18 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import re
+from typing import TYPE_CHECKING
 
-from rulesarchive.corpus.catalogue import entry_for
 from rulesarchive.corpus.model import Release
 from rulesarchive.corpus.store import Archive, ArchiveError, UnknownRelease, no_releases
+from rulesarchive.system.lazy import lazy_module
+
+# Read only for a date that is no release's effective date (a catalogue file date, or a day
+# between releases): a command naming a release by its date or set code does not load it.
+if TYPE_CHECKING:
+    from rulesarchive.corpus import catalogue
+else:
+    catalogue = lazy_module("rulesarchive.corpus.catalogue")
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +41,7 @@ def find_release(archive: Archive, reference: str | None, language: str = "en") 
     for release in releases:
         if release.effective_date == date:
             return release
-    entry = entry_for(date)
+    entry = catalogue.entry_for(date)
     if entry is not None:
         for release in releases:
             if release.effective_date == entry.effective_date:

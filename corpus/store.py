@@ -39,9 +39,7 @@ from pathlib import Path
 from sys import intern
 from typing import TYPE_CHECKING, Generic, NotRequired, TypedDict, TypeVar
 
-from rulesarchive.corpus import ids
 from rulesarchive.corpus.derived import DerivedData, Kind, entry_key
-from rulesarchive.corpus.ids import Registry
 from rulesarchive.corpus.model import (
     LANGUAGES,
     DocKind,
@@ -56,7 +54,6 @@ from rulesarchive.corpus.model import (
     SectionPart,
 )
 from rulesarchive.corpus.numbers import CHAPTER, RULE_NUMBER, SECTION, numbering_era
-from rulesarchive.corpus.sets import MagicSet
 from rulesarchive.system.lazy import lazy_module
 
 if TYPE_CHECKING:
@@ -66,11 +63,18 @@ if TYPE_CHECKING:
     from concurrent import futures
 
     from filelock import FileLock
+    from rulesarchive.corpus import ids
+    from rulesarchive.corpus import sets as magic_sets
+    from rulesarchive.corpus.ids import Registry
+    from rulesarchive.corpus.sets import MagicSet
 else:  # what only writing uses: a command that reads does not import it (see system.lazy)
     ctypes = lazy_module("ctypes")
     futures = lazy_module("concurrent.futures")
     shutil = lazy_module("shutil")
     tempfile = lazy_module("tempfile")
+    # and what only some readers use: the registry of ids, the set list
+    ids = lazy_module("rulesarchive.corpus.ids")
+    magic_sets = lazy_module("rulesarchive.corpus.sets")
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -471,7 +475,7 @@ class Archive:
 
     def sets(self) -> tuple[MagicSet, ...] | None:
         """Return the kept set list, or None when scrape never fetched one."""
-        return self.derived.get(entry_key(Kind.SETS), tuple[MagicSet, ...])
+        return self.derived.get(entry_key(Kind.SETS), tuple[magic_sets.MagicSet, ...])
 
     @contextmanager
     def lock(self) -> Iterator[None]:

@@ -9,19 +9,21 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.model import Release, Rule
-from rulesarchive.corpus.typography import normalise_text
 from rulesarchive.differ.changes import Change
 from rulesarchive.differ.kinds import Kind
 from rulesarchive.differ.texts import wording_phrases
 from rulesarchive.differ.words import Diff, Phrase, diff_words
 from rulesarchive.system.lazy import lazy_module
 
-# Classifying is loaded only where a history is told from sightings (see lineage).
+# Classifying is loaded only where a history is told from sightings (see lineage), and
+# normalising only where a scraped history is read.
 if TYPE_CHECKING:
+    from rulesarchive.corpus import typography
     from rulesarchive.differ import align, classify
 else:
     align = lazy_module("rulesarchive.differ.align")
     classify = lazy_module("rulesarchive.differ.classify")
+    typography = lazy_module("rulesarchive.corpus.typography")
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,5 +181,5 @@ def parse_scraped_history(text: str, number: str = "", source: str = "") -> Hist
 
 
 def _printed_rule(number: str, printed: str) -> Rule:
-    text = normalise_text(printed)
+    text = typography.normalise_text(printed)
     return Rule(number, text, (), printed if printed != text else "")

@@ -5,10 +5,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.numbers import Citation, parse_citations, rule_sort_key
-from rulesarchive.corpus.typography import normalise_text
 from rulesarchive.differ.words import Diff, Phrase, phrases_of, words_of
+from rulesarchive.system.lazy import lazy_module
+
+# Normalising (some thirty patterns) is loaded by the first title keyed: reading kept
+# results (a diff, a history, a check) keys none.
+if TYPE_CHECKING:
+    from rulesarchive.corpus import typography
+else:
+    typography = lazy_module("rulesarchive.corpus.typography")
 
 # str.replace runs at memchr speed; str.translate with a table is 20x slower on rule texts.
 # The Æ ligature is a way of printing AE: 'Æther', 'AEther' (the TXT files of 2013) and
@@ -54,7 +62,7 @@ def words_key(text: str) -> str:
 def title_key(title: str) -> str:
     """Key a section's or chapter's title as printed (curly quotes, italics markers, a final
     point) or as a citation quotes it: equal keys name the same title."""
-    return words_key(normalise_text(title))
+    return words_key(typography.normalise_text(title))
 
 
 def same_words(old: Sequence[str], new: Sequence[str]) -> bool:

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.derived import DerivedData, Kind, collection_paused, entry_key
-from rulesarchive.corpus.ids import parse_registry, render_registry, shipped_text
 from rulesarchive.corpus.lookup import find_release, previous_release
 from rulesarchive.corpus.model import (
     DocKind,
@@ -65,6 +64,7 @@ if TYPE_CHECKING:
 if TYPE_CHECKING:  # the modules themselves, for their types
     from rulesarchive import checks
     from rulesarchive import lines as kept_lines
+    from rulesarchive.corpus import ids
     from rulesarchive.differ import glossary as glossary_terms
     from rulesarchive.differ import history as histories
     from rulesarchive.differ import (
@@ -92,6 +92,7 @@ else:
     sections = lazy_module("rulesarchive.differ.sections")
     tournament_references = lazy_module("rulesarchive.differ.tournament_references")
     kept_lines = lazy_module("rulesarchive.lines")
+    ids = lazy_module("rulesarchive.corpus.ids")
 
 log = logging.getLogger(__name__)
 
@@ -435,15 +436,15 @@ class Library:
         self, language: str, releases: list[Release], trace: Trace | None
     ) -> dict[str, str]:
         recorded = self.archive.registry_text(language)
-        text = recorded if recorded is not None else shipped_text(language, self.archive.kind)
+        text = recorded if recorded is not None else ids.shipped_text(language, self.archive.kind)
         key = self._ids_key(releases, text)
         kept = self.derived.get(key, kept_lines.KeptIds)
         if kept is not None and kept.registry == _digest(text) and recorded is not None:
             return kept.ids
         trace = trace or self._trace(releases)
         assert trace is not None  # no limit given: always traced
-        made = identity.assign_ids(trace.lines, releases, parse_registry(text))
-        after = render_registry(made.registry)
+        made = identity.assign_ids(trace.lines, releases, ids.parse_registry(text))
+        after = ids.render_registry(made.registry)
         kept = kept_lines.KeptIds(made.ids, _digest(after))
         self.derived.put_many((each, kept) for each in {key, self._ids_key(releases, after)})
         if after != recorded:
