@@ -76,9 +76,14 @@ __all__ = [
 ReleaseRef = str | dt.date | StoredRelease | None
 
 
-@dataclass(frozen=True, slots=True)
 class Release(StoredRelease):
-    """A stored release (a corpus.model.Release) that prints as `releases --format json`."""
+    """A stored release (a corpus.model.Release) that prints as `releases --format json`.
+
+    The model's dataclass with a method more: no fields of its own, so not made a dataclass
+    again (which would cost every start building its methods anew).
+    """
+
+    __slots__ = ()
 
     @classmethod
     def of(cls, release: StoredRelease) -> Release:
