@@ -33,6 +33,7 @@ import os
 import pickle
 import sqlite3
 import stat
+import sys
 import time
 import typing
 from collections.abc import Callable, Iterable, Iterator
@@ -114,9 +115,39 @@ class UnwritableCache(Exception):
 def code_version() -> str:
     """Return a hash of the installed package's files (code, templates, data).
 
-    Part of every key: what other code worked out is never read.
+    Part of every key: what other code worked out is never read. The hash of the files'
+    contents is kept beside the package's bytecode (rulesarchive/__pycache__/code-version),
+    under a stamp of their names, sizes, inodes and modification and change times: a start
+    stats the files instead of reading them all. Writing a file changes its change time,
+    which no program can set, so a changed file is always read again.
     """
+    files = _package_files()
+    stamps = [_file_stamp(path) for _name, path in files]
+    stamp = hashlib.sha256(repr(list(zip(files, stamps, strict=True))).encode())
+    marked = f"{stamp.hexdigest()[:32]} "
+    memo = _memo_path()
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        kept = memo.read_text(encoding="ascii").strip()
+        if kept.startswith(marked):
+            return kept.removeprefix(marked)
     digest = hashlib.sha256()
+    for name, path in files:
+        digest.update(f"{name}\0".encode())
+        with open(path, "rb") as handle:
+            digest.update(handle.read())
+    version = digest.hexdigest()[:16]
+    # A file changed within the file system's clock tick may keep its times (as git's "racy"
+    # files): kept only once every file has been still for a while.
+    settled = max((changed for *_rest, changed in stamps), default=0) < time.time_ns() - _SETTLED
+    if settled and not sys.dont_write_bytecode:  # written where Python writes its bytecode
+        _write_memo(memo, f"{marked}{version}\n")
+    return version
+
+
+def _package_files() -> list[tuple[str, str]]:
+    """Return the files of the installed package's stages, each named by its package and
+    its path there, in order."""
+    found = []
     for name in _PACKAGES:
         spec = importlib.util.find_spec(name)
         assert spec is not None and spec.submodule_search_locations is not None
@@ -130,14 +161,40 @@ def code_version() -> str:
                     if f not in {"__pycache__", "sample"}
                     and not os.path.exists(os.path.join(folder, f, "__init__.py"))
                 )
+                inner = folder[len(top) + 1 :]  # the folder's path in the package ('' at its top)
                 for file in sorted(files):
-                    if file.endswith(".pyc"):
-                        continue
-                    path = os.path.join(folder, file)
-                    digest.update(f"{name}:{os.path.relpath(path, top)}\0".encode())
-                    with open(path, "rb") as handle:
-                        digest.update(handle.read())
-    return digest.hexdigest()[:16]
+                    if not file.endswith(".pyc"):
+                        label = f"{name}:{os.path.join(inner, file)}"
+                        found.append((label, os.path.join(folder, file)))
+    return found
+
+
+_SETTLED = 2 * 10**9  # nanoseconds since the last change of a file before its stamp is trusted
+
+
+def _file_stamp(path: str) -> tuple[int, int, int, int]:
+    status = os.stat(path)
+    return status.st_size, status.st_ino, status.st_mtime_ns, status.st_ctime_ns
+
+
+def _memo_path() -> Path:
+    """Where the code's version is kept: beside the top package's bytecode."""
+    spec = importlib.util.find_spec(_PACKAGES[0])
+    assert spec is not None and spec.origin is not None
+    return Path(spec.origin).parent / "__pycache__" / "code-version"
+
+
+def _write_memo(path: Path, text: str) -> None:
+    """Replace the kept code version in one step (a reader sees the old or the new); where
+    it cannot be written (a read-only installation), the files are hashed at every start."""
+    temporary = path.with_name(f"{path.name}.{os.getpid()}")
+    try:
+        path.parent.mkdir(exist_ok=True)
+        temporary.write_text(text, encoding="ascii")
+        os.replace(temporary, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
 
 
 def entry_key(kind: Kind, *inputs: object) -> str:

@@ -78,6 +78,64 @@ def test_a_key_names_the_kind_the_code_and_the_inputs(monkeypatch):
     assert entry_key(Kind.HTTP, "https://x") == entry_key(Kind.HTTP, "https://x")
 
 
+@pytest.fixture
+def package_files(tmp_path, monkeypatch):
+    """A package of two files whose version is told (and kept) in tmp_path, not the real one."""
+    files = {"a.py": "A = 1\n", "b.json": "{}\n"}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    listing = [(f"pkg:{name}", str(tmp_path / name)) for name in files]
+    monkeypatch.setattr(derived, "_package_files", lambda: listing)
+    monkeypatch.setattr(derived, "_memo_path", lambda: tmp_path / "cache" / "code-version")
+    monkeypatch.setattr(derived.sys, "dont_write_bytecode", False)
+    monkeypatch.setattr(derived, "_SETTLED", 0)  # the files are as good as old
+    derived.code_version.cache_clear()
+    yield tmp_path
+    derived.code_version.cache_clear()
+
+
+def _version() -> str:
+    derived.code_version.cache_clear()
+    return derived.code_version()
+
+
+def test_the_code_version_is_kept_and_follows_every_change(package_files, monkeypatch):
+    first = _version()
+    assert (package_files / "cache" / "code-version").read_text().split()[1] == first
+    opened = []
+    with monkeypatch.context() as reading:  # the module's open, in place of the builtin
+        reading.setattr(derived, "open", lambda *args, **kw: opened.append(args), raising=False)
+        assert _version() == first  # kept: no file read
+    assert opened == []
+    # the same size and modification time, other bytes: the change time tells
+    path = package_files / "a.py"
+    before = path.stat()
+    path.write_text("A = 2\n")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    changed = _version()
+    assert changed != first
+    path.write_text("A = 1\n")  # back as it was: the version of those bytes again
+    assert _version() == first
+
+
+def test_a_file_changed_just_now_is_read_again_at_the_next_start(package_files, monkeypatch):
+    monkeypatch.setattr(derived, "_SETTLED", 60 * 10**9)  # a change within its clock tick
+    first = _version()
+    assert not (package_files / "cache" / "code-version").exists()
+    (package_files / "a.py").write_text("A = 2\n")
+    assert _version() != first
+
+
+def test_a_code_version_that_cannot_be_kept_is_told_all_the_same(package_files):
+    (package_files / "cache").write_text("a file where the folder would be")
+    assert _version() == _version()
+    (package_files / "cache").unlink()
+    (package_files / "cache").mkdir()
+    (package_files / "cache" / "code-version").write_text("not a version")
+    told = _version()
+    assert (package_files / "cache" / "code-version").read_text().split()[1] == told
+
+
 def test_content_named_values_are_written_once(tmp_path):
     store = DerivedData(tmp_path)
     first = store.put_contents(Kind.LINES, [("part", 1), ("part", 2)])
