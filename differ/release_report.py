@@ -8,18 +8,18 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.model import DocKind, GlossaryEntry, Heading, Release, Rule
-from rulesarchive.differ.report_types import (
-    EntryJson,
-    HeadingJson,
-    ReleaseJson,
-    ReleaseLabel,
-    RuleJson,
-    RuleViewJson,
-)
 from rulesarchive.system.lazy import lazy_module
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the JSON's types are the type checker's (thirty TypedDicts to build)
     import orjson
+    from rulesarchive.differ.report_types import (
+        EntryJson,
+        HeadingJson,
+        ReleaseJson,
+        ReleaseLabel,
+        RuleJson,
+        RuleViewJson,
+    )
 else:  # loaded by the first JSON printed: `rule` and `releases` print text by default
     orjson = lazy_module("orjson")
 

@@ -20,24 +20,6 @@ from rulesarchive.differ.kinds import (
     TranslationStatus,
 )
 from rulesarchive.differ.release_report import release_label
-from rulesarchive.differ.report_types import (
-    ChangeJson,
-    CheckHistoryJson,
-    CheckJson,
-    CompareJson,
-    DiffJson,
-    FollowJson,
-    GlossaryChangeJson,
-    HistoryJson,
-    ParagraphJson,
-    PhraseJson,
-    ProblemJson,
-    ReleaseLabel,
-    RenderingJson,
-    SweepJson,
-    TranslationJson,
-    VersionJson,
-)
 from rulesarchive.differ.texts import wording_phrases
 from rulesarchive.system.lazy import lazy_module
 
@@ -47,6 +29,24 @@ if TYPE_CHECKING:  # the results' modules are loaded by the commands that make t
     from rulesarchive.differ.glossary import GlossaryChange
     from rulesarchive.differ.history import History
     from rulesarchive.differ.references import LanguageCheck, Problem, ReleaseCheck
+    from rulesarchive.differ.report_types import (
+        ChangeJson,
+        CheckHistoryJson,
+        CheckJson,
+        CompareJson,
+        DiffJson,
+        FollowJson,
+        GlossaryChangeJson,
+        HistoryJson,
+        ParagraphJson,
+        PhraseJson,
+        ProblemJson,
+        ReleaseLabel,
+        RenderingJson,
+        SweepJson,
+        TranslationJson,
+        VersionJson,
+    )
     from rulesarchive.differ.translation_compare import Follow, Rendering, RuleTranslations
     from rulesarchive.differ.translations import TranslationReport
     from rulesarchive.differ.words import Phrase
