@@ -30,11 +30,14 @@ from rulesarchive.differ.glossary import term_key
 from rulesarchive.differ.kinds import GlossaryKind, Kind, Place, ProblemKind
 from rulesarchive.differ.lineage import Line
 from rulesarchive.differ.texts import title_key
-from rulesarchive.differ.translations import base_release, citation_differences
 from rulesarchive.differ.words import Phrase
+from rulesarchive.system.lazy import lazy_module
 
 if TYPE_CHECKING:  # a diff's class is loaded by whoever made the diff
+    from rulesarchive.differ import translations
     from rulesarchive.differ.classify import ReleaseDiff
+else:  # only a translation's check compares with its English base
+    translations = lazy_module("rulesarchive.differ.translations")
 
 GLOSSARY = "Glossary: "  # the `rule` of a citation in a glossary definition
 _GUESS_MIN = 0.2  # share of the citing text's words a guessed rule must have
@@ -676,7 +679,7 @@ def check_translated(
     count = 0
     for source, number, rule, cited in _sources(shot, {} if memo is None else memo):
         theirs = english.get(number)
-        instead = dict(citation_differences(rule, theirs)) if rule and theirs else {}
+        instead = dict(translations.citation_differences(rule, theirs)) if rule and theirs else {}
         meant = {end: numbers.holder.get(end) for end in cited.ends}
         for place, _, citations in cited.places:
             count += len(citations)
@@ -738,7 +741,7 @@ def follow_translated(
     kept = []  # the documents, so that the memo's identities stay theirs
     for release, document in zip(releases[lives.count :], documents, strict=True):
         kept.append(document)
-        base = base_release(release, document, candidates, numbers_of)
+        base = translations.base_release(release, document, candidates, numbers_of)
         base_rules = english_rules(base) if base else None
         lives.add(release, *check_translated(release, document, base_rules, memo))
         seen(lives)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from rulesarchive.corpus.derived import DerivedData, Kind, collection_paused, entry_key
 from rulesarchive.corpus.model import Document, Release, Rule
@@ -24,7 +24,12 @@ from rulesarchive.differ.references import (
     Snapshot,
     follow_translated,
 )
-from rulesarchive.differ.translations import LOOK_AHEAD
+from rulesarchive.system.lazy import lazy_module
+
+if TYPE_CHECKING:
+    from rulesarchive.differ import translations
+else:  # only a translation's check reads how far its base may look ahead
+    translations = lazy_module("rulesarchive.differ.translations")
 
 State = TypeVar("State", CheckState, ProblemLives)
 
@@ -109,7 +114,7 @@ def translation_keys(
     for release in releases:
         seen = bisect_right(dates, release.effective_date)
         if seen and dates[seen - 1] == release.effective_date:  # then it may look ahead
-            seen = min(seen + LOOK_AHEAD, len(english))
+            seen = min(seen + translations.LOOK_AHEAD, len(english))
         steps.append(f"{release!r}:{english_keys[seen]}")
     return _keys(language, steps)
 
