@@ -130,18 +130,31 @@ class UnreadableDocument(ArchiveError):
 
 
 # The documents found unreadable in this process: (kind, language, date) -> document.json's
-# stamp then. Such a release is left out of the listing until its document.json is another
-# file (see `leave_out`); a process-wide record, as one command may open the archive anew.
-_UNREADABLE: dict[tuple[DocKind, str, dt.date], tuple[int, int, int]] = {}
+# stamp then, and what was wrong. Such a release is left out of the listing until its
+# document.json is another file (see `leave_out`); a process-wide record, as one command may
+# open the archive anew.
+_UNREADABLE: dict[tuple[DocKind, str, dt.date], tuple[tuple[int, int, int], str]] = {}
+
+# What was said of damaged releases in this process: a command run again without an
+# unreadable document opens the archive anew and lists it again, yet each is said once.
+_REPORTED: set[str] = set()
 
 
 def leave_out(error: UnreadableDocument) -> bool:
     """Record that a release has an unreadable document, to be left out of the archive's
-    listings from now on; False if it was left out already (nothing new learnt)."""
-    if _UNREADABLE.get(error.release) == error.stamp:
+    listings from now on (they say so); False if it was left out already (nothing new learnt)."""
+    if (left := _UNREADABLE.get(error.release)) is not None and left[0] == error.stamp:
         return False
-    _UNREADABLE[error.release] = error.stamp
+    _UNREADABLE[error.release] = (error.stamp, str(error))
     return True
+
+
+def report_damaged(problem: str) -> None:
+    """Say on stderr that a damaged release is left out: the one place that does, once a
+    problem in this process."""
+    if problem not in _REPORTED:
+        _REPORTED.add(problem)
+        log.warning("%s: left out", problem)
 
 
 def _document_stamp(folder: Path | str) -> tuple[int, int, int]:
@@ -152,10 +165,11 @@ def _document_stamp(folder: Path | str) -> tuple[int, int, int]:
     return status.st_ino, status.st_size, status.st_mtime_ns
 
 
-def _left_out(kind: DocKind, language: str, date: dt.date, folder: Path | str) -> bool:
-    """Tell whether a release's document was found unreadable, and is the same file still."""
-    stamp = _UNREADABLE.get((kind, language, date))
-    return stamp is not None and stamp == _document_stamp(folder)
+def _left_out(kind: DocKind, language: str, date: dt.date, folder: Path | str) -> str:
+    """Say what was wrong with a release's document if it was found unreadable and is the
+    same file still ('' if not)."""
+    left = _UNREADABLE.get((kind, language, date))
+    return left[1] if left is not None and left[0] == _document_stamp(folder) else ""
 
 
 class UnwritableArchive(ArchiveError):
@@ -250,24 +264,27 @@ class Archive:
             return list(listed[1])
         found = []
         for lang, date, folder in folders:
-            if _UNREADABLE and _left_out(self.kind, lang, date, folder):
+            if _UNREADABLE and (problem := _left_out(self.kind, lang, date, folder)):
+                report_damaged(problem)
                 continue
             try:
                 found.append(_read_release(folder, lang, date, self.kind))
             except ArchiveError as error:  # one bad release costs only itself: said, left out
-                # named where the user can mend it, not in a snapshot's copy
-                log.warning(
-                    "%s: left out", str(error).replace(str(folder), str(self._live(folder)))
-                )
+                report_damaged(self._shown(error, folder))
         self._listed[language] = (stamp, tuple(found))
         return found
+
+    def _shown(self, error: ArchiveError, folder: Path) -> str:
+        """Return a release's problem named where the user can mend it, not in a snapshot."""
+        return str(error).replace(str(folder), str(self._live(folder)))
 
     def get(self, language: str, effective_date: dt.date) -> Release | None:
         """Return the release of this language and date, or None."""
         folder = self._readable(language, effective_date)
-        if folder is None or (
-            _UNREADABLE and _left_out(self.kind, language, effective_date, folder)
-        ):
+        if folder is None:
+            return None
+        if _UNREADABLE and (problem := _left_out(self.kind, language, effective_date, folder)):
+            report_damaged(problem)
             return None
         return _read_release(folder, language, effective_date, self.kind)
 
@@ -364,10 +381,9 @@ class Archive:
         except (FileNotFoundError, NotADirectoryError):
             return False
         except OSError as error:
-            if folder not in _UNLISTABLE:
-                _UNLISTABLE.add(folder)
-                shown = self._live(Path(folder))
-                log.warning("%s: cannot be read (%s): left out", shown, error.strerror or error)
+            report_damaged(
+                f"{self._live(Path(folder))}: cannot be read ({error.strerror or error})"
+            )
         return False
 
     def _live(self, path: Path) -> Path:
@@ -614,10 +630,6 @@ class Archive:
                     continue  # 2024-13-45: not a date, not a release
 
 
-# Release folders found unreadable in this process, said once each (listings repeat).
-_UNLISTABLE: set[str] = set()
-
-
 def kind_folder(root: Path, kind: DocKind) -> Path:
     """Return the folder holding a kind's language folders: the root itself for CR."""
     return root if kind == DocKind.CR else root / kind.value
@@ -848,7 +860,7 @@ def _readable_release(
     try:
         return _read_release(folder, language, effective_date, kind)
     except ArchiveError as error:
-        log.warning("%s: left out", error)
+        report_damaged(str(error))
         return None
 
 

@@ -25,8 +25,6 @@ from rulesarchive.errors import reported_errors
 from rulesarchive.logs import configure_logging
 from rulesarchive.options import ARCHIVE_VARIABLE, DEFAULT_ARCHIVE, INTERRUPTED, USAGE
 
-log = logging.getLogger(__name__)
-
 # Each command: the module that defines it, and its line in `--help` (the same as the
 # command's own short help; a test holds them equal).
 COMMANDS = {
@@ -125,18 +123,46 @@ class Commands(click.Group):
 
 
 def _leaving_out_unreadable(callback: Callable[..., Any], /, **params: Any) -> Any:
-    """Run a command; when a release's document proves unreadable, say so in one line and
-    run it again without that release (one bad document costs only itself). A release is
-    left out once: the same error again is an error."""
+    """Run a command; when a release's document proves unreadable, run it again without that
+    release (one bad document costs only itself; the listing that leaves it out says so, in
+    one line). A release is left out once: the same error again is an error. A run again
+    says nothing an earlier run said."""
     from rulesarchive.corpus.store import UnreadableDocument, leave_out
 
-    while True:
-        try:
-            return callback(**params)
-        except UnreadableDocument as error:
-            if not leave_out(error):
-                raise
-            log.warning("%s: left out", error)
+    said = _SaidOnce()
+    handlers = logging.getLogger("rulesarchive").handlers
+    for handler in handlers:
+        handler.addFilter(said)
+    try:
+        while True:
+            try:
+                return callback(**params)
+            except UnreadableDocument as error:
+                if not leave_out(error):
+                    raise
+                said.run_again()
+    finally:
+        for handler in handlers:
+            handler.removeFilter(said)
+
+
+class _SaidOnce(logging.Filter):
+    """Drop the records that an earlier run of the same command showed already."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.earlier: set[str] = set()
+        self.now: set[str] = set()
+
+    def run_again(self) -> None:
+        """Start another run: what this one said is not said again."""
+        self.earlier |= self.now
+        self.now = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        self.now.add(message)
+        return message not in self.earlier
 
 
 class UsageError(click.ClickException):

@@ -25,6 +25,12 @@ def archive(tmp_path):
     return root
 
 
+def _new_process(monkeypatch) -> None:
+    """Forget what this process learnt of damaged releases, as a command of its own would."""
+    monkeypatch.setattr(store, "_UNREADABLE", {})
+    monkeypatch.setattr(store, "_REPORTED", set())
+
+
 def _spoil(root, key: str, **changes) -> None:
     path = root / key / "release.json"
     data = json.loads(path.read_text())
@@ -134,7 +140,7 @@ def test_a_bad_document_json_is_named_and_left_out(archive, tmp_path, monkeypatc
         (["changelog"], True),
         (["build", "--out", str(site)], True),
     ):
-        monkeypatch.setattr(store, "_UNREADABLE", {})  # each command is a process of its own
+        _new_process(monkeypatch)
         result = run(main, ["--archive", str(archive), *command])
         assert result.exit_code == 0, (command, result.output)
         said = [line for line in result.stderr.splitlines() if "2011-05-01" in line]
@@ -160,3 +166,31 @@ def test_a_packed_document_with_wrong_types_is_refused(archive):
         bad[at] = spoilt
         with pytest.raises(TypeError, match="where"):
             store.unpack_document(marshal.dumps(tuple(bad)))
+
+
+def test_each_damaged_release_is_said_once(archive, tmp_path, monkeypatch):
+    """A bad release.json beside a bad document.json: a command run again without the
+    document opens the archive anew, yet neither is said twice."""
+    newer = tmp_path / "newer.txt"
+    newer.write_text(modern_text(date="September 30, 2011"))
+    added = CliRunner().invoke(main, ["--archive", str(archive), "ingest", str(newer)])
+    assert added.exit_code == 0, added.output
+    _spoil(archive, "en/2011-04-01", flags=5)
+    _spoil_document(archive, "en/2011-07-15", _int_number)
+    release = f"WARNING: {archive / 'en/2011-04-01/release.json'}: unreadable release metadata"
+    document = f"WARNING: {archive / 'en/2011-07-15/document.json'}: unreadable document"
+    for command, reads_documents in (
+        (["releases"], False),
+        (["changelog"], True),
+        (["check"], True),
+        (["export", "json", str(tmp_path / "json")], True),
+    ):
+        _new_process(monkeypatch)
+        result = CliRunner().invoke(main, ["--archive", str(archive), *command])
+        assert result.exit_code == 0, (command, result.output)
+        said = result.stderr.splitlines()
+        assert [line for line in said if line.startswith(release)] == [
+            f"{release} (flags is not a list): left out"
+        ], command
+        assert len([line for line in said if line.startswith(document)]) == reads_documents
+        assert len(said) == 1 + reads_documents, (command, said)
