@@ -8,7 +8,13 @@ import re
 from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.model import Release
-from rulesarchive.corpus.store import Archive, ArchiveError, UnknownRelease, no_releases
+from rulesarchive.corpus.store import (
+    Archive,
+    ArchiveError,
+    DamagedRelease,
+    UnknownRelease,
+    no_releases,
+)
 from rulesarchive.system.lazy import lazy_module
 
 # Read only for a date that is no release's effective date (a catalogue file date, or a day
@@ -24,20 +30,35 @@ log = logging.getLogger(__name__)
 def find_release(archive: Archive, reference: str | None, language: str = "en") -> Release:
     """Return the release named by effective date, file date or set code; newest if None.
 
-    A date between two releases names the release in force that day (with a warning).
+    A date between two releases names the release in force that day (with a warning). A
+    damaged release named so is an error (DamagedRelease): another release's text in its
+    place would mislead whoever cites it. Asked for none, the newest sound one answers.
     """
-    releases = _stored(archive, language)
     if reference is None:
-        return releases[-1]
+        return _stored(archive, language)[-1]
     try:
         date = dt.date.fromisoformat(reference)
     except ValueError:
         if re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}", reference):
             raise ArchiveError(f"{reference} is not a valid date (give YYYY-MM-DD)") from None
-        matches = [release for release in releases if release.set_code.upper() == reference.upper()]
-        if matches:
-            return matches[-1]
-        raise UnknownRelease(f"no {language} release with set code {reference!r}") from None
+        return archive.name(_by_set_code(archive, reference, language))
+    _refuse_damaged(archive, date, language)
+    return archive.name(_by_date(archive, date, language))
+
+
+def _by_set_code(archive: Archive, code: str, language: str) -> Release:
+    matches = [
+        release
+        for release in _stored(archive, language)
+        if release.set_code.upper() == code.upper()
+    ]
+    if not matches:
+        raise UnknownRelease(f"no {language} release with set code {code!r}")
+    return matches[-1]
+
+
+def _by_date(archive: Archive, date: dt.date, language: str) -> Release:
+    releases = _stored(archive, language)
     for release in releases:
         if release.effective_date == date:
             return release
@@ -50,11 +71,23 @@ def find_release(archive: Archive, reference: str | None, language: str = "en") 
     log.warning(
         "no %s release effective %s: taking the one in force that day, %s (%s)",
         language,
-        reference,
+        date,
         release.effective_date,
         release.set_name or release.set_code,
     )
     return release
+
+
+def _refuse_damaged(archive: Archive, date: dt.date, language: str) -> None:
+    """Raise DamagedRelease if the release a date names (of that date, of that file date, in
+    force that day) is stored but damaged; told by folder names, before any listing says it."""
+    dates = archive.folder_dates(language)
+    entry = catalogue.entry_for(date)
+    if date not in dates and entry is not None and entry.effective_date in dates:
+        date = entry.effective_date
+    earlier = [stored for stored in dates if stored <= date]
+    if earlier and (problem := archive.damage(language, earlier[-1])):
+        raise DamagedRelease(f"{problem}: the release asked for is damaged")
 
 
 def previous_release(archive: Archive, release: Release) -> Release | None:

@@ -109,6 +109,10 @@ class UnknownRule(NotFound):
     """No rule has the number (or the id) given, in the release asked about."""
 
 
+class DamagedRelease(ArchiveError):
+    """The release asked for is stored, but cannot be read: no other answers in its place."""
+
+
 class UnreadableDocument(ArchiveError):
     """A release's document.json (or its packed copy) cannot be read: wrong types, bad JSON."""
 
@@ -140,9 +144,20 @@ _UNREADABLE: dict[tuple[DocKind, str, dt.date], tuple[tuple[int, int, int], str]
 _REPORTED: set[str] = set()
 
 
+# The documents of the releases a user named in this process (by date, file date or set
+# code), by release and document.json's stamp: one found unreadable is not left out.
+_NAMED: set[tuple[tuple[DocKind, str, dt.date], tuple[int, int, int]]] = set()
+
+
 def leave_out(error: UnreadableDocument) -> bool:
     """Record that a release has an unreadable document, to be left out of the archive's
-    listings from now on (they say so); False if it was left out already (nothing new learnt)."""
+    listings from now on (they say so); False if it was left out already (nothing new learnt).
+
+    Raise DamagedRelease if the user named that release: another's text in its place would
+    mislead whoever cites it.
+    """
+    if (error.release, error.stamp) in _NAMED:
+        raise DamagedRelease(f"{error}: the release asked for is damaged")
     if (left := _UNREADABLE.get(error.release)) is not None and left[0] == error.stamp:
         return False
     _UNREADABLE[error.release] = (error.stamp, str(error))
@@ -274,9 +289,40 @@ class Archive:
         self._listed[language] = (stamp, tuple(found))
         return found
 
+    def damage(self, language: str, effective_date: dt.date, folder: Path | None = None) -> str:
+        """Say what is wrong with the release stored for a date, named where the user can
+        mend it ('' when it is sound, or there is none): a folder that cannot be looked into,
+        a release.json that cannot be read, a document found unreadable."""
+        folder = folder or self._readable(language, effective_date)
+        if folder is None:
+            if effective_date not in self._candidates(language):
+                return ""  # none stored
+            folder = self._folder(language, effective_date)
+            try:
+                os.listdir(folder)
+            except OSError as error:
+                return f"{self._live(folder)}: cannot be read ({error.strerror or error})"
+            return ""
+        if _UNREADABLE and (problem := _left_out(self.kind, language, effective_date, folder)):
+            return problem
+        try:
+            _read_release(folder, language, effective_date, self.kind)
+        except ArchiveError as error:
+            return self._shown(error, folder)
+        return ""
+
     def _shown(self, error: ArchiveError, folder: Path) -> str:
         """Return a release's problem named where the user can mend it, not in a snapshot."""
         return str(error).replace(str(folder), str(self._live(folder)))
+
+    def name(self, release: Release) -> Release:
+        """Record that the user named this release: if its document proves unreadable, the
+        command fails rather than answer from another release (see `leave_out`)."""
+        folder = self._readable(release.language, release.effective_date)
+        if folder is not None:
+            key = (self.kind, release.language, release.effective_date)
+            _NAMED.add((key, _document_stamp(folder)))
+        return release
 
     def get(self, language: str, effective_date: dt.date) -> Release | None:
         """Return the release of this language and date, or None."""
@@ -311,6 +357,10 @@ class Archive:
             if found is not None
             and (release := _readable_release(found[1], language, found[0], self.kind))
         ]
+
+    def folder_dates(self, language: str) -> list[dt.date]:
+        """Return the dates of a language's release folders, sound or damaged, oldest first."""
+        return sorted(self._candidates(language))
 
     def _candidates(self, language: str) -> dict[dt.date, list[Path]]:
         """Return the folders that may hold each date's release, in the order _folders prefers.

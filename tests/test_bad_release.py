@@ -29,6 +29,7 @@ def _new_process(monkeypatch) -> None:
     """Forget what this process learnt of damaged releases, as a command of its own would."""
     monkeypatch.setattr(store, "_UNREADABLE", {})
     monkeypatch.setattr(store, "_REPORTED", set())
+    monkeypatch.setattr(store, "_NAMED", set())
 
 
 def _spoil(root, key: str, **changes) -> None:
@@ -194,3 +195,25 @@ def test_each_damaged_release_is_said_once(archive, tmp_path, monkeypatch):
         ], command
         assert len([line for line in said if line.startswith(document)]) == reads_documents
         assert len(said) == 1 + reads_documents, (command, said)
+
+
+@pytest.mark.parametrize("damaged", ["release.json", "document.json"])
+def test_a_damaged_release_asked_for_by_date_is_an_error(archive, monkeypatch, damaged):
+    """Not another release's text in its place, which a citation would pass on: an error in
+    one line naming the file, whether the date is the release's or one it was in force."""
+    if damaged == "release.json":
+        _spoil(archive, "en/2011-05-01", flags=5)
+    else:
+        _spoil_document(archive, "en/2011-05-01", _int_number)
+    run = CliRunner().invoke
+    for asked in ("2011-05-01", "2011-06-01"):
+        _new_process(monkeypatch)
+        result = run(main, ["--archive", str(archive), "rule", "400.6", "--release", asked])
+        assert result.exit_code == 1, result.output
+        error = result.stderr.splitlines()[-1]
+        assert error.startswith(f"Error: {archive / 'en/2011-05-01' / damaged}: unreadable")
+        assert error.endswith(": the release asked for is damaged")
+        assert not result.stdout
+    for sound in (["--release", "2011-04-02"], []):  # between two sound ones; the newest
+        result = run(main, ["--archive", str(archive), "rule", "400.6", *sound])
+        assert result.exit_code == 0, result.output
