@@ -19,14 +19,20 @@ if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
 
 
+# Control characters as escapes: a file name holding a newline must not break the one line
+# per file, nor one holding ESC drive the terminal.
+_CONTROLS = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))}
+
+
 def report(outcome: Outcome) -> None:
-    """Print one file's outcome: stored ones on stdout, errors and notes on stderr."""
+    """Print one file's outcome, one line: stored ones on stdout, errors and notes on stderr."""
+    message = outcome.message.translate(_CONTROLS)
     if outcome.status == Status.FAILED:
-        click.echo(f"error: {outcome.message}", err=True)
+        click.echo(f"error: {message}", err=True)
     elif outcome.status in (Status.RECOVERED, Status.SKIPPED):
-        click.echo(f"note: {outcome.message}", err=True)
+        click.echo(f"note: {message}", err=True)
     else:
-        click.echo(outcome.message)
+        click.echo(message)
 
 
 @contextmanager

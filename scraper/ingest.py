@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -325,6 +326,8 @@ def _read_path(path: Path, overrides: Overrides) -> _Reading | str:
     back from a worker process (lxml's cannot be pickled), and one file must not end the batch.
     """
     try:
+        if stat.S_ISFIFO(path.stat().st_mode):  # opening one waits for a writer: for ever
+            return "a named pipe, not a file: give a file"
         with path.open("rb") as handle:
             data = handle.read(overrides.max_bytes + 1)  # bounded: /dev/zero, a huge file
         if len(data) > overrides.max_bytes:

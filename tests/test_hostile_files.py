@@ -4,17 +4,20 @@ is refused in one line naming it, and the batch's other files are stored."""
 from __future__ import annotations
 
 import io
+import os
 import random
 import struct
 import zipfile
 import zlib
 
 import pytest
+from click.testing import CliRunner
 from rulesarchive.corpus.store import Archive
 from rulesarchive.scraper import pdf
 from rulesarchive.scraper.ingest import ingest_bytes, ingest_paths
 from rulesarchive.system import processes
 
+from rulesarchive.cli import main
 from tests.documents import pdf_of_objects, text_to_docx
 from tests.samples import modern_text
 
@@ -160,3 +163,25 @@ def test_a_scraped_document_is_read_under_the_same_bounds(tmp_path, monkeypatch)
         "(a rules document takes a few seconds)",
     )
     assert ingest_bytes(archive, modern_text().encode(), "cr.txt").status == "added"
+
+
+def test_a_named_pipe_is_refused_not_waited_on(tmp_path):
+    """Opening a FIFO waits for a writer: for ever, given `*` in a folder holding one."""
+    pipe, good = tmp_path / "pipe.txt", tmp_path / "good.txt"
+    os.mkfifo(pipe)
+    good.write_text(modern_text(date=DATES[0]))
+    outcomes = ingest_paths(Archive(tmp_path / "archive"), [pipe, good])
+    assert [o.status for o in outcomes] == ["failed", "added"]
+    assert outcomes[0].message == f"{pipe}: a named pipe, not a file: give a file"
+
+
+def test_a_file_name_with_control_characters_is_one_escaped_line(tmp_path):
+    """A newline would make two lines of one file's; ESC would drive the terminal."""
+    bad = tmp_path / "two\nlines\x1b[2J.txt"
+    bad.write_text("no rules here\n")
+    result = CliRunner().invoke(main, ["--archive", str(tmp_path / "archive"), "ingest", str(bad)])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"error: {tmp_path}/two\\x0alines\\x1b[2J.txt: no numbered rules found: "
+        "not a Comprehensive Rules document"
+    ]
