@@ -54,7 +54,12 @@ def building(out: Path) -> Iterator[None]:
     waits till the first has finished."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(out.with_name(f".{out.name}.lock"))
+    path = out.with_name(f".{out.name}.lock")
+    try:  # filelock takes a lock file it cannot create for one held: waiting for ever (/proc)
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o644))
+    except OSError as error:
+        raise OSError(error.errno, error.strerror, str(out)) from None
+    lock = FileLock(path)
     try:
         lock.acquire(blocking=False)
     except Timeout:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
-from rulesarchive.site_builder.output import MANIFEST, Output, inside_site
+from rulesarchive.site_builder.output import MANIFEST, Output, building, inside_site
 
 
 @pytest.mark.parametrize(
@@ -62,3 +63,12 @@ def test_a_manifest_naming_a_file_outside_the_site_deletes_nothing_there(tmp_pat
 
     assert victim.read_text() == "keep me"
     assert (tmp_path / "site" / "index.html").read_text() == "<p>home again</p>"
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_a_folder_where_no_lock_can_be_made_is_an_error_not_a_wait():
+    """filelock takes a lock file it cannot create for one another build holds."""
+    out = Path("/proc/rulesarchive-site")
+    with pytest.raises(OSError) as raised, building(out):
+        pass
+    assert raised.value.filename == str(out)
