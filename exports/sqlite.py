@@ -8,8 +8,10 @@ translations and the versions are worked out in forked workers while the rules a
 from __future__ import annotations
 
 import dataclasses
+import errno
 import json
 import multiprocessing
+import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.pool import AsyncResult
@@ -259,6 +261,10 @@ def export_sqlite(collected: Sequence[Collected], dest: Path, meta: ExportMeta) 
             problems = connection.execute("PRAGMA foreign_key_check").fetchall()
             if problems:
                 raise ExportError(f"{dest}: the export refers to missing rows ({problems[:3]})")
+        except sqlite3.OperationalError as error:  # SQLite's word for a full disk
+            if getattr(error, "sqlite_errorname", "") != "SQLITE_FULL":
+                raise
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)) from None
         finally:
             connection.close()
     with staged(metadata_path(dest), Path.is_file, "a JSON file") as path:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import gc
 import hashlib
 import json
@@ -101,8 +102,8 @@ def build_site(
         with building(out):
             options = _Options(base_url, index_search, tuple(diffs))
             return _build(archive, Path(out), options, progress, languages, tuple(documents))
-    except OSError as error:
-        if _under(error.filename, Path(out).parent):
+    except OSError as error:  # a write names no file: a full disk is the site's to say
+        if _under(error.filename, Path(out).parent) or error.errno in _FULL:
             raise _unwritable(error, out) from None
         raise
 
@@ -154,6 +155,9 @@ def _build(
     return BuildReport(
         len(output.produced), output.written, time.perf_counter() - started, tuple(languages)
     )
+
+
+_FULL = (errno.ENOSPC, errno.EDQUOT)
 
 
 def _unwritable(error: OSError, out: Path) -> BuildError:

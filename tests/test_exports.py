@@ -231,6 +231,24 @@ def test_an_export_replaces_the_old_one_whole_and_a_failure_keeps_it(sample, tmp
     ]
 
 
+def test_a_sqlite_export_on_a_full_disk_is_one_line(sample, tmp_path, monkeypatch):
+    """SQLite says a full disk its own way (OperationalError, SQLITE_FULL), not as OSError."""
+
+    def full(*args):
+        error = sqlite3.OperationalError("database or disk is full")
+        error.sqlite_errorname = "SQLITE_FULL"
+        raise error
+
+    monkeypatch.setattr("rulesarchive.exports.sqlite._fill", full)
+    dest = tmp_path / "rules.sqlite"
+    result = CliRunner().invoke(main, ["--archive", str(sample), "export", "sqlite", str(dest)])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"Error: {dest}: cannot be written (No space left on device)"
+    ]
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_an_export_never_replaces_something_else(sample, tmp_path):
     (tmp_path / "notes").mkdir()
     (tmp_path / "notes" / "mine.txt").write_text("keep me")

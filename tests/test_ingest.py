@@ -217,3 +217,27 @@ def test_a_txt_replaces_the_docx_of_its_release_even_with_another_text(tmp_path)
     assert ingest_bytes(second, docx, "r.docx").status == "added"
     assert ingest_bytes(second, txt, "r.txt").status == "replaced"
     assert _files(first) == _files(second)
+
+
+def test_a_full_disk_after_storing_is_one_line(tmp_path, monkeypatch):
+    """What follows storing (ids, lines of descent) meeting a full disk: one line, exit 1,
+    and the release stored stays."""
+    from click.testing import CliRunner
+
+    from rulesarchive.cli import main
+    from rulesarchive.library import Library
+
+    def full(self, added):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Library, "prepare", full)
+    path = tmp_path / "cr.txt"
+    path.write_text(modern_text())
+    root = tmp_path / "archive"
+    result = CliRunner().invoke(main, ["--archive", str(root), "ingest", str(path)])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"Error: {root}: cannot be written (No space left on device); "
+        "the releases said stored are kept"
+    ]
+    assert len(Archive(root).releases("en")) == 1

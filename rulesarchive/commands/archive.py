@@ -146,4 +146,11 @@ def scrape(
 def _prepare(library: Library, done: Sequence[Outcome]) -> None:
     """After storing releases: their diffs, check and lines of descent, where that is cheap."""
     stored = [o.release for o in done if o.release and o.status in STORED]
-    library.prepare(stored)
+    try:
+        library.prepare(stored)
+    except OSError as error:  # a full disk: what was stored is whole, what follows it is not
+        where = error.filename or library.root
+        raise click.ClickException(
+            f"{where}: cannot be written ({error.strerror or error}); "
+            "the releases said stored are kept"
+        ) from None
