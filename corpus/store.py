@@ -293,16 +293,16 @@ class Archive:
         """Say what is wrong with the release stored for a date, named where the user can
         mend it ('' when it is sound, or there is none): a folder that cannot be looked into,
         a release.json that cannot be read, a document found unreadable."""
-        folder = folder or self._readable(language, effective_date)
+        if effective_date not in self._candidates(language):
+            return ""  # none stored
+        try:
+            folder = folder or self._readable(language, effective_date)
+            os.listdir(folder or self._folder(language, effective_date))
+        except OSError as error:  # a folder that may not be looked into
+            shown = self._live(self._folder(language, effective_date))
+            return f"{shown}: cannot be read ({error.strerror or error})"
         if folder is None:
-            if effective_date not in self._candidates(language):
-                return ""  # none stored
-            folder = self._folder(language, effective_date)
-            try:
-                os.listdir(folder)
-            except OSError as error:
-                return f"{self._live(folder)}: cannot be read ({error.strerror or error})"
-            return ""
+            return ""  # being written: not a release yet
         if _UNREADABLE and (problem := _left_out(self.kind, language, effective_date, folder)):
             return problem
         try:
