@@ -20,7 +20,7 @@ from rulesarchive.differ.align import Pair
 from rulesarchive.differ.changes import Change
 from rulesarchive.differ.headings import pair_titles
 from rulesarchive.differ.kinds import ParagraphKind
-from rulesarchive.differ.texts import typography_key, wording_phrases, words_key
+from rulesarchive.differ.texts import printed_phrases, typography_key
 from rulesarchive.differ.words import DELETE, EQUAL, INSERT, Diff, Phrase, diff_words, word_bag
 
 INTRODUCTION = "introduction"  # the address of what a document says before its first section
@@ -335,8 +335,11 @@ def texts_of(diff: Diff) -> tuple[str, str]:
 
 
 def paragraph_changes(old: str, new: str) -> tuple[ParagraphChange, ...]:
-    """Return the paragraphs added, removed and reworded from one text to the other
-    (a paragraph retyped only is left out: the unit's kind says so)."""
+    """Return the paragraphs added, removed and reworded or repunctuated from one text to the
+    other, each reworded one with its edits of words and punctuation (IPG 2018-10-05's
+    Appendix B adds a full stop to a paragraph, MTR 2007-12-20's 126 a comma beside a reworded
+    phrase: a section that changed elsewhere lists them too). A paragraph printed otherwise
+    only (quotes, dashes, spacing, its lines) is left out: the unit's kind says so."""
     found: list[ParagraphChange] = []
     olds, news = old.split("\n") if old else [], new.split("\n") if new else []
     for before, after in align_paragraphs(olds, news):
@@ -344,7 +347,7 @@ def paragraph_changes(old: str, new: str) -> tuple[ParagraphChange, ...]:
             found.append(ParagraphChange(ParagraphKind.ADDED, "", after))
         elif not after:
             found.append(ParagraphChange(ParagraphKind.REMOVED, before, ""))
-        elif words_key(before) != words_key(after):
-            phrases = wording_phrases(diff_words(before, after))
+        elif typography_key(before) != typography_key(after):
+            phrases = printed_phrases(diff_words(before, after))
             found.append(ParagraphChange(ParagraphKind.CHANGED, before, after, phrases))
     return tuple(found)

@@ -142,6 +142,16 @@ def _last_of_list(numbers: Iterable[str], number: str) -> str:
     return max(siblings, key=rule_sort_key, default=number)
 
 
+def printed_phrases(diff: Diff) -> tuple[Phrase, ...]:
+    """Return a diff's phrase changes that change words or punctuation (a comma or a full stop
+    added is one; quotes, dashes and spacing printed otherwise are not)."""
+    return tuple(
+        phrase
+        for phrase in phrases_of(diff)
+        if typography_key(phrase.old) != typography_key(phrase.new)
+    )
+
+
 def wording_phrases(diff: Diff) -> tuple[Phrase, ...]:
     """Return a diff's phrase changes that change words (a dash or comma alone is left out)."""
     return tuple(

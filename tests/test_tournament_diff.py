@@ -131,6 +131,23 @@ def test_a_paragraph_printed_as_two_on_the_other_side_is_paired_with_both():
     assert paragraph_changes(joined, f"{LONG[1]}\n{LONG[2]}") == ()
 
 
+def test_a_comma_or_full_stop_added_is_an_edit_of_its_paragraph_not_left_out():
+    # MTR 2007-12-20's 126 added a comma beside a reworded phrase; IPG 2018-10-05's Appendix B
+    # a full stop to a paragraph of a section that changed elsewhere.
+    old = "(Effective October 20, 2008, following “Rock” the following sets will leave.)"
+    new = "(In the fall of 2008, following “Rock”, the following sets will leave.)"
+    (change,) = paragraph_changes(old, new)
+    assert change.phrases == (Phrase("Effective October 20,", "In the fall of"), Phrase("", ","))
+    issued = "1: Clearer wording around when a Game Loss is issued"
+    changes = paragraph_changes(f"{LONG[0]}\n{issued}", f"{LONG[1]}\n{LONG[0]}\n{issued}.")
+    assert [(c.kind, c.phrases) for c in changes] == [
+        ("added", ()),
+        ("changed", (Phrase("", "."),)),
+    ]
+    # a dash or spacing printed otherwise is no edit of a paragraph (the unit's kind says so)
+    assert paragraph_changes("say go - then  stop", "say go — then stop") == ()
+
+
 def test_a_paragraph_diff_rebuilds_both_texts_and_is_the_word_diff_for_one_paragraph():
     old, new = "\n".join(LONG), "\n".join((LONG[0], "A new rule.", LONG[2]))
     assert texts_of(diff_paragraphs(old, new)) == (old, new)
