@@ -57,6 +57,9 @@ _INLINE_PART = re.compile(
 )
 _BULLET = re.compile(r"(?:[•◦▪●·]|[-–]\s|\(?[A-Za-z0-9]\)\s|[A-H]\.\s)")
 _ENDS_SENTENCE = re.compile(r"""[.!?:;"”')]$""")
+# A line and the next one's first word shorter than this share of a full line were not wrapped
+# there: a proportional font puts 103 to 115 characters on a full line of 113 (MTR 2017).
+_FITTED = 0.9
 _LINE_END_HYPHEN = re.compile(r"(?P<word>[\w-]*\w)-$")
 _WORD = re.compile(r"\w+(?:-\w+)*")
 # Endings no word is alone: a word broken before one, its head no word the document prints
@@ -374,10 +377,17 @@ def _section(opened: _Open, wrapping: _Wrapping) -> Section:
     return Section(opened.number, opened.title, paragraphs, parts)
 
 
-def _ends_paragraph(line: str, width: int) -> bool:
-    """Tell a paragraph's (or a list item's) last line: short, and most often a sentence's end."""
+def _ends_paragraph(line: str, width: int, following: str) -> bool:
+    """Tell a paragraph's (or a list item's) last line: short, and most often a sentence's end;
+    or a line the next one's first word would have fitted on, so not one the layout wrapped
+    (MTR 2017-07-14's 'Spectators are ... unobtrusively.' of 87 characters, before 'The' in a
+    text of 113: its page joined it to the next paragraph, as the 2017-06-19 page break did
+    not)."""
     short = 0.75 if _ENDS_SENTENCE.search(line) else 0.5
-    return len(line) < short * width
+    word = following.split(maxsplit=1)[0] if following else ""
+    # a word, not a closing piece ('(REL)' under '... Rules Enforcement Level', IPG 2001)
+    fitted = word[:1].isalnum() and len(line) + 1 + len(word) <= _FITTED * width
+    return len(line) < short * width or fitted
 
 
 def _going_on(lines: list[str]) -> list[bool]:
@@ -402,7 +412,8 @@ def _paragraphs(lines: list[str], wrapping: _Wrapping) -> Iterator[str]:
     current = ""
     longest = 0  # of the current paragraph's lines before this one (the first while alone)
     lines_in = 0
-    for line, goes_on in zip(lines, _going_on(lines), strict=True):
+    following = [*lines[1:], ""][: len(lines)]
+    for line, goes_on, after in zip(lines, _going_on(lines), following, strict=True):
         ends = (not line and not goes_on) or _BULLET.match(line)
         if ends and current and current not in "•◦▪●·":
             yield current
@@ -418,7 +429,7 @@ def _paragraphs(lines: list[str], wrapping: _Wrapping) -> Iterator[str]:
         else:
             current = f"{current} {line}"
         width = min(longest, wrapping.width) if longest else wrapping.width
-        if not goes_on and _ends_paragraph(line, width):
+        if not goes_on and _ends_paragraph(line, width, after):
             yield current
             current, longest, lines_in = "", 0, 0
         else:

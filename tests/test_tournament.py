@@ -438,3 +438,31 @@ def test_a_one_letter_word_in_a_title_in_capitals_is_no_small_capital():
         "INFO",
     ]
     assert counts[Layout.SMALL_CAPS] == 2
+
+
+def test_a_line_the_next_ones_first_word_would_have_fitted_on_ends_its_paragraph():
+    # MTR 2017-07-14, 2.13: 'Spectators are ... unobtrusively.' (87 characters of 113) was
+    # read into the next paragraph (2017-06-19 had a page break there); its Appendix D ran a
+    # list's last item (94) into 'For Ixalan, ...'. A line cut at the margin still goes on.
+    ixalan = "For Ixalan, the recommended booster mix for Limited tournaments is (effective"
+    ixalan += " September 29, 2017 through"
+    text = f"""TOURNAMENT RULES
+Effective July 14, 2017
+1. FUNDAMENTALS
+{"y" * 70} coverage.
+Spectators are also permitted to record matches provided that they do so unobtrusively.
+The Head Judge of a World Championship, World Magic Cup, or Pro Tour tournament may, in his
+{FULL} Pro Tour tournament.
+• Two-Headed Giant Booster Draft – 4 Hour of Devastation, 2 Amonkhet (per team, in order)
+{ixalan}
+January 18, 2018):
+"""
+    document, _ = _parse(text, DocKind.MTR)
+    assert [paragraph[:24] for paragraph in document.sections[0].paragraphs] == [
+        "yyyyyyyyyyyyyyyyyyyyyyyy",
+        "Spectators are also perm",
+        "The Head Judge of a Worl",
+        "• Two-Headed Giant Boost",
+        "For Ixalan, the recommen",
+    ]
+    assert document.sections[0].paragraphs[-1].endswith("through January 18, 2018):")
