@@ -390,6 +390,16 @@ def _ends_paragraph(line: str, width: int, following: str) -> bool:
     return len(line) < short * width or fitted
 
 
+def _unfinished(line: str, following: str) -> bool:
+    """Tell a line that leaves a parenthesis open which the next one, no new item, closes: a
+    list item wrapped in a narrow column (MTR 2017-04-28 and 2017-06-19, 6.5: '• Gitaxian
+    Probe (effective April 28,' then '2017)'; 2016-07-22 draws '• Aether Revolt (effective'
+    apart from its end, and the next paragraph stays its own)."""
+    if not following or _BULLET.match(following):
+        return False
+    return line.count("(") > line.count(")") and following.count(")") > following.count("(")
+
+
 def _going_on(lines: list[str]) -> list[bool]:
     """Tell, for each line, whether the text after it goes on in lower case: the same sentence
     (across a page's end, or after a short line)."""
@@ -429,7 +439,7 @@ def _paragraphs(lines: list[str], wrapping: _Wrapping) -> Iterator[str]:
         else:
             current = f"{current} {line}"
         width = min(longest, wrapping.width) if longest else wrapping.width
-        if not goes_on and _ends_paragraph(line, width, after):
+        if not goes_on and not _unfinished(line, after) and _ends_paragraph(line, width, after):
             yield current
             current, longest, lines_in = "", 0, 0
         else:

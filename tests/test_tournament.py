@@ -466,3 +466,27 @@ January 18, 2018):
         "For Ixalan, the recommen",
     ]
     assert document.sections[0].paragraphs[-1].endswith("through January 18, 2018):")
+
+
+def test_a_parenthesis_left_open_goes_on_in_the_line_that_closes_it():
+    # MTR 2017-04-28 to 2017-06-19, 6.5's list in narrow columns: '• Gitaxian Probe
+    # (effective April 28,' then '2017)'; a bullet, or a line closing nothing, is no end of it.
+    text = f"""TOURNAMENT RULES
+Effective April 28, 2017
+1. FUNDAMENTALS
+The following cards are restricted in Vintage tournaments: {FULL}
+• Flash
+• Gitaxian Probe (effective April 28,
+2017)
+• Gush (effective
+• Imperial Seal (effective
+The following cards are banned in Modern tournaments:
+"""
+    document, _ = _parse(text, DocKind.MTR)
+    assert document.sections[0].paragraphs[1:] == (
+        "• Flash",
+        "• Gitaxian Probe (effective April 28, 2017)",
+        "• Gush (effective",
+        "• Imperial Seal (effective",
+        "The following cards are banned in Modern tournaments:",
+    )
