@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from enum import StrEnum
 
 
@@ -22,6 +22,7 @@ class Layout(StrEnum):
     CONTENTS = "contents"
     HYPHENATION = "hyphenation"
     SMALL_CAPS = "small-caps"
+    SPLIT_WORDS = "split-words"
     USENET_HEADERS = "usenet-headers"
 
 
@@ -58,7 +59,7 @@ def strip_layout(pages: Sequence[str], counts: Counter[str]) -> list[str]:
         lines += _without_edges(page, repeated, None if offset is None else at + offset, counts)
     lines = _without_contents(lines, counts)
     words = _words(lines)
-    return [_joined_caps(line, words, counts) for line in lines]
+    return _joined_splits([_joined_caps(line, words, counts) for line in lines], counts)
 
 
 def _page_lines(page: str) -> list[str]:
@@ -188,6 +189,60 @@ def _words(lines: list[str]) -> frozenset[str]:
     return frozenset(
         word.casefold() for line in lines for word in _WORD.findall(line) if not word.isupper()
     )
+
+
+def _joined_splits(lines: list[str], counts: Counter[str]) -> list[str]:
+    """Join the words the PDF's text layer split in two ('the next rou nd', IPG 2015-07-17):
+    where the joined word is printed elsewhere in the document and neither piece is printed
+    but in this pair ('rou', 'nd'), the second piece in lower case (or both in capitals:
+    'GATHERI NG'). Two words that join into a third ('any one') are each printed elsewhere."""
+    words = Counter(word for line in lines for word in _printed_words(line))
+    pairs = Counter((a.casefold(), b.casefold()) for line in lines for _, a, b in _pairs(line))
+
+    def split(a: str, b: str) -> bool:
+        seen = pairs[a.casefold(), b.casefold()]
+        return (
+            (b.islower() or (a.isupper() and b.isupper()))
+            and words[(a + b).casefold()] > 0
+            and words[a.casefold()] == seen == words[b.casefold()]
+        )
+
+    mended = []
+    for line in lines:
+        splits = {at for at, a, b in _pairs(line) if split(a, b)}
+        if not splits:
+            mended.append(line)
+            continue
+        tokens = line.split(" ")
+        for at in sorted(splits, reverse=True):
+            if not {at - 1, at + 1} & splits:  # 'a b c' read as 'ab c' and 'a bc': neither
+                tokens[at : at + 2] = [tokens[at] + tokens[at + 1]]
+                counts[Layout.SPLIT_WORDS] += 1
+        mended.append(" ".join(tokens))
+    return mended
+
+
+_OPENING = "\"'“‘(["
+_CLOSING = "\"'”’)].,;:!?"
+
+
+def _printed_words(line: str) -> Iterator[str]:
+    """Yield the words of a line, casefolded: its space-parted tokens that are all letters
+    once the punctuation around them is taken off ('customerservice@...' is none)."""
+    for token in line.split():
+        word = token.strip(_OPENING + _CLOSING)
+        if word.isalpha():
+            yield word.casefold()
+
+
+def _pairs(line: str) -> Iterator[tuple[int, str, str]]:
+    """Yield each two neighbouring tokens of a line that may be one word split in two: where
+    the first one's letters end it and the second one's begin it."""
+    tokens = line.split(" ")
+    for at in range(len(tokens) - 1):
+        a, b = tokens[at].lstrip(_OPENING), tokens[at + 1].rstrip(_CLOSING)
+        if a.isalpha() and b.isalpha():
+            yield at, a, b
 
 
 def _joined_caps(line: str, words: frozenset[str], counts: Counter[str]) -> str:

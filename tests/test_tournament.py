@@ -490,3 +490,19 @@ The following cards are banned in Modern tournaments:
         "• Imperial Seal (effective",
         "The following cards are banned in Modern tournaments:",
     )
+
+
+def test_a_word_the_text_layer_split_is_joined_where_its_pieces_are_no_words():
+    # IPG 2015-07-17: 'the next rou nd'; 'any one', 'in to' and 'Customer Service' (each
+    # piece printed alone elsewhere, or the second one capitalised) stay apart.
+    text = (
+        "A round ends. Any one may go in to the next rou nd of MAGIC: THE GATHERI NG.\n"
+        "Anyone goes into THE GATHERING any time. Write to Customer Service at\n"
+        "customerservice@wizards.com or customer service."
+    )
+    counts: Counter[str] = Counter()
+    assert strip_layout([text], counts)[0] == (
+        "A round ends. Any one may go in to the next round of MAGIC: THE GATHERING."
+    )
+    assert strip_layout([text], counts)[1:] == text.split("\n")[1:]
+    assert counts[Layout.SPLIT_WORDS] == 4  # twice each
