@@ -398,3 +398,26 @@ def test_each_penalty_goes_with_its_infraction_when_the_sections_are_renumbered(
     texts = {v.effective_date: v.text for v in penalty.versions}
     assert texts[max(texts)] == texts[dt.date(2010, 7, 1)] == "Warning"
     assert not any("extra turn" in text.casefold() for text in texts.values())
+
+
+def _paragraphs(documents, kind: DocKind, date: str, number: str) -> tuple[str, ...]:
+    document = next(d for r, d in documents[kind] if r.effective_date.isoformat() == date)
+    section = document.section(number)
+    assert section is not None, (kind, date, number)
+    return section.paragraphs
+
+
+def test_the_audits_paragraph_and_word_faults_are_mended(documents):
+    # MTR 2017-07-14's 2.13 and Appendix D ran paragraphs together where no line was wrapped;
+    # 2017-06-19's 6.5 split '(effective April 28,' / '2017)'; IPG 2015-07-17 read 'rou nd'.
+    spectators = "Spectators are also permitted to record matches provided that they do so"
+    assert f"{spectators} unobtrusively." in _paragraphs(
+        documents, DocKind.MTR, "2017-07-14", "2.13"
+    )
+    appendix = _paragraphs(documents, DocKind.MTR, "2017-07-14", "D")
+    assert any(paragraph.startswith("For Ixalan, the recommended") for paragraph in appendix)
+    vintage = _paragraphs(documents, DocKind.MTR, "2017-06-19", "6.5")
+    assert "• Gitaxian Probe (effective April 28, 2017)" in vintage
+    fine = _paragraphs(documents, DocKind.IPG, "2015-07-17", "1.1")
+    match_loss = next(paragraph for paragraph in fine if paragraph.startswith("Match Losses are"))
+    assert match_loss.endswith("be paired for the next round.")
