@@ -55,7 +55,9 @@ _PENALTY_THEN_PART = re.compile(rf"{_PENALTIES}\s+(?P<name>Definition)", re.IGNO
 _INLINE_PART = re.compile(
     r"(?P<name>Upgrade|Additional Remedy|Philosophy|Definition):\s+(?P<text>\S.*)"
 )
-_BULLET = re.compile(r"(?:[•◦▪●·]|[-–]\s|\(?[A-Za-z0-9]\)\s|[A-H]\.\s)")
+# An item's start: a bullet, a list's letter, or a changes appendix's section ('3.4: Players
+# decide...', IPG 2018-10-05 Appendix B: an item, however long the line before).
+_BULLET = re.compile(r"(?:[•◦▪●·]|[-–]\s|\(?[A-Za-z0-9]\)\s|[A-H]\.\s|\d{1,3}(?:\.\d{1,2})?:\s)")
 _ENDS_SENTENCE = re.compile(r"""[.!?:;"”')]$""")
 # A line and the next one's first word shorter than this share of a full line were not wrapped
 # there: a proportional font puts 103 to 115 characters on a full line of 113 (MTR 2017).

@@ -506,3 +506,21 @@ def test_a_word_the_text_layer_split_is_joined_where_its_pieces_are_no_words():
     )
     assert strip_layout([text], counts)[1:] == text.split("\n")[1:]
     assert counts[Layout.SPLIT_WORDS] == 4  # twice each
+
+
+def test_a_changes_appendixs_section_number_opens_an_item_however_long_the_line_before():
+    # IPG 2018-10-05, Appendix B: '2.5: Partial fixes ... one of the categories.' is as long as
+    # a full line, and '2.5: Permanents are the only type of object that untaps.' is its own.
+    text = f"""INFRACTION PROCEDURE GUIDE
+Effective October 5, 2018
+1. GENERAL PHILOSOPHY
+{FULL}
+2.5: Partial fixes can cross categories as long as all the remedy falls into one of the categories.
+2.5: Permanents are the only type of object that untaps.
+"""
+    document, _ = _parse(text, DocKind.IPG)
+    assert document.sections[0].paragraphs[1:] == (
+        "2.5: Partial fixes can cross categories as long as all the remedy falls into one of the "
+        "categories.",
+        "2.5: Permanents are the only type of object that untaps.",
+    )
