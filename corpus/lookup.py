@@ -82,9 +82,10 @@ def _refuse_damaged(archive: Archive, date: dt.date, language: str) -> None:
     """Raise DamagedRelease if the release a date names (of that date, of that file date, in
     force that day) is stored but damaged; told by folder names, before any listing says it."""
     dates = archive.folder_dates(language)
-    entry = catalogue.entry_for(date)
-    if date not in dates and entry is not None and entry.effective_date in dates:
-        date = entry.effective_date
+    if date not in dates:  # a file date names its release (the catalogue read only then)
+        entry = catalogue.entry_for(date)
+        if entry is not None and entry.effective_date in dates:
+            date = entry.effective_date
     earlier = [stored for stored in dates if stored <= date]
     if earlier and (problem := archive.damage(language, earlier[-1])):
         raise DamagedRelease(f"{problem}: the release asked for is damaged")

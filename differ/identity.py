@@ -57,8 +57,8 @@ def assign_ids(lines: Sequence[Line], releases: Sequence[Release], registry: Reg
     named: dict[Point, list[str]] = {}
     for line_id in registered:
         named.setdefault(version_of[line_id], []).append(line_id)
-    at_hand = set(dates)
-    anew = at_hand if set(registry.releases) <= at_hand else at_hand - set(registry.releases)
+    at_hand, listed = set(dates), set(registry.releases)
+    anew = at_hand if listed <= at_hand else at_hand - listed
     votes: list[Counter[str]] = []
     born: list[set[Point]] = []
     for found in points:
