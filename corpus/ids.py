@@ -6,7 +6,10 @@ later archive (more releases, fewer, another order, a better aligner) are matche
 their ids by those (release, number) versions. A line that two ids turn out to name keeps
 one; the other is recorded as its alias, so old links keep resolving.
 
-The file is plain text, one id a row, diffable (ARCHIVE/<language>/ids.tsv):
+Rules, glossary terms and headings have a registry each, of the same form (`Lines`): a
+glossary term's "number" is its term key ('control controller'), a heading's its number ('7',
+'702'). The file is plain text, one id a row, diffable (ARCHIVE/<language>/ids.tsv, and
+glossary-ids.tsv and heading-ids.tsv beside it):
 
     releases<TAB>1999-04-23 1999-11-01 ...          every release the runs below range over
     id<TAB>1999-04-23/217.1d<TAB>217.1d 1999-04-23..2009-05-01<TAB>400.6 2009-07-11..2024-11-08
@@ -24,9 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulesarchive.corpus import DATA
-from rulesarchive.corpus.model import DocKind
+from rulesarchive.corpus.model import DocKind, Lines
 
-FILE_NAME = "ids.tsv"
+FILE_NAME = Lines.RULES.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +99,7 @@ def parse_registry(text: str, name: str = FILE_NAME) -> Registry:
 
 
 def _run(text: str) -> Run:
-    number, _, span = text.partition(" ")
+    number, _, span = text.rpartition(" ")  # a term key has spaces, a span none
     first, _, last = span.partition("..")
     start = dt.date.fromisoformat(first)
     return Run(number, start, dt.date.fromisoformat(last) if last else start)
@@ -137,19 +140,27 @@ def _render_run(run: Run) -> str:
     return f"{run.number} {span}"
 
 
-def ids_file(root: Path, language: str) -> Path:
-    """Return where an archive keeps a language's registry."""
-    return root / language / FILE_NAME
+def ids_file(root: Path, language: str, lines: Lines = Lines.RULES) -> Path:
+    """Return where an archive keeps a language's registry of a kind of lines."""
+    return root / language / lines.value
 
 
-def shipped_text(language: str, kind: DocKind = DocKind.CR) -> str:
+def shipped_text(language: str, kind: DocKind = DocKind.CR, lines: Lines = Lines.RULES) -> str:
     """Return the text of the registry the package ships for a language's documents of a kind
     (of no id if none: it ships the Comprehensive Rules' only)."""
-    path = DATA / "ids" / f"{language}.tsv"
+    path = _shipped_path(language, lines)
     shipped = kind == DocKind.CR and path.is_file()
     return path.read_text(encoding="utf-8") if shipped else render_registry(Registry())
 
 
-def shipped_registry(language: str, kind: DocKind = DocKind.CR) -> Registry:
+def shipped_registry(
+    language: str, kind: DocKind = DocKind.CR, lines: Lines = Lines.RULES
+) -> Registry:
     """Return the registry the package ships for a language (empty when it ships none)."""
-    return parse_registry(shipped_text(language, kind), f"corpus/data/ids/{language}.tsv")
+    path = _shipped_path(language, lines)
+    return parse_registry(shipped_text(language, kind, lines), f"corpus/data/ids/{path.name}")
+
+
+def _shipped_path(language: str, lines: Lines) -> Path:
+    suffix = "" if lines is Lines.RULES else "-" + lines.name.lower()  # 'en-glossary.tsv'
+    return DATA / "ids" / f"{language}{suffix}.tsv"

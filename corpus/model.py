@@ -19,6 +19,15 @@ class DocKind(StrEnum):
     IPG = "ipg"  # Infraction Procedure Guide (formerly DCI Penalty Guidelines)
 
 
+class Lines(StrEnum):
+    """What a language's lines of descent follow, each kind with its registry of permanent ids:
+    the value is the registry's file name in the archive."""
+
+    RULES = "ids.tsv"
+    GLOSSARY = "glossary-ids.tsv"  # glossary terms, by term key
+    HEADINGS = "heading-ids.tsv"  # sections and chapters, by number
+
+
 @dataclass(frozen=True, slots=True)
 class Rule:
     """One numbered rule as it reads in one document."""

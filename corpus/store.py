@@ -47,6 +47,7 @@ from rulesarchive.corpus.model import (
     Flag,
     GlossaryEntry,
     Heading,
+    Lines,
     Provenance,
     Release,
     Rule,
@@ -493,25 +494,26 @@ class Archive:
             finally:
                 shutil.rmtree(staging, ignore_errors=True)
 
-    def ids_file(self, language: str) -> Path:
-        """Return where a language's registry of ids is kept: ARCHIVE/<language>/ids.tsv, or
-        ARCHIVE/<kind>/<language>/ids.tsv for a tournament document's sections."""
-        return ids.ids_file(kind_folder(self.root, self.kind), language)
+    def ids_file(self, language: str, lines: Lines = Lines.RULES) -> Path:
+        """Return where a language's registry of ids is kept: ARCHIVE/<language>/ids.tsv (and
+        glossary-ids.tsv, heading-ids.tsv), or ARCHIVE/<kind>/<language>/ids.tsv for a
+        tournament document's sections."""
+        return ids.ids_file(kind_folder(self.root, self.kind), language, lines)
 
-    def registry(self, language: str) -> Registry:
+    def registry(self, language: str, lines: Lines = Lines.RULES) -> Registry:
         """Return a language's registry of permanent ids (ARCHIVE/<language>/ids.tsv); the
         package's for the shared archive when the archive has none yet."""
-        text = self.registry_text(language)
+        text = self.registry_text(language, lines)
         if text is None:
-            return ids.shipped_registry(language, self.kind)
+            return ids.shipped_registry(language, self.kind, lines)
         try:
-            return ids.parse_registry(text, str(self.ids_file(language)))
+            return ids.parse_registry(text, str(self.ids_file(language, lines)))
         except ids.RegistryError as error:
             raise ArchiveError(str(error)) from None
 
-    def registry_text(self, language: str) -> str | None:
+    def registry_text(self, language: str, lines: Lines = Lines.RULES) -> str | None:
         """Return the text of a language's registry of ids, None when the archive has none."""
-        path = self.ids_file(check_language(language))
+        path = self.ids_file(check_language(language), lines)
         try:
             return path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -519,10 +521,10 @@ class Archive:
         except OSError as error:
             raise ArchiveError(f"{path}: unreadable ({error.strerror})") from None
 
-    def save_registry(self, language: str, text: str) -> bool:
+    def save_registry(self, language: str, text: str, lines: Lines = Lines.RULES) -> bool:
         """Write a language's registry of ids into the archive (never a snapshot's copy: ids
         are for good); return False when the archive cannot be written to."""
-        path = self.ids_file(check_language(language))
+        path = self.ids_file(check_language(language), lines)
         try:
             with self.lock():
                 _make_folder(path.parent)

@@ -46,8 +46,21 @@ class Identity:
 def assign_ids(lines: Sequence[Line], releases: Sequence[Release], registry: Registry) -> Identity:
     """Give every line its permanent id, and return them with the registry brought up to date."""
     dates = [release.effective_date for release in releases]
+    return assign_points(
+        [line.id for line in lines], [list(_points(line, dates)) for line in lines], dates, registry
+    )
+
+
+def assign_points(
+    names: Sequence[str],
+    points: Sequence[list[Point]],
+    dates: Sequence[dt.date],
+    registry: Registry,
+) -> Identity:
+    """Give every line its permanent id, a line given by its trace name and its versions (the
+    (release, number) points it holds: a rule's number, a glossary term's key, a heading's
+    number), and return them with the registry brought up to date."""
     owners = registry.owners()
-    points = [list(_points(line, dates)) for line in lines]
     # a retired id (an alias) comes back to the line that holds the version it names
     # of two ids naming one version ('~2'), the live one before a retired one
     registered = sorted(
@@ -91,9 +104,9 @@ def assign_ids(lines: Sequence[Line], releases: Sequence[Release], registry: Reg
             taken.update(merged)
     given = set(registered) | set(aliases)
     for_now: set[str] = set()  # named for the time being: made of recorded versions alone
-    for place, line in enumerate(lines):
+    for place, name in enumerate(names):
         if place not in ids:
-            ids[place] = _mint(line.id, given)
+            ids[place] = _mint(name, given)
             given.add(ids[place])
             if all(date not in anew for date, _number in points[place]):
                 for_now.add(ids[place])
@@ -101,14 +114,14 @@ def assign_ids(lines: Sequence[Line], releases: Sequence[Release], registry: Reg
     known = tuple(sorted(set(registry.releases) | set(dates)))
     order = [
         *registry.ids,
-        *(ids[place] for place in range(len(lines)) if ids[place] not in for_now),
+        *(ids[place] for place in range(len(names)) if ids[place] not in for_now),
     ]
     runs = {
         line_id: _runs(held.get(line_id, []), known)
         for line_id in dict.fromkeys(order)
         if line_id not in aliases or line_id in held
     }
-    given_ids = {line.id: ids[place] for place, line in enumerate(lines)}
+    given_ids = {name: ids[place] for place, name in enumerate(names)}
     return Identity(given_ids, Registry(known, runs, aliases))
 
 
