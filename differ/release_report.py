@@ -4,7 +4,7 @@ the differ's word diffing."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.model import DocKind, GlossaryEntry, Heading, Release, Rule
@@ -12,6 +12,7 @@ from rulesarchive.system.lazy import lazy_module
 
 if TYPE_CHECKING:  # the JSON's types are the type checker's (thirty TypedDicts to build)
     import orjson
+    from rulesarchive.differ import glossary
     from rulesarchive.differ.report_types import (
         EntryJson,
         HeadingJson,
@@ -22,6 +23,7 @@ if TYPE_CHECKING:  # the JSON's types are the type checker's (thirty TypedDicts 
     )
 else:  # loaded by the first JSON printed: `rule` and `releases` print text by default
     orjson = lazy_module("orjson")
+    glossary = lazy_module("rulesarchive.differ.glossary")  # a term's key, for its id
 
 
 def json_text(data: object) -> str:
@@ -122,9 +124,13 @@ def rule_text(rule: Rule, release: Release) -> str:
     return "\n".join(lines) + "\n"
 
 
-def heading_data(heading: Heading) -> HeadingJson:
-    """Return a heading as a release's JSON (`export json`, the site's API) gives it."""
-    return {"number": heading.number, "title": heading.title}
+def heading_data(heading: Heading, ids: Mapping[str, str] | None = None) -> HeadingJson:
+    """Return a heading as a release's JSON (`export json`, the site's API) gives it, with
+    its permanent id where `ids` (by number) has one."""
+    data: HeadingJson = {"number": heading.number, "title": heading.title}
+    if ids and heading.number in ids:
+        data["id"] = ids[heading.number]
+    return data
 
 
 def rule_data(line_id: str, rule: Rule, english_id: str | None = None) -> RuleJson:
@@ -146,9 +152,12 @@ def rule_data(line_id: str, rule: Rule, english_id: str | None = None) -> RuleJs
     return data
 
 
-def entry_data(entry: GlossaryEntry) -> EntryJson:
-    """Return a glossary entry as a release's JSON gives it."""
+def entry_data(entry: GlossaryEntry, ids: Mapping[str, str] | None = None) -> EntryJson:
+    """Return a glossary entry as a release's JSON gives it, with its term's permanent id
+    where `ids` (by term key) has one."""
     data: EntryJson = {"term": entry.term, "text": entry.printed_text}
     if entry.original:
         data["normalised_text"] = entry.text
+    if ids and (line_id := ids.get(glossary.term_key(entry.term))):
+        data["id"] = line_id
     return data

@@ -69,6 +69,7 @@ class HeadingJson(TypedDict):
 
     number: str
     title: str
+    id: NotRequired[str]  # the heading's permanent id (a CR's)
 
 
 class RuleJson(TypedDict):
@@ -89,6 +90,7 @@ class EntryJson(TypedDict):
     term: str
     text: str
     normalised_text: NotRequired[str]
+    id: NotRequired[str]  # the term's permanent id (not of an entry that does not read as one)
 
 
 class PhraseJson(TypedDict):

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from rulesarchive.differ.history import History
+from rulesarchive.differ.language import Language
 from rulesarchive.differ.lineage import Line, line_versions
 from rulesarchive.differ.release_report import entry_data, heading_data, rule_data
 from rulesarchive.differ.report import diff_data, history_data
@@ -54,12 +55,19 @@ def export_json(collected: Sequence[Collected], dest: Path, meta: ExportMeta) ->
             data = {
                 "meta": {**meta, "language": language.gathered.language},
                 "releases": [
-                    _release(text, _english_ids(text, english, numbers) if translated else {})
+                    _release(
+                        text,
+                        _english_ids(text, english, numbers) if translated else {},
+                        language.gathered,
+                        index,
+                    )
                     | {"changes": _changes(language, index)}
                     for index, text in enumerate(language.texts)
                 ],
                 "lines": [_line(language, line) for line in language.gathered.lines],
                 "aliases": dict(sorted(language.gathered.aliases.items())),
+                "glossary_aliases": dict(sorted(language.gathered.glossary_aliases.items())),
+                "heading_aliases": dict(sorted(language.gathered.heading_aliases.items())),
             }
             path = folder / f"{language.gathered.language}.json"
             with path.open("w", encoding="utf-8") as handle:
@@ -89,14 +97,17 @@ class _LineJson(TypedDict):
     versions: Sequence[Mapping[str, object]]  # as `history --format json` gives them
 
 
-def _release(text: ReleaseText, english_ids: dict[str, str]) -> dict[str, object]:
+def _release(
+    text: ReleaseText, english_ids: dict[str, str], gathered: Language, index: int
+) -> dict[str, object]:
+    heading_ids, term_ids = gathered.heading_ids(index), gathered.term_ids(index)
     return {
         **release_row(text),
-        "headings": list(map(heading_data, text.headings)),
+        "headings": [heading_data(heading, heading_ids) for heading in text.headings],
         "rules": [
             rule_data(line_id, rule, english_ids.get(rule.number)) for line_id, rule in text.rules
         ],
-        "glossary": list(map(entry_data, text.glossary)),
+        "glossary": [entry_data(entry, term_ids) for entry in text.glossary],
     }
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import ParamSpec, TypeVar
 
 from rulesarchive.corpus.model import Rule
+from rulesarchive.differ.glossary import term_key
 from rulesarchive.differ.kinds import TranslationStatus
 from rulesarchive.differ.report import diff_data
 from rulesarchive.differ.report_types import ChangeJson, DiffJson
@@ -82,7 +83,8 @@ CREATE TABLE headings (
     release_id INTEGER NOT NULL REFERENCES releases (id),
     position INTEGER NOT NULL,
     number TEXT NOT NULL,
-    title TEXT NOT NULL
+    title TEXT NOT NULL,
+    line_id TEXT  -- the heading's permanent id, renumbered or renamed (a CR heading's)
 );
 CREATE TABLE glossary (
     id INTEGER PRIMARY KEY,
@@ -90,7 +92,8 @@ CREATE TABLE glossary (
     position INTEGER NOT NULL,
     term TEXT NOT NULL,
     text TEXT NOT NULL,
-    normalised_text TEXT NOT NULL
+    normalised_text TEXT NOT NULL,
+    line_id TEXT  -- the term's permanent id, renamed or not; NULL: an entry not read as a term
 );
 CREATE TABLE changes (
     id INTEGER PRIMARY KEY,
@@ -175,6 +178,8 @@ CREATE INDEX rules_by_line_row ON rules (line);
 CREATE UNIQUE INDEX headings_by_release ON headings (release_id, position);
 CREATE UNIQUE INDEX glossary_by_release ON glossary (release_id, position);
 CREATE INDEX glossary_by_term ON glossary (term);
+CREATE INDEX glossary_by_line ON glossary (line_id);
+CREATE INDEX headings_by_line ON headings (line_id);
 CREATE INDEX changes_by_pair ON changes (new_release_id, old_release_id);
 CREATE INDEX changes_by_line ON changes (line_id);
 CREATE INDEX changes_by_number ON changes (new_number);
@@ -311,8 +316,10 @@ def datasette_metadata(dest: Path, meta: ExportMeta) -> dict[str, object]:
 TABLE_DESCRIPTIONS = {
     "releases": "One row per release: language, effective date, set, source file.",
     "rules": "Every rule as each release printed it; line_id is its permanent id.",
-    "headings": "The chapter and section headings of each release.",
-    "glossary": "The glossary entries of each release.",
+    "headings": "The chapter and section headings of each release; line_id is the heading's"
+    " permanent id, the same through renumberings and renamings.",
+    "glossary": "The glossary entries of each release; line_id is the term's permanent id, the"
+    " same through renamings.",
     "changes": "What changed between consecutive releases; heading = 1 for headings, fixes: "
     "the citations the change put right.",
     "renumbering": "Rules that moved, between consecutive releases.",
@@ -520,8 +527,10 @@ def _insert_language(
 ) -> None:
     memo: dict[int, _RuleColumns] = {}
     name = language.gathered.language
-    for text in language.texts:
+    for index, text in enumerate(language.texts):
         summary = release_row(text)
+        heading_ids = language.gathered.heading_ids(index)
+        term_ids = language.gathered.term_ids(index)
         release_id = ids[text.release.key]
         connection.execute(
             "INSERT INTO releases VALUES (:id, :language, :effective_date, :set_code, :set_name,"
@@ -533,16 +542,29 @@ def _insert_language(
             _rule_rows(release_id, text, memo, lambda line_id: lines[name, line_id]),
         )
         connection.executemany(
-            "INSERT INTO headings VALUES (NULL, ?, ?, ?, ?)",
+            "INSERT INTO headings VALUES (NULL, ?, ?, ?, ?, ?)",
             (
-                (release_id, position, heading.number, heading.title)
+                (
+                    release_id,
+                    position,
+                    heading.number,
+                    heading.title,
+                    heading_ids.get(heading.number),
+                )
                 for position, heading in enumerate(text.headings)
             ),
         )
         connection.executemany(
-            "INSERT INTO glossary VALUES (NULL, ?, ?, ?, ?, ?)",
+            "INSERT INTO glossary VALUES (NULL, ?, ?, ?, ?, ?, ?)",
             (
-                (release_id, position, entry.term, entry.printed_text, entry.text)
+                (
+                    release_id,
+                    position,
+                    entry.term,
+                    entry.printed_text,
+                    entry.text,
+                    term_ids.get(term_key(entry.term)),
+                )
                 for position, entry in enumerate(text.glossary)
             ),
         )

@@ -16,7 +16,7 @@ import hashlib
 import logging
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,6 +28,7 @@ from rulesarchive.corpus.model import (
     Flag,
     GlossaryEntry,
     Heading,
+    Lines,
     Release,
     Rule,
     Section,
@@ -46,7 +47,7 @@ from rulesarchive.system.lazy import lazy_module
 if TYPE_CHECKING:
     from rulesarchive.differ.classify import ReleaseDiff
     from rulesarchive.differ.history import History
-    from rulesarchive.differ.language import Language
+    from rulesarchive.differ.language import GlossaryLine, HeadingLine, Language
     from rulesarchive.differ.lineage import Line, Trace
     from rulesarchive.differ.references import (
         LanguageCheck,
@@ -447,10 +448,7 @@ class Library:
         after = ids.render_registry(made.registry)
         kept = kept_lines.KeptIds(made.ids, _digest(after))
         self.derived.put_many((each, kept) for each in {key, self._ids_key(releases, after)})
-        if after != recorded:
-            with contextlib.suppress(ArchiveError):  # read-only: the same ids, not recorded
-                if self.archive.save_registry(language, after):
-                    log.info("%s: recorded the ids of the lines", self.archive.ids_file(language))
+        self._record(language, Lines.RULES, recorded, after)
         return made.ids
 
     def _ids_key(self, releases: list[Release], registry: str) -> str:
@@ -497,7 +495,68 @@ class Library:
             self.derived.keep_latest(keys, summary, summary.count, start)
         gathered = summary.language(language, releases, diffs, list(trace.lines))
         gathered.aliases = self.aliases(language)
+        # a tournament document has no glossary, and its headings are its sections' lines
+        if self.archive.kind == DocKind.CR:
+            gathered.glossary, gathered.glossary_aliases = self._named_glossary(
+                language, releases, gathered.glossary
+            )
+            gathered.heading_lines, gathered.heading_aliases = self._named_headings(
+                language, releases, gathered.heading_lines
+            )
         return gathered
+
+    def _named_glossary(
+        self, language: str, releases: list[Release], terms: list[GlossaryLine]
+    ) -> tuple[list[GlossaryLine], dict[str, str]]:
+        """The glossary's lines with their permanent ids, and the retired ids (aliases)."""
+        key = glossary_terms.term_key
+        versions = [[(a, b, key(entry.term)) for a, b, entry in term.stretches] for term in terms]
+        given, aliases = self._permanent(language, releases, Lines.GLOSSARY, versions)
+        return [replace(term, id=i) for term, i in zip(terms, given, strict=True)], aliases
+
+    def _named_headings(
+        self, language: str, releases: list[Release], headings: list[HeadingLine]
+    ) -> tuple[list[HeadingLine], dict[str, str]]:
+        """The headings' lines with their permanent ids, and the retired ids (aliases)."""
+        versions = [[(a, b, h.number) for a, b, h in line.stretches] for line in headings]
+        given, aliases = self._permanent(language, releases, Lines.HEADINGS, versions)
+        return [replace(line, id=i) for line, i in zip(headings, given, strict=True)], aliases
+
+    def _permanent(
+        self,
+        language: str,
+        releases: list[Release],
+        lines: Lines,
+        versions: list[list[tuple[int, int, str]]],
+    ) -> tuple[list[str], dict[str, str]]:
+        """Give lines (each its (first, last, number or key) stretches) their permanent ids
+        from the archive's registry of the kind (recording ids first minted), and return them
+        with the registry's aliases, each resolved to the id it names now."""
+        dates = [release.effective_date for release in releases]
+        names = [f"{dates[stretches[0][0]]}/{stretches[0][2]}" for stretches in versions]
+        points = [
+            [
+                (dates[index], name)
+                for first, last, name in stretches
+                for index in range(first, last + 1)
+            ]
+            for stretches in versions
+        ]
+        recorded = self.archive.registry_text(language, lines)
+        text = recorded or ids.shipped_text(language, self.archive.kind, lines)
+        registry = ids.parse_registry(text, str(self.archive.ids_file(language, lines)))
+        made = identity.assign_points(names, points, dates, registry)
+        self._record(language, lines, recorded, ids.render_registry(made.registry))
+        found = {alias: made.registry.resolve(alias) for alias in made.registry.aliases}
+        aliases = {alias: line_id for alias, line_id in found.items() if line_id is not None}
+        return [made.ids[name] for name in names], aliases
+
+    def _record(self, language: str, lines: Lines, recorded: str | None, text: str) -> None:
+        """Keep a registry of ids in the archive, if it changed and the archive can be written."""
+        if text != recorded:
+            with contextlib.suppress(ArchiveError):  # read-only: the same ids, not recorded
+                if self.archive.save_registry(language, text, lines):
+                    log.info("%s: recorded the ids", self.archive.ids_file(language, lines))
 
     # Reference checks
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, TypedDict
 from markupsafe import Markup
 from rulesarchive.corpus.model import Heading, Rule
 from rulesarchive.corpus.numbers import parent_of, rule_sort_key
+from rulesarchive.differ.glossary import term_key
 from rulesarchive.differ.language import GlossaryLine
 from rulesarchive.differ.lineage import Line
 from rulesarchive.site_builder import paths
@@ -71,6 +72,8 @@ class IndexPages:
         )
         for term in self.site.data.glossary:
             yield self.memoised_term(term)
+        for slug, term in self.site.renamed_terms.items():
+            yield self.renamed_stub(slug, term)
 
     def chapters(self) -> Job:
         """Sections and chapters of the newest release."""
@@ -184,6 +187,22 @@ class IndexPages:
             "removed.html", page, title=self.site.t["removed_rules_title"], rules=rules
         )
 
+    def renamed_stub(self, slug: str, term: GlossaryLine) -> Job:
+        """The page of a term's old name (its page before the term was renamed): redirects to
+        the term's page, so an old link keeps working."""
+        page = paths.glossary_page(self.site.language, slug)
+        target = self._glossary_path(term)
+        old = next(e.term for _a, _b, e in term.stretches if paths.term_slug(e.term) == slug)
+        name = term.stretches[-1][2].term
+        return self.site.page(
+            "number.html",
+            page,
+            canonical=self.site.base_url + target if self.site.base_url else "",
+            title=name,
+            said=self.site.t["term_renamed"].format(old=old, term=name),
+            target=paths.relative(page, target),
+        )
+
     def _glossary_path(self, term: GlossaryLine) -> str:
         return paths.glossary_page(self.site.language, self.site.glossary_slugs[term.key])
 
@@ -219,6 +238,7 @@ class IndexPages:
         for position, (first, _last, version) in enumerate(term.stretches):
             before = term.stretches[position - 1] if position else None
             typography = before is not None and before[2].text == version.text
+            renamed = before is not None and term_key(before[2].term) != term_key(version.term)
             if before is not None and not typography:
                 diff = self.site.refs.links.word_diff(before[2].text, version.text)
                 text = self.site.refs.diff_html(page, diff, first, before[1])
@@ -231,7 +251,14 @@ class IndexPages:
                     "text_html": text,
                     "diff": before is not None and not typography,
                     "first": before is None,
-                    "typography": typography,
+                    "typography": typography and not renamed,
+                    "renamed": (
+                        self.site.t["term_renamed_kind"].format(
+                            old=before[2].term, term=version.term
+                        )
+                        if before is not None and renamed
+                        else ""
+                    ),
                 }
             )
         return self.site.page(

@@ -184,9 +184,15 @@ def _named(data: Language) -> dict[str, str]:
 
 
 def _stamp(data: Language, base_url: str) -> str:
-    """Sum up what a language's files are made from: its releases, its ids' aliases, the
-    code and the site's address."""
-    return repr((code_version(), data.prefix[-1], sorted(data.aliases.items()), base_url))
+    """Sum up what a language's files are made from: its releases, its ids' aliases (the
+    glossary's too), the code and the site's address."""
+    return repr((code_version(), data.prefix[-1], _aliases(data), base_url))
+
+
+def _aliases(data: Language) -> tuple[list[tuple[str, str]], ...]:
+    """A language's retired ids: its rules', glossary terms' and headings'."""
+    kinds = (data.aliases, data.glossary_aliases, data.heading_aliases)
+    return tuple(sorted(aliases.items()) for aliases in kinds)
 
 
 def _paths(volume: _Volume) -> list[str]:
@@ -225,7 +231,7 @@ def _write_documents(output: Output, archive: Source, data: Language) -> None:
     """Write every release read whole into the language's bulk file: an xz stream per
     `_BATCH` releases (each kept in the store by what its releases say), then the end."""
     path = _documents_path(data)
-    aliases = repr(sorted(data.aliases.items()))
+    aliases = repr(_aliases(data))
     stamp = repr((code_version(), data.prefix[-1], aliases))
     if output.fresh(path, stamp):
         return
@@ -244,7 +250,7 @@ def _write_documents(output: Output, archive: Source, data: Language) -> None:
             batch = range(starts[i], min(starts[i] + _BATCH, count))
             pieces = [
                 ("," if index else "")
-                + compact_json(_document(r, archive.load(r), shots[index - first]))
+                + compact_json(_document(data, index, archive.load(r), shots[index - first]))
                 for index, r in zip(batch, data.releases[batch.start : batch.stop], strict=True)
             ]
             if i == 0:
@@ -260,21 +266,24 @@ def _documents_end(updated: dt.date) -> str:
     return f'],"updated":"{updated.isoformat()}"}}'
 
 
-def _document(release: Release, document: Document, shot: Snapshot) -> dict[str, object]:
-    """Return a release read whole, as the JSON export gives a release (no changes): each
-    rule with the id of the line that holds it there (`shot`). A tournament document's
+def _document(data: Language, index: int, document: Document, shot: Snapshot) -> dict[str, object]:
+    """Return release `index` read whole, as the JSON export gives a release (no changes):
+    each rule with the id of the line that holds it there (`shot`), each heading and glossary
+    term with its permanent id. A tournament document's
     rules are its units (its sections' texts and parts), its headings its sections' titles,
     and it says the title it prints (the MTR was the DCI Universal Tournament Rules)."""
     ids: dict[str, list[str]] = {}  # two for a number printed twice
     for line_id, rule in shot.rules:
         ids.setdefault(rule.number, []).append(line_id)
+    release = data.releases[index]
     titled = {"title": document.title} if release.kind != DocKind.CR else {}
+    heading_ids, term_ids = data.heading_ids(index), data.term_ids(index)
     return {
         **release_summary(release),
         **titled,
-        "headings": list(map(heading_data, headings(document))),
+        "headings": [heading_data(heading, heading_ids) for heading in headings(document)],
         "rules": [rule_data(ids[rule.number].pop(0), rule) for rule in units(document)],
-        "glossary": list(map(entry_data, document.glossary)),
+        "glossary": [entry_data(entry, term_ids) for entry in document.glossary],
     }
 
 
@@ -339,14 +348,16 @@ def _write_rules(output: Output, archive: Source, data: Language, stamp: str) ->
     output.write(f"{top}/rules.json", compact_json(index), stamp)
     newest = archive.load(data.releases[-1])
     shot = snapshots(data.lines, [()] * len(data.releases), start=len(data.releases) - 1)[0]
-    whole = compact_json(_document(data.releases[-1], newest, shot))
+    whole = compact_json(_document(data, len(data.releases) - 1, newest, shot))
     output.write(f"{top}/document.json.gz", _packed(whole), stamp)
     if _kind_of(data) != DocKind.CR:
         return  # a tournament document has no glossary
+    term_ids = data.term_ids(len(data.releases) - 1)
     glossary = {
         "language": data.language,
         "release": release_label(data.releases[-1]),
-        "glossary": list(map(entry_data, newest.glossary)),
+        "glossary": [entry_data(entry, term_ids) for entry in newest.glossary],
+        "aliases": dict(sorted(data.glossary_aliases.items())),
     }
     output.write(f"{top}/glossary.json", json_text(glossary), stamp)
 

@@ -11,7 +11,7 @@ from typing import TypedDict, cast
 from jinja2 import Environment
 from rulesarchive.corpus.derived import code_version
 from rulesarchive.differ.history import Version
-from rulesarchive.differ.language import Language
+from rulesarchive.differ.language import GlossaryLine, Language
 from rulesarchive.differ.lineage import Line, line_versions
 from rulesarchive.differ.translation_compare import Track
 from rulesarchive.differ.translations import TranslationReport
@@ -88,6 +88,18 @@ class LanguagePages:
         # Current terms take their slugs first: a term keeps its slug whatever came and went.
         newest_first = sorted(data.glossary, key=lambda term: term.stretches[-1][1] != self.newest)
         self.glossary_slugs = paths.glossary_slugs([term.key for term in newest_first])
+        # A renamed term's old names lead to its page; each name's own slug, where no term's
+        # page has it, is a page sending the old address there.
+        self.renamed_terms: dict[str, GlossaryLine] = {}  # an old name's slug -> its term now
+        taken = set(self.glossary_slugs.values())
+        for term in newest_first:
+            for key in term.keys[:-1]:
+                if key not in self.glossary_slugs:
+                    self.glossary_slugs[key] = self.glossary_slugs[term.key]
+                    slug = paths.term_slug(key)
+                    if slug not in taken:
+                        taken.add(slug)
+                        self.renamed_terms[slug] = term
         self.refs = References(
             data,
             {

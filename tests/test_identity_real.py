@@ -84,3 +84,38 @@ def test_an_id_a_better_alignment_retires_still_resolves(paths, tmp_path):
     old_page = (site / "en" / "r" / RETIRED / "index.html").read_text()
     assert f'url=../../{DEATHTOUCH}/index.html"' in old_page
     assert (site / "en" / "r" / DEATHTOUCH / "index.html").is_file()
+
+
+# M10 (2009-07-11) renamed 'End Phase' 'Ending Phase' and renumbered its chapter 312 to 512.
+RENAMED = ("2009-05-01", "2009-07-08")  # the file of M10, in force 2009-07-11
+ENDING_PHASE = "1999-04-23/end phase"  # ids in the shipped registries of the whole archive
+ENDING_PHASE_CHAPTER = "1999-04-23/312"
+
+
+def test_a_renamed_term_and_a_renumbered_heading_keep_their_ids_in_any_order(
+    shared_archive, tmp_path
+):
+    paths = [shared_archive / "en" / f"{day}.txt" for day in RENAMED]
+    for name, order in {"oldest-first": paths, "newest-first": paths[::-1]}.items():
+        root = tmp_path / name
+        for path in order:
+            _ingest(root, [path])
+        gathered = Library(root).gather("en")
+        terms = {term.key: term for term in gathered.glossary}
+        assert terms["ending phase"].id == ENDING_PHASE
+        assert terms["ending phase"].keys == ("end phase", "ending phase")
+        assert "end phase" not in terms  # one term, not a removed one beside a new one
+        assert gathered.heading_ids(1)["512"] == ENDING_PHASE_CHAPTER
+        assert gathered.heading_ids(0)["312"] == ENDING_PHASE_CHAPTER
+        assert (root / "en" / "glossary-ids.tsv").is_file()
+        assert (root / "en" / "heading-ids.tsv").is_file()
+
+    site = tmp_path / "site"
+    build_site(Library(root), site, index_search=False)
+    old_page = (site / "en" / "glossary" / "end-phase" / "index.html").read_text()
+    assert 'url=../ending-phase/index.html"' in old_page
+    assert "“End Phase” is now “Ending Phase”" in old_page
+    page = (site / "en" / "glossary" / "ending-phase" / "index.html").read_text()
+    assert "renamed: “End Phase” → “Ending Phase”" in page
+    glossary = (site / "api" / "v1" / "en" / "glossary.json").read_text()
+    assert f'"id": "{ENDING_PHASE}"' in glossary

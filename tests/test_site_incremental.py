@@ -429,14 +429,36 @@ def test_a_gone_rule_follows_its_glossary_terms_to_the_pages_they_move_to(tmp_pa
     build_site(archive, out, index_search=False)
     page = out / "en" / "r" / "2010-02-01" / "400.8" / "index.html"
     assert 'href="../../../glossary/zone/index.html"' in page.read_text()
-    # 'Zone:' takes the slug 'zone' as a current term: the old 'Zone' becomes 'zone-2'.
-    glossary = tuple(
-        replace(entry, term="Zone:") if entry.term == "Zone" else entry for entry in gone.glossary
-    )
-    later = replace(gone, effective_date=dt.date(2019, 7, 12), glossary=glossary)
-    save_release(archive, later, "HA1", "Historic Anthology 1")
+    # 'Zone' goes; a new term 'Zone:' comes a release later (not a renaming of it: nothing
+    # pairs them) and takes the slug 'zone' as a current term: the old 'Zone' becomes 'zone-2'.
+    without = tuple(entry for entry in gone.glossary if entry.term != "Zone")
+    dropped = replace(gone, effective_date=dt.date(2019, 7, 12), glossary=without)
+    save_release(archive, dropped, "HA1", "Historic Anthology 1")
+    zone = GlossaryEntry("Zone:", "A place where objects can be during a game of chess.")
+    later = replace(gone, effective_date=dt.date(2019, 8, 23), glossary=(*without, zone))
+    save_release(archive, later, "C19", "Commander 2019")
     build_site(archive, out, index_search=False)
     assert 'href="../../../glossary/zone-2/index.html"' in page.read_text()
+    _is_a_build_from_nothing(archive, out, tmp_path / "fresh")
+
+
+def test_a_renamed_term_keeps_one_page_and_its_old_address_sends_there(tmp_path):
+    archive = fixture_archive(tmp_path / "archive")
+    newest = archive.load(archive.releases("en")[-1])
+    out = tmp_path / "site"
+    build_site(archive, out, index_search=False)
+    glossary = tuple(
+        replace(entry, term="Zones") if entry.term == "Zone" else entry for entry in newest.glossary
+    )
+    renamed = replace(newest, effective_date=dt.date(2019, 6, 14), glossary=glossary)
+    save_release(archive, renamed, "M20", "Core Set 2020")
+    build_site(archive, out, index_search=False)
+    old = (out / "en" / "glossary" / "zone" / "index.html").read_text()
+    assert 'url=../zones/index.html"' in old
+    page = (out / "en" / "glossary" / "zones" / "index.html").read_text()
+    assert "renamed: “Zone” → “Zones”" in page
+    index = (out / "en" / "glossary" / "index.html").read_text()
+    assert 'href="zone/index.html"' not in index  # not a removed term
     _is_a_build_from_nothing(archive, out, tmp_path / "fresh")
 
 
