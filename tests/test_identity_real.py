@@ -32,6 +32,15 @@ def _ids(root: Path) -> list[tuple[str, tuple[str, ...]]]:
     return sorted((line.id, line.numbers) for line in trace.lines)
 
 
+def _term_and_heading_ids(root: Path) -> tuple[list[tuple[str, tuple[str, ...]]], ...]:
+    gathered = Library(root).gather("en")
+    terms = sorted((term.id, term.keys) for term in gathered.glossary)
+    headings = sorted(
+        (h.id, tuple(each.number for _, _, each in h.stretches)) for h in gathered.heading_lines
+    )
+    return terms, headings
+
+
 @pytest.fixture(scope="module")
 def paths(shared_archive: Path) -> list[Path]:
     return [shared_archive / "en" / f"{day}.txt" for day in DAYS]
@@ -45,14 +54,21 @@ def test_ids_are_the_same_in_any_order_and_from_subsets_later_completed(paths, t
         "newest, then the rest": [paths[-1:], paths[:-1]],
     }
     found = {}
+    named = {}  # the glossary terms' and headings' ids
     for name, parts in batches.items():
         root = tmp_path / name.replace(" ", "-").replace(",", "")
         for part in parts:
             _ingest(root, part)
             _ids(root)  # ids recorded after each part, as a reader between ingests would
+            _term_and_heading_ids(root)
         found[name] = _ids(root)
+        named[name] = _term_and_heading_ids(root)
     first = found.pop("oldest first")
     assert all(ids == first for ids in found.values()), list(found)
+    terms, headings = named.pop("oldest first")
+    assert all(each == (terms, headings) for each in named.values()), list(named)
+    assert ("1999-04-23/trample", ("trample",)) in terms
+    assert ("1999-04-23/502", ("702",)) in headings  # Keyword Abilities, 502 until 2009
     assert (DEATHTOUCH, ("702.2c", "702.2b")) in first
     assert (FOUR_HUNDRED_SIX, ("400.6",)) in first
     assert ids_file(root, "en").is_file()  # recorded in the archive, beside the releases
