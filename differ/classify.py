@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
 
 from rulesarchive.corpus.model import DocKind, Document, Rule
+from rulesarchive.corpus.numbers import container
 from rulesarchive.differ.align import Evidence, Pair, align_rules, renumbering
 from rulesarchive.differ.changes import Change
 from rulesarchive.differ.glossary import GlossaryChange, diff_glossaries
 from rulesarchive.differ.headings import (
+    ChapterRules,
     chapter_moves,
     chapters_by_title,
     diff_headings,
@@ -100,7 +103,12 @@ def diff_documents(old: Document, new: Document) -> ReleaseDiff:
     moves = renumbering(pairs)
     numbers = list(map(attrgetter("number"), old_units))
     number_map = dict(zip(numbers, numbers, strict=True)) | dict(moves)
-    heading_changes = diff_headings(old_headings, new_headings, moves)
+    heading_changes = diff_headings(
+        old_headings,
+        new_headings,
+        moves,
+        _chapter_rules(old_units, pairs) if cut_copies else None,
+    )
     number_map |= chapter_moves(moves) | dict(heading_moves(heading_changes))
     changes = [classify_pair(pair, number_map, cut_copies) for pair in pairs]
     glossary = diff_glossaries(old.glossary, new.glossary, number_map)
@@ -302,6 +310,21 @@ def _same_words(old: Rule, new: Rule) -> Kind:
         old.printed_text == new.printed_text and old.printed_examples == new.printed_examples
     )
     return Kind.UNCHANGED if same_print else Kind.TYPOGRAPHY
+
+
+def _chapter_rules(old: Sequence[Rule], pairs: Sequence[Pair]) -> ChapterRules:
+    """How many rules each old chapter held, and how many of them stayed in it (under their
+    number or another of the chapter; a rule no pair names was set aside as the same)."""
+    left = {
+        pair.old.number
+        for pair in pairs
+        if pair.old is not None
+        and (pair.new is None or container(pair.new.number) != container(pair.old.number))
+    }
+    stayed = [rule.number for rule in old if rule.number not in left]
+    return ChapterRules(
+        Counter(container(rule.number) for rule in old), Counter(map(container, stayed))
+    )
 
 
 def _edited(changes: Sequence[Change], glossary: Sequence[GlossaryChange]) -> list[Edited]:

@@ -9,9 +9,10 @@ moved.
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Sequence
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 from rulesarchive.corpus.model import Heading
 from rulesarchive.corpus.numbers import container
@@ -22,10 +23,28 @@ from rulesarchive.differ.words import diff_words
 
 
 def diff_headings(
-    old: Sequence[Heading], new: Sequence[Heading], rule_moves: Sequence[tuple[str, str]]
+    old: Sequence[Heading],
+    new: Sequence[Heading],
+    rule_moves: Sequence[tuple[str, str]],
+    chapter_rules: ChapterRules | None = None,
 ) -> list[Change]:
-    """Return every heading that was added, removed, renamed, retyped or renumbered."""
-    matched = _pair_headings(old, new, chapter_moves(rule_moves))
+    """Return every heading that was added, removed, renamed, retyped or renumbered.
+
+    With `chapter_rules` (how many rules each old chapter holds, and how many of them stayed
+    in it), chapters are paired by their rules before any
+    title is looked at alone: 'General' is the title of ten chapters (300 General went to 500
+    in 2009), and the 2003 'Spells' (401) became 'Spells on the Stack' while 213 took the
+    title.
+    """
+    matched = _by_rules(old, new, rule_moves, chapter_rules) if chapter_rules else {}
+    old_rest = [index for index in range(len(old)) if index not in matched]
+    new_rest = sorted(set(range(len(new))) - set(matched.values()))
+    rest = _pair_headings(
+        [old[index] for index in old_rest],
+        [new[index] for index in new_rest],
+        chapter_moves(rule_moves),
+    )
+    matched |= {old_rest[o]: new_rest[n] for o, n in rest.items()}
     by_new = {new_index: old_index for old_index, new_index in matched.items()}
     changes = []
     for index, heading in enumerate(new):
@@ -70,6 +89,55 @@ def chapter_moves(rule_moves: Sequence[tuple[str, str]]) -> dict[str, str]:
         if container(old) != container(new):
             votes[container(old)][container(new)] += 1
     return {chapter: max(targets, key=targets.__getitem__) for chapter, targets in votes.items()}
+
+
+class ChapterRules(NamedTuple):
+    """What the rules of each old chapter did: how many it held, how many stayed in it."""
+
+    held: Mapping[str, int]
+    stayed: Mapping[str, int]
+
+
+def _by_rules(
+    old: Sequence[Heading],
+    new: Sequence[Heading],
+    rule_moves: Sequence[tuple[str, str]],
+    rules: ChapterRules,
+) -> dict[int, int]:
+    """Pair chapters by what their rules did (old index -> new index): a chapter keeps its
+    number and title unless most of its rules went elsewhere, and keeps its number where
+    most of its rules stayed in it; a chapter of a title many chapters have ('General') goes
+    where most of its rules went. The rest are paired by title (`_pair_headings`)."""
+    went: dict[str, Counter[str]] = defaultdict(Counter)
+    for old_number, new_number in rule_moves:
+        if container(old_number) != container(new_number):
+            went[container(old_number)][container(new_number)] += 1
+    new_at = {heading.number: index for index, heading in enumerate(new)}
+    titles = Counter(title_key(heading.title) for heading in (*old, *new))
+    matched: dict[int, int] = {}
+
+    def pair(index: int, number: str | None) -> None:
+        other = new_at.get(number) if number is not None else None
+        if other is not None and other not in matched.values() and index not in matched:
+            matched[index] = other
+
+    went_to: dict[int, str | None] = {}
+    for index, heading in enumerate(old):
+        held = rules.held.get(heading.number, 0)
+        most = went[heading.number].most_common(1)
+        went_to[index] = most[0][0] if most and held and most[0][1] * 2 > held else None
+    for index, heading in enumerate(old):
+        other = new_at.get(heading.number)
+        same = other is not None and title_key(new[other].title) == title_key(heading.title)
+        if same and went_to[index] is None and len(heading.number) == 3:
+            pair(index, heading.number)
+    for index, heading in enumerate(old):
+        if rules.stayed.get(heading.number, 0) * 2 > rules.held.get(heading.number, 0) > 0:
+            pair(index, heading.number)
+    for index, heading in enumerate(old):
+        if titles[title_key(heading.title)] > 2:
+            pair(index, went_to[index])
+    return matched
 
 
 def _pair_headings(

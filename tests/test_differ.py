@@ -579,3 +579,35 @@ def test_a_rule_rewritten_between_the_same_paired_rules_is_one_change():
     )
     pairs = {(c.old_number, c.new_number) for c in diff_documents(old, new).changes}
     assert ("100.3", "100.2b") in pairs
+
+
+def test_a_chapter_follows_its_rules_before_a_title_alone():
+    """2009-07-11: 300 General's rules went to 500 (another 'General'); 2003-07-01: 401
+    Spells kept its rules as 'Spells on the Stack' while a new 213 took the title."""
+    from rulesarchive.differ.headings import ChapterRules, diff_headings
+
+    old = (Heading("300", "General"), Heading("401", "Spells"))
+    new = (
+        Heading("213", "Spells"),
+        Heading("300", "General"),
+        Heading("401", "Spells on the Stack"),
+        Heading("500", "General"),
+    )
+    moves = [("300.1", "500.1"), ("300.2", "500.2")]
+    rules = ChapterRules(held={"300": 2, "401": 3}, stayed={"300": 0, "401": 2})
+
+    def paired(changes) -> dict[tuple[str | None, str | None], str]:
+        return {(c.old_number, c.new_number): c.kind for c in changes}
+
+    assert paired(diff_headings(old, new, moves, rules)) == {
+        ("300", "500"): "unchanged",  # moved with its rules
+        ("401", "401"): "substantive",  # renamed, its rules kept
+        (None, "213"): "added",
+        (None, "300"): "added",
+    }
+    # by title and number alone, the same number and title and the one 'Spells' pair up
+    assert paired(diff_headings(old, new, moves)) == {
+        ("401", "213"): "unchanged",
+        (None, "401"): "added",
+        (None, "500"): "added",
+    }

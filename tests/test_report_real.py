@@ -161,3 +161,14 @@ def test_changelog_keeps_only_the_kinds_and_section_asked_for(library):
     assert "\nGlossary:\n" not in text
     glossary = _changelog_text(library, "2005-02-01", section="glossary")
     assert "renamed APNAP → APNAP Order" in glossary and "\nRenumbering:" not in glossary
+
+
+def test_a_chapter_heading_follows_its_rules(library):
+    m10 = {
+        (c.old_number, c.new_number) for c in _diff(library, "2009-05-01", "2009-07-11").headings
+    }
+    assert {("300", "500"), ("600", "800"), ("312", "512")} <= m10  # 'General' x2, End Phase
+    assert ("300", "300") not in m10
+    eighth = _diff(library, "2003-05-26", "2003-07-01").headings
+    renamed = {(c.old_text, c.new_text) for c in eighth if c.old_number == c.new_number}
+    assert {("Spells", "Spells on the Stack"), ("Spell Type", "Spells")} <= renamed
