@@ -9,6 +9,7 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from rulesarchive.corpus.model import GlossaryEntry
+from rulesarchive.corpus.numbers import parse_citations
 from rulesarchive.differ.kinds import GlossaryKind
 from rulesarchive.differ.texts import (
     is_truncation,
@@ -87,6 +88,12 @@ def diff_glossaries(
     for before, after in renamed_entries(list(orphans.values()), added):
         partner[term_key(after.term)] = before
         del orphans[typography_key(before.text)]
+    # Then a term renamed and rewritten whose definition cites the same rules, renumbered
+    # ('State-Based Effects', rule 420 -> 'State-Based Actions', rule 704: 2009-07-11).
+    added = [entry for entry in new if term_key(entry.term) not in partner]
+    for before, after in _citing_alike(list(orphans.values()), added, number_map or {}):
+        partner[term_key(after.term)] = before
+        del orphans[typography_key(before.text)]
     changes: list[GlossaryChange] = []
     for entry in new:
         before = partner.get(term_key(entry.term))
@@ -141,6 +148,30 @@ def renamed_entries(
         if not rivals or max(rivals) <= score - _AMBIGUOUS:
             pairs.append((removed[i], added[j]))
     return pairs
+
+
+def _citing_alike(
+    removed: Sequence[GlossaryEntry], added: Sequence[GlossaryEntry], number_map: dict[str, str]
+) -> list[tuple[GlossaryEntry, GlossaryEntry]]:
+    """Pair a removed and an added term whose definitions cite the same rules (the old one's
+    as the release renumbered them), where no other removed or added term cites those."""
+    olds: dict[frozenset[str], list[GlossaryEntry]] = {}
+    for entry in filter(lambda entry: is_term(entry.term), removed):
+        cited = frozenset(number_map.get(number, number) for number in _cited(entry.text))
+        olds.setdefault(cited, []).append(entry)
+    news: dict[frozenset[str], list[GlossaryEntry]] = {}
+    for entry in filter(lambda entry: is_term(entry.term), added):
+        news.setdefault(frozenset(_cited(entry.text)), []).append(entry)
+    return [
+        (befores[0], news[cited][0])
+        for cited, befores in olds.items()
+        if cited and len(befores) == 1 and len(news.get(cited, ())) == 1
+    ]
+
+
+def _cited(text: str) -> list[str]:
+    """The rules and chapters a definition cites ('See rule 420, ...': '420')."""
+    return [number for citation in parse_citations(text) for _start, _end, number in citation.spans]
 
 
 def _rename_score(before: GlossaryEntry, after: GlossaryEntry) -> float | None:

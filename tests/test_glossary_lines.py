@@ -110,3 +110,28 @@ def test_a_term_renamed_and_renamed_back_went_by_its_old_name_before():
         ]
     )
     assert [line.keys for line in lines] == [("unblocked", "unblocked creature")]
+
+
+def test_a_term_renamed_and_rewritten_is_paired_by_the_rules_it_cites():
+    """2009-07-11: 'State-Based Effects' (rule 420) became 'State-Based Actions' (rule 704),
+    the definition rewritten: only the renumbered citation tells them one."""
+    from rulesarchive.differ.glossary import diff_glossaries
+
+    old = [
+        GlossaryEntry(
+            "State-Based Effects",
+            'Checks made whenever a player would receive priority. See rule 420, "SBE."',
+        ),
+        GlossaryEntry("Upkeep", UPKEEP),
+    ]
+    new = [
+        GlossaryEntry(
+            "State-Based Actions",
+            'Game actions that happen when conditions are met. See rule 704, "SBA."',
+        ),
+        GlossaryEntry("Upkeep", UPKEEP),
+    ]
+    (change,) = diff_glossaries(old, new, {"420": "704"})
+    assert (change.old_term, change.new_term) == ("State-Based Effects", "State-Based Actions")
+    # without the renumbering, nothing ties them
+    assert {c.kind for c in diff_glossaries(old, new)} == {"added", "removed"}
