@@ -41,6 +41,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeGuard, TypeVar
 
+from rulesarchive.system.once import say_once
+
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
@@ -285,7 +287,9 @@ class DerivedData:
         `folder` or inside it: an archive's folder holds nothing but releases."""
         if self.folder is None or not _inside(self.folder, folder):
             return self
-        log.warning(
+        say_once(
+            log,
+            ("cache inside the archive", self.folder, folder),
             "cache %s not used: it is inside the archive %s, which holds only releases (set %s)",
             self.folder,
             folder,
@@ -479,7 +483,15 @@ class DerivedData:
             _check_place(self.folder, path)
         except _Refused as refused:
             advice = f" ({refused.advice})" if refused.advice else ""
-            log.log(refused.level, "cache %s not used: %s%s", refused.path, refused.reason, advice)
+            say_once(
+                log,
+                ("cache not used", refused.path, refused.reason),
+                "cache %s not used: %s%s",
+                refused.path,
+                refused.reason,
+                advice,
+                level=refused.level,
+            )
             self._usable, self._reason = False, refused.reason
             return None
         for attempt in (1, 2):
@@ -504,7 +516,14 @@ class DerivedData:
         return None
 
     def _not_used(self, path: Path, reason: str, level: int) -> None:
-        log.log(level, "cache %s not used: %s", path, reason)
+        say_once(
+            log,
+            ("cache not used", path, reason),
+            "cache %s not used: %s",
+            path,
+            reason,
+            level=level,
+        )
         self._usable, self._reason = False, reason
 
     def _write(self, change: Callable[[sqlite3.Connection], object]) -> bool:

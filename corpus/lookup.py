@@ -16,6 +16,7 @@ from rulesarchive.corpus.store import (
     no_releases,
 )
 from rulesarchive.system.lazy import lazy_module
+from rulesarchive.system.once import say_once
 
 # Read only for a date that is no release's effective date (a catalogue file date, or a day
 # between releases): a command naming a release by its date or set code does not load it.
@@ -68,7 +69,9 @@ def _by_date(archive: Archive, date: dt.date, language: str) -> Release:
             if release.effective_date == entry.effective_date:
                 return release
     release = release_in_force(archive, date, language)
-    log.warning(
+    say_once(
+        log,
+        ("in force", archive.root, archive.kind, language, date, release.effective_date),
         "no %s release effective %s: taking the one in force that day, %s (%s)",
         language,
         date,

@@ -56,6 +56,7 @@ from rulesarchive.corpus.model import (
 )
 from rulesarchive.corpus.numbers import CHAPTER, RULE_NUMBER, SECTION, numbering_era
 from rulesarchive.system.lazy import lazy_module
+from rulesarchive.system.once import say_once
 
 if TYPE_CHECKING:
     import ctypes
@@ -140,11 +141,6 @@ class UnreadableDocument(ArchiveError):
 # open the archive anew.
 _UNREADABLE: dict[tuple[DocKind, str, dt.date], tuple[tuple[int, int, int], str]] = {}
 
-# What was said of damaged releases in this process: a command run again without an
-# unreadable document opens the archive anew and lists it again, yet each is said once.
-_REPORTED: set[str] = set()
-
-
 # The documents of the releases a user named in this process (by date, file date or set
 # code), by release and document.json's stamp: one found unreadable is not left out.
 _NAMED: set[tuple[tuple[DocKind, str, dt.date], tuple[int, int, int]]] = set()
@@ -167,10 +163,9 @@ def leave_out(error: UnreadableDocument) -> bool:
 
 def report_damaged(problem: str) -> None:
     """Say on stderr that a damaged release is left out: the one place that does, once a
-    problem in this process."""
-    if problem not in _REPORTED:
-        _REPORTED.add(problem)
-        log.warning("%s: left out", problem)
+    problem in this process (a command run again without an unreadable document lists the
+    archive anew)."""
+    say_once(log, ("damaged release", problem), "%s: left out", problem)
 
 
 def _document_stamp(folder: Path | str) -> tuple[int, int, int]:

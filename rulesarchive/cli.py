@@ -11,7 +11,6 @@ import copy
 import functools
 import importlib
 import io
-import logging
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
@@ -126,43 +125,15 @@ def _leaving_out_unreadable(callback: Callable[..., Any], /, **params: Any) -> A
     """Run a command; when a release's document proves unreadable, run it again without that
     release (one bad document costs only itself; the listing that leaves it out says so, in
     one line). A release is left out once: the same error again is an error. A run again
-    says nothing an earlier run said."""
+    repeats no warning (system.once says each problem once)."""
     from rulesarchive.corpus.store import UnreadableDocument, leave_out
 
-    said = _SaidOnce()
-    handlers = logging.getLogger("rulesarchive").handlers
-    for handler in handlers:
-        handler.addFilter(said)
-    try:
-        while True:
-            try:
-                return callback(**params)
-            except UnreadableDocument as error:
-                if not leave_out(error):
-                    raise
-                said.run_again()
-    finally:
-        for handler in handlers:
-            handler.removeFilter(said)
-
-
-class _SaidOnce(logging.Filter):
-    """Drop the records that an earlier run of the same command showed already."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.earlier: set[str] = set()
-        self.now: set[str] = set()
-
-    def run_again(self) -> None:
-        """Start another run: what this one said is not said again."""
-        self.earlier |= self.now
-        self.now = set()
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        self.now.add(message)
-        return message not in self.earlier
+    while True:
+        try:
+            return callback(**params)
+        except UnreadableDocument as error:
+            if not leave_out(error):
+                raise
 
 
 class UsageError(click.ClickException):

@@ -6,6 +6,7 @@ import marshal
 import pytest
 from click.testing import CliRunner
 from rulesarchive.corpus import store
+from rulesarchive.system import once
 
 from rulesarchive.cli import main
 from tests.samples import modern_text
@@ -28,7 +29,7 @@ def archive(tmp_path):
 def _new_process(monkeypatch) -> None:
     """Forget what this process learnt of damaged releases, as a command of its own would."""
     monkeypatch.setattr(store, "_UNREADABLE", {})
-    monkeypatch.setattr(store, "_REPORTED", set())
+    monkeypatch.setattr(once, "_SAID", set())
     monkeypatch.setattr(store, "_NAMED", set())
 
 
@@ -202,6 +203,23 @@ def test_each_damaged_release_is_said_once(archive, tmp_path, monkeypatch):
         ], command
         assert len([line for line in said if line.startswith(document)]) == reads_documents
         assert len(said) == 1 + reads_documents, (command, said)
+
+
+def test_a_dates_warning_is_said_once_when_the_command_runs_again(archive, monkeypatch):
+    """`history` reads an older release's document, finds it unreadable and runs again
+    without it: the date's "taking the one in force" is said once, as the damage is."""
+    _spoil_document(archive, "en/2011-04-01", _int_number)
+    assert CliRunner().invoke(main, ["cache", "clear"]).exit_code == 0  # lines read anew
+    _new_process(monkeypatch)
+    command = ["--archive", str(archive), "history", "100.2", "--release", "2011-05-15"]
+    result = CliRunner().invoke(main, command)
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [
+        "WARNING: no en release effective 2011-05-15: taking the one in force that day, "
+        "2011-05-01 (New Phyrexia)",
+        f"WARNING: {archive / 'en/2011-04-01/document.json'}: unreadable document "
+        "(100 is not a rule number): left out",
+    ]
 
 
 @pytest.mark.parametrize("damaged", ["release.json", "document.json", ""])
