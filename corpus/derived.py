@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeGuard, TypeVar
 
+from rulesarchive.system.files import write_file_atomically
 from rulesarchive.system.once import say_once
 
 T = TypeVar("T")
@@ -189,14 +190,9 @@ def _memo_path() -> Path:
 def _write_memo(path: Path, text: str) -> None:
     """Replace the kept code version in one step (a reader sees the old or the new); where
     it cannot be written (a read-only installation), the files are hashed at every start."""
-    temporary = path.with_name(f"{path.name}.{os.getpid()}")
-    try:
+    with contextlib.suppress(OSError):
         path.parent.mkdir(exist_ok=True)
-        temporary.write_text(text, encoding="ascii")
-        os.replace(temporary, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            temporary.unlink()
+        write_file_atomically(path, text.encode("ascii"))
 
 
 def entry_key(kind: Kind, *inputs: object) -> str:

@@ -55,6 +55,7 @@ from rulesarchive.corpus.model import (
     SectionPart,
 )
 from rulesarchive.corpus.numbers import CHAPTER, RULE_NUMBER, SECTION, numbering_era
+from rulesarchive.system.files import UMASK, fsync_folder, write_file_atomically
 from rulesarchive.system.lazy import lazy_module
 from rulesarchive.system.once import say_once
 
@@ -470,7 +471,7 @@ class Archive:
             _make_folder(target.parent)
             staging = Path(tempfile.mkdtemp(prefix=".incoming-", dir=target.parent))
             try:
-                os.chmod(staging, 0o777 & ~_UMASK)
+                os.chmod(staging, 0o777 & ~UMASK)
                 if rules_text is None or document_json is None:
                     assert document is not None, "save needs the document or both its files"
                     if rules_text is None:
@@ -484,7 +485,7 @@ class Archive:
                     f"original.{release.source.format}": raw,
                 }
                 _write_files(staging, files)
-                _fsync_folder(staging)
+                fsync_folder(staging)
                 _swap_into_place(staging, target)
             finally:
                 shutil.rmtree(staging, ignore_errors=True)
@@ -626,7 +627,7 @@ class Archive:
                 match = _RELEASE_FOLDER.fullmatch(path.name)
                 if match and match["retired"] and not (path.parent / match["retired"]).exists():
                     path.rename(path.parent / match["retired"])
-                    _fsync_folder(path.parent)
+                    fsync_folder(path.parent)
                     name = f"{path.parent.name}/{match['retired']}"
                     messages.append(f"restored {name} (a replace was interrupted)")
                     continue
@@ -708,15 +709,6 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _current_umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-_UMASK = _current_umask()
-
-
 def _make_folder(path: Path) -> None:
     """Create a folder (and its parents), making the new entries durable."""
     if path.is_dir():
@@ -726,7 +718,7 @@ def _make_folder(path: Path) -> None:
         path.mkdir()
     except FileExistsError:
         return
-    _fsync_folder(path.parent)
+    fsync_folder(path.parent)
 
 
 def _write_files(folder: Path, files: dict[str, str | bytes]) -> None:
@@ -776,32 +768,6 @@ def _write(path: Path, content: str | bytes) -> None:
         os.fsync(handle.fileno())
 
 
-def write_file_atomically(path: Path, data: bytes) -> None:
-    """Write a file under the archive (e.g. its caches) all or nothing, durably, umask modes."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".incoming-")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fchmod(file.fileno(), 0o666 & ~_UMASK)  # mkstemp makes 0600
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    _fsync_folder(path.parent)
-
-
-def _fsync_folder(path: Path) -> None:
-    if not hasattr(os, "O_DIRECTORY"):  # Windows: a folder cannot be opened to be synced
-        return
-    handle = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(handle)
-    finally:
-        os.close(handle)
-
-
 def _link_files(source: Path, target: Path) -> None:
     target.mkdir(parents=True)
     for path in source.iterdir():
@@ -828,9 +794,9 @@ def _swap_into_place(staging: Path, target: Path) -> None:
         except OSError:
             retired.rename(target)
             raise
-        _fsync_folder(target.parent)
+        fsync_folder(target.parent)
         shutil.rmtree(retired, ignore_errors=True)
-    _fsync_folder(target.parent)
+    fsync_folder(target.parent)
 
 
 def exchange_paths(first: Path, second: Path) -> bool:

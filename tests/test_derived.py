@@ -26,6 +26,7 @@ from rulesarchive.corpus.derived import (
 from rulesarchive.corpus.model import Provenance, Release, Rule
 from rulesarchive.corpus.store import Archive
 from rulesarchive.site_builder.build import sample_archive
+from rulesarchive.system import files
 
 from rulesarchive import lines as kept_lines
 from rulesarchive.cli import main
@@ -134,6 +135,24 @@ def test_a_code_version_that_cannot_be_kept_is_told_all_the_same(package_files):
     (package_files / "cache" / "code-version").write_text("not a version")
     told = _version()
     assert (package_files / "cache" / "code-version").read_text().split()[1] == told
+
+
+def test_the_code_version_is_kept_all_or_nothing(package_files, monkeypatch):
+    """The memo is written by the package's one atomic writer: a write that fails leaves
+    the memo as it was and nothing beside it."""
+    memo = package_files / "cache" / "code-version"
+    first = _version()
+    kept = memo.read_bytes()
+    assert [path.name for path in memo.parent.iterdir()] == ["code-version"]
+    (package_files / "a.py").write_text("A = 2\n")
+
+    def fail(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files.os, "replace", fail)
+    assert _version() != first  # told all the same
+    assert memo.read_bytes() == kept
+    assert [path.name for path in memo.parent.iterdir()] == ["code-version"]
 
 
 def test_content_named_values_are_written_once(tmp_path):
