@@ -237,7 +237,10 @@ class Archive:
         self._pinned = pinned is not None
         self._lock: FileLock | None = None
         # each language's releases as last read in this process, with their files' stamps
-        self._listed: dict[str, tuple[tuple[object, ...], tuple[Release, ...]]] = {}
+        # (and what was wrong with the others, by date)
+        self._listed: dict[
+            str, tuple[tuple[object, ...], tuple[Release, ...], dict[dt.date, str]]
+        ] = {}
 
     def of_kind(self, kind: DocKind) -> Archive:
         """Return this archive's view of another kind of document (itself for its own kind)."""
@@ -260,7 +263,15 @@ class Archive:
         return sorted(found, key=lambda release: (release.language, release.effective_date))
 
     def _language_releases(self, language: str) -> list[Release]:
-        """Read a language's release.json files, oldest first.
+        """Read a language's release.json files, oldest first; say which are left out."""
+        found, damaged = self._listing(language)
+        for problem in damaged.values():
+            report_damaged(problem)
+        return list(found)
+
+    def _listing(self, language: str) -> tuple[tuple[Release, ...], dict[dt.date, str]]:
+        """Read a language's release.json files: the sound releases, oldest first, and what
+        is wrong with the others by date, saying nothing.
 
         Within this process, read again only when one of them is another file: a release is
         written as new files in a new folder, so its release.json's inode tells (a command
@@ -273,27 +284,28 @@ class Archive:
             raise ArchiveError(f"{error.filename}: unreadable release metadata ({error})") from None
         listed = self._listed.get(language)
         if listed is not None and listed[0] == stamp:
-            return list(listed[1])
-        found = []
+            return listed[1], listed[2]
+        found, damaged = [], {}
         for lang, date, folder in folders:
             if _UNREADABLE and (problem := _left_out(self.kind, lang, date, folder)):
-                report_damaged(problem)
+                damaged[date] = problem
                 continue
             try:
                 found.append(_read_release(folder, lang, date, self.kind))
             except ArchiveError as error:  # one bad release costs only itself: said, left out
-                report_damaged(self._shown(error, folder))
-        self._listed[language] = (stamp, tuple(found))
-        return found
+                damaged[date] = self._shown(error, folder)
+        self._listed[language] = (stamp, tuple(found), damaged)
+        return tuple(found), damaged
 
-    def damage(self, language: str, effective_date: dt.date, folder: Path | None = None) -> str:
+    def damage(self, language: str, effective_date: dt.date) -> str:
         """Say what is wrong with the release stored for a date, named where the user can
         mend it ('' when it is sound, or there is none): a folder that cannot be looked into,
-        a release.json that cannot be read, a document found unreadable."""
+        a release.json that cannot be read, a document found unreadable. Said here, not
+        reported: the caller decides (a release asked for is an error, not left out)."""
         if effective_date not in self._candidates(language):
             return ""  # none stored
         try:
-            folder = folder or self._readable(language, effective_date)
+            folder = self._readable(language, effective_date)
             os.listdir(folder or self._folder(language, effective_date))
         except OSError as error:  # a folder that may not be looked into
             shown = self._live(self._folder(language, effective_date))
@@ -301,12 +313,8 @@ class Archive:
         if folder is None:
             return ""  # being written: not a release yet
         if _UNREADABLE and (problem := _left_out(self.kind, language, effective_date, folder)):
-            return problem
-        try:
-            _read_release(folder, language, effective_date, self.kind)
-        except ArchiveError as error:
-            return self._shown(error, folder)
-        return ""
+            return problem  # found since the listing was read
+        return self._listing(language)[1].get(effective_date, "")
 
     def _shown(self, error: ArchiveError, folder: Path) -> str:
         """Return a release's problem named where the user can mend it, not in a snapshot."""

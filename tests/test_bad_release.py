@@ -6,6 +6,7 @@ import marshal
 import pytest
 from click.testing import CliRunner
 from rulesarchive.corpus import store
+from rulesarchive.corpus.lookup import find_release
 from rulesarchive.system import once
 
 from rulesarchive.cli import main
@@ -220,6 +221,20 @@ def test_a_dates_warning_is_said_once_when_the_command_runs_again(archive, monke
         f"WARNING: {archive / 'en/2011-04-01/document.json'}: unreadable document "
         "(100 is not a rule number): left out",
     ]
+
+
+@pytest.mark.parametrize("asked", ["2011-05-01", "2011-05-15"])
+def test_a_dated_lookup_reads_each_release_json_once(archive, monkeypatch, asked):
+    """Whether the release a date names is damaged is told from the listing the lookup
+    reads anyway, not by reading its release.json once more."""
+    read = []
+    reader = store._read_release
+    monkeypatch.setattr(
+        store, "_read_release", lambda folder, *a: read.append(folder) or reader(folder, *a)
+    )
+    opened = store.Archive(archive, cache=False)
+    assert find_release(opened, asked).effective_date.isoformat() == "2011-05-01"
+    assert sorted(read) == sorted(set(read)) and len(read) == 3
 
 
 @pytest.mark.parametrize("damaged", ["release.json", "document.json", ""])
