@@ -18,6 +18,7 @@ from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.refs import citation_spans
 from rulesarchive.site_builder.render import Context, labelled
 from rulesarchive.site_builder.rule_pages import Switch, language_switch
+from rulesarchive.site_builder.spans import cut_at_spans
 
 TEMPLATE = "document.html"
 
@@ -154,14 +155,9 @@ def _pieces(text: str) -> tuple[tuple[tuple[str, str, str], ...], str]:
     Worked out once per text: most rules read the same in release after release, and the
     pages of all of them are made in one process.
     """
-    pieces = []
-    position = 0
-    for start, end, number in citation_spans(text):
-        if start < position:
-            continue
-        pieces.append((str(escape(text[position:start])), str(escape(text[start:end])), number))
-        position = end
-    return tuple(pieces), str(escape(text[position:]))
+    pieces, rest = cut_at_spans(text, citation_spans(text))
+    escaped = tuple((str(escape(before)), str(escape(shown)), n) for before, shown, n in pieces)
+    return escaped, str(escape(rest))
 
 
 def _neighbour(path: str, release: Release | None) -> Context | None:

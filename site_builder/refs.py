@@ -15,6 +15,7 @@ from rulesarchive.corpus.numbers import Citation, parse_citations
 from rulesarchive.differ.language import Language
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.link_cache import LinkCache, Linked
+from rulesarchive.site_builder.spans import weave
 
 # A text holds a citation only where it holds a digit: a test far quicker than parsing, and
 # most texts hold none.
@@ -143,16 +144,16 @@ class References:
         found: list[Found],
         targets: tuple[str | None, ...],
     ) -> str:
-        parts: list[str] = []
-        position = 0
-        for (start, end, value), target in zip(found, targets, strict=True):
-            if start < position:
-                continue
-            parts.append(self._plain(page, text[position:start], index, terms))
-            parts.append(self._link(page, text[start:end], value, target))
-            position = end
-        parts.append(self._plain(page, text[position:], index, terms))
-        return "".join(parts)
+        spans = [
+            (start, end, (value, target))
+            for (start, end, value), target in zip(found, targets, strict=True)
+        ]
+        return weave(
+            text,
+            spans,
+            lambda piece: self._plain(page, piece, index, terms),
+            lambda shown, cited: self._link(page, shown, *cited),
+        )
 
     def diff_html(
         self, page: str, pieces: Iterable[tuple[int, str]], index: int, before: int | None = None

@@ -24,6 +24,7 @@ from rulesarchive.differ.words import DELETE, INSERT, Diff
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.refs import References, linked_spans
 from rulesarchive.site_builder.source import Source
+from rulesarchive.site_builder.spans import weave
 
 Span = tuple[int, int, str]  # a cited number in a text: its start, end, and its link's HTML
 
@@ -130,14 +131,7 @@ class CitationLinks:
 
 def _linked(text: str, spans: Sequence[Span]) -> str:
     """Return a text escaped, with the spans' markup in place of what they cover."""
-    parts, position = [], 0
-    for start, end, link in sorted(spans):
-        if start < position:
-            continue
-        parts += [str(escape(text[position:start])), link]
-        position = end
-    parts.append(str(escape(text[position:])))
-    return "".join(parts)
+    return weave(text, sorted(spans), lambda piece: str(escape(piece)), lambda _shown, link: link)
 
 
 def linked_piece(text: str, offset: int, spans: Sequence[Span]) -> str:
