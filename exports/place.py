@@ -24,7 +24,7 @@ def staged(dest: Path, ours: Callable[[Path], bool], what: str) -> Iterator[Path
         _recover(dest)
         if (dest.exists() or dest.is_symlink()) and not ours(dest):
             raise ExportError(f"{dest}: exists and is not {what}; give another DEST")
-        dest.parent.mkdir(parents=True, exist_ok=True)
+        _make_parent(dest)
         path = _incoming(dest)
         _remove(path)
         path.touch()  # can be written here: else one line now, not a failure half-way
@@ -44,6 +44,17 @@ def staged(dest: Path, ours: Callable[[Path], bool], what: str) -> Iterator[Path
     except OSError as error:
         _remove(path)
         raise _unwritable(dest, error) from None
+
+
+def _make_parent(dest: Path) -> None:
+    """Make the folder `dest` goes in; a file where a folder of its path should be is an
+    ExportError saying so (mkdir would say only "File exists")."""
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        folders = reversed([dest.parent, *dest.parent.parents])
+        file = next((f for f in folders if f.exists() and not f.is_dir()), dest.parent)
+        raise ExportError(f"{dest}: cannot be written ({file} is not a folder)") from None
 
 
 def _incoming(dest: Path) -> Path:

@@ -523,6 +523,20 @@ def test_an_unwritable_destination_is_one_line(sample, fmt):
     assert result.output.count("\n") == 1
 
 
+@pytest.mark.parametrize("fmt", ["sqlite", "json", "git"])
+def test_a_destination_under_a_file_says_which_is_not_a_folder(sample, tmp_path, fmt):
+    """Not mkdir's "File exists": the part of the path that is a file, not a folder."""
+    (tmp_path / "notes").write_text("a file")
+    for dest, file in (
+        (tmp_path / "notes/x", tmp_path / "notes"),
+        (Path("/dev/null/x"), "/dev/null"),
+    ):
+        result = CliRunner().invoke(main, ["--archive", str(sample), "export", fmt, str(dest)])
+        assert result.exit_code == 1
+        assert result.output == f"Error: {dest}: cannot be written ({file} is not a folder)\n"
+    assert (tmp_path / "notes").read_text() == "a file"
+
+
 def test_an_export_killed_while_replacing_its_folder_is_mended_by_the_next(sample, tmp_path):
     dest = tmp_path / "json"
     export(sample, "json", dest)
