@@ -592,6 +592,8 @@ class Archive:
     def _take_snapshot(self) -> Path | None:
         try:
             with self.lock():
+                for stale in self._dead_snapshots():  # a build killed (SIGTERM, SIGKILL) left it
+                    shutil.rmtree(stale, ignore_errors=True)
                 folder = Path(tempfile.mkdtemp(prefix=f".snapshot-{os.getpid()}-", dir=self.root))
                 try:
                     for language, date, release_folder in self._folders(None):
@@ -612,11 +614,7 @@ class Archive:
         (of every kind of document: the archive has one writer lock)."""
         if self._pinned or not self.root.is_dir():
             return []
-        found = [
-            path
-            for path in self.root.iterdir()
-            if (match := _SNAPSHOT.fullmatch(path.name)) and not _alive(int(match.group(1)))
-        ]
+        found = self._dead_snapshots()
         for kind, language in product(DocKind, LANGUAGES):
             folder = kind_folder(self.root, kind) / language
             if folder.is_dir():
@@ -626,6 +624,14 @@ class Archive:
                     if path.name.startswith((".incoming-", ".retired-"))
                 ]
         return sorted(found)
+
+    def _dead_snapshots(self) -> list[Path]:
+        """Return the snapshots whose process is gone: never read again, safe to delete."""
+        return [
+            path
+            for path in self.root.iterdir()
+            if (match := _SNAPSHOT.fullmatch(path.name)) and not _alive(int(match.group(1)))
+        ]
 
     def recover(self) -> list[str]:
         """Remove what killed runs left (putting back a release a replace had set aside)."""

@@ -5,14 +5,18 @@ import io
 import json
 import os
 import shutil
+import subprocess
+import sys
 import threading
 import zipfile
 
 import pytest
+from click.testing import CliRunner
 from rulesarchive.corpus.derived import DerivedData
 from rulesarchive.corpus.store import Archive, ArchiveError, document_from_json
 from rulesarchive.scraper.ingest import Overrides, ingest_bytes, ingest_paths
 
+from rulesarchive.cli import main
 from tests.samples import korean_text, modern_text
 
 
@@ -124,6 +128,29 @@ def test_document_json_is_one_rule_per_line_with_the_set_name(tmp_path):
     assert ' "set_name": "Magic: The Gathering Foundations",' in lines
     (release,) = archive.releases()
     assert archive.load(release).set_name == release.set_name
+
+
+def _dead_pid() -> int:
+    child = subprocess.Popen([sys.executable, "-c", ""])
+    child.wait()
+    return child.pid
+
+
+def test_a_build_killed_leaves_no_snapshot_past_the_next_build(tmp_path):
+    """A build killed by SIGTERM or SIGKILL cannot remove its snapshot: the next snapshot
+    taken removes it (its process is gone), and `build` does not call it unfinished."""
+    archive = _stored(tmp_path)
+    dead = archive.root / f".snapshot-{_dead_pid()}-abc"
+    shutil.copytree(archive.root / "en", dead / "en")
+    live = archive.root / f".snapshot-{os.getppid()}-abc"  # a build still running
+    live.mkdir()
+    assert archive.leftovers() == [dead]
+    out = tmp_path / "site"
+    result = CliRunner().invoke(main, ["--archive", str(archive.root), "build", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "unfinished" not in result.stderr
+    assert sorted(archive.root.glob(".snapshot-*")) == [live]
+    assert archive.leftovers() == []
 
 
 def test_a_snapshot_keeps_what_it_saw_while_the_archive_changes(tmp_path):

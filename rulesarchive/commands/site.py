@@ -45,13 +45,13 @@ def build(
 ) -> None:
     """Render the archive as a static site (histories, changelogs, search, feed, data, API)."""
     library = Library(sample_archive() if sample else root)
-    note_leftovers(library)
     if not base_url.endswith("/"):
         base_url += "/"
     # The archive as it is now, so ingesting meanwhile is safe; the shipped sample never changes.
     frozen = nullcontext(library) if sample else library.snapshot()
     kinds = [library.of_kind(kind) for kind in (DocKind.MTR, DocKind.IPG)]
     with stages() as progress, frozen as view, ExitStack() as stack:
+        note_leftovers(library)  # after the snapshot, which clears those of killed builds
         diffs = [(view.find(old), view.find(new)) for old, new in pairs]
         # A snapshot holds one kind: each tournament document's is its own.
         documents = [stack.enter_context(kind.snapshot()) for kind in kinds if kind.releases()]
