@@ -311,12 +311,17 @@ class DerivedData:
             return None
         if row is None:
             return None
-        value = _decoded(entry, row[0], row[1], expect)
+        data, digest, used = row
+        if not isinstance(data, bytes) or digest != _digest(entry, data):
+            _say_damaged(self.path, "values not as written", "working them out again")
+            self.discard(entry)
+            return None
+        value = _decoded(data, expect)
         if value is None:
             self.discard(entry)
             return None
         now = int(time.time())
-        if now - (row[2] if type(row[2]) is int else 0) > _TOUCH_AFTER:
+        if now - (used if type(used) is int else 0) > _TOUCH_AFTER:
             self._write(
                 lambda c: c.execute("UPDATE entries SET used = ? WHERE key = ?", (now, entry))
             )
@@ -503,7 +508,7 @@ class DerivedData:
                 if isinstance(error, _OtherLayout):
                     log.info("cache %s: %s: making it anew", path, error)
                 else:
-                    log.warning("cache %s is damaged (%s): making it anew", path, error)
+                    _say_damaged(path, str(error))
                 _remove_database(path)
                 continue
             self._pid = os.getpid()
@@ -576,21 +581,25 @@ class DerivedData:
 
     def _failed(self, error: sqlite3.Error) -> None:
         """A file found damaged while in use: it is made anew by the next command."""
-        log.warning("cache %s is damaged (%s): making it anew", self.path, error)
+        _say_damaged(self.path, str(error))
         self.close()
         self._usable, self._reason = False, f"damaged ({error})"
         if self.path is not None:
             _remove_database(self.path)
 
 
-def _decoded(entry: str, data: object, digest: object, expect: type[T]) -> T | None:
-    """Return the value stored as `data` under `entry`, or None: damaged, or not an `expect`."""
-    if not isinstance(data, bytes) or digest != _digest(entry, data):
-        return None
+def _say_damaged(path: Path | None, why: str, done: str = "making it anew") -> None:
+    """Say that the store's file is damaged and what is done about it: once a file, however
+    it shows (unreadable pages, an emptied file, values not as written)."""
+    say_once(log, ("cache damaged", path), "cache %s is damaged (%s): %s", path, why, done)
+
+
+def _decoded(data: bytes, expect: type[T]) -> T | None:
+    """Return the value stored as `data`, or None: made by other code, or not an `expect`."""
     try:
         with collection_paused():
             value: object = pickle.loads(data)
-    except Exception:  # made by other code, or damaged: worked out again
+    except Exception:  # made by other code: worked out again
         return None
     return value if _is_an(value, expect) else None
 
@@ -664,6 +673,7 @@ def _connect(path: Path) -> tuple[sqlite3.Connection, str]:
 
 
 def _connect_writable(path: Path) -> sqlite3.Connection:
+    emptied = _emptied(path)
     fresh = not path.exists()
     connection = sqlite3.connect(path, timeout=60, isolation_level=None)
     try:
@@ -675,6 +685,8 @@ def _connect_writable(path: Path) -> sqlite3.Connection:
         connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
         problem = _layout_problem(connection)
         if problem == _EMPTY:
+            if emptied:
+                _say_damaged(path, "an empty file")
             with connection:
                 connection.execute("BEGIN IMMEDIATE")
                 if _layout_problem(connection) == _EMPTY:  # not made meanwhile by another process
@@ -691,6 +703,16 @@ def _connect_writable(path: Path) -> sqlite3.Connection:
         connection.close()
         raise
     return connection
+
+
+def _emptied(path: Path) -> bool:
+    """Tell whether the file is empty and was not made just now (by another process, whose
+    tables are on their way): truncated, as a full disk or a careless copy leaves it."""
+    try:
+        status = path.stat()
+    except OSError:
+        return False
+    return status.st_size == 0 and status.st_mtime < time.time() - 2
 
 
 def _layout_problem(connection: sqlite3.Connection) -> str:

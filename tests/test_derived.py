@@ -333,6 +333,51 @@ def test_a_flipped_bit_is_never_read(tmp_path):
     assert DerivedData(tmp_path).cached(key, lambda: "players", str) == "players"
 
 
+def test_values_not_as_written_are_said_once_a_file(tmp_path, caplog):
+    keys = [entry_key(Kind.DIFF, name) for name in "ab"]
+    DerivedData(tmp_path).put_many([(key, "players") for key in keys])
+    _sql(tmp_path, "UPDATE entries SET value = ?", b"playert")
+    store = DerivedData(tmp_path)
+    assert [store.get(key, str) for key in keys] == [None, None]
+    assert [record.getMessage() for record in caplog.records] == [
+        f"cache {tmp_path / derived.FILE_NAME} is damaged (values not as written): "
+        "working them out again"
+    ]
+
+
+def _empty(path: Path) -> None:
+    """Leave the store's file empty, as a full disk or a copy of the file alone would."""
+    gc.collect()  # the connections of the stores this process let go (they hold its locks)
+    for suffix in ("-wal", "-shm"):
+        path.with_name(path.name + suffix).unlink(missing_ok=True)
+    path.write_bytes(b"")
+    os.utime(path, (10**9, 10**9))
+
+
+def test_an_emptied_file_is_said_and_made_anew(tmp_path, caplog):
+    key = entry_key(Kind.DIFF, "a")
+    DerivedData(tmp_path / "new").put(key, 1)
+    assert not caplog.records  # a file made now is no damage
+    path = tmp_path / "new" / derived.FILE_NAME
+    _empty(path)
+    assert DerivedData(tmp_path / "new").cached(key, lambda: 2, int) == 2
+    assert [record.getMessage() for record in caplog.records] == [
+        f"cache {path} is damaged (an empty file): making it anew"
+    ]
+
+
+def test_a_build_says_an_emptied_store_in_one_line(tmp_path, derived_data):
+    DerivedData(derived_data).put(entry_key(Kind.DIFF, "a"), 1)
+    path = derived_data / derived.FILE_NAME
+    _empty(path)
+    built = CliRunner().invoke(main, ["build", "--sample", "--out", str(tmp_path / "site")])
+    assert built.exit_code == 0, built.output
+    assert built.stderr.splitlines() == [
+        f"WARNING: cache {path} is damaged (an empty file): making it anew"
+    ]
+    assert path.stat().st_size > 0
+
+
 def test_values_moved_between_keys_are_never_read(tmp_path):
     first, second = entry_key(Kind.DIFF, "first"), entry_key(Kind.DIFF, "second")
     DerivedData(tmp_path).put_many([(first, "first"), (second, "second")])
