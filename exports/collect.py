@@ -11,6 +11,7 @@ from rulesarchive.differ.language import Language
 from rulesarchive.differ.lineage import Line
 from rulesarchive.differ.release_report import release_label, release_summary
 from rulesarchive.differ.report_types import ReleaseJson
+from rulesarchive.differ.translations import TranslationReport
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,12 +53,15 @@ def release_row(text: ReleaseText) -> ReleaseJson:
 
 @dataclass(frozen=True, slots=True)
 class Collected:
-    """A language gathered for export: releases, diffs and lines, each release's text, and the
-    citations each release's changes put right (`fixes[i]`, by rule number in release i)."""
+    """A language gathered for export: releases, diffs and lines, each release's text, the
+    citations each release's changes put right (`fixes[i]`, by rule number in release i), and
+    a translated language's reports against English (`translations[i]`, as the library gives
+    them; none for English, or without it)."""
 
     gathered: Language
     texts: tuple[ReleaseText, ...]
     fixes: tuple[dict[str, tuple[str, ...]], ...] = ()
+    translations: tuple[TranslationReport, ...] = ()
 
     def fixes_of(self, index: int) -> dict[str, tuple[str, ...]]:
         """Return the citations release `index`'s changes put right, by rule number."""
@@ -80,6 +84,7 @@ def collected(
     gathered: Language,
     parts: list[DocumentParts],
     fixes: tuple[dict[str, tuple[str, ...]], ...] = (),
+    translations: tuple[TranslationReport, ...] = (),
 ) -> Collected:
     """Return a gathered language with each release's text (`parts`: each release's)."""
     printed = _printed_by_release(gathered.lines, len(gathered.releases))
@@ -88,7 +93,7 @@ def collected(
         rules = tuple(printed[index][number].pop(0) for number in numbers)
         printed[index] = {}  # release what is no longer needed as we go
         texts.append(ReleaseText(gathered.releases[index], rules, headings, glossary, excerpt))
-    return Collected(gathered, tuple(texts), fixes)
+    return Collected(gathered, tuple(texts), fixes, translations)
 
 
 def _printed_by_release(lines: list[Line], count: int) -> list[dict[str, list[tuple[str, Rule]]]]:

@@ -14,10 +14,11 @@ from rulesarchive.differ.language import Language
 from rulesarchive.differ.lineage import Line, line_versions
 from rulesarchive.differ.release_report import entry_data, heading_data, rule_data
 from rulesarchive.differ.report import diff_data, history_data
+from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.exports import ExportMeta
 from rulesarchive.exports.collect import Collected, ReleaseText, release_row
 from rulesarchive.exports.place import staged
-from rulesarchive.exports.sqlite import english_numbers, translation_rows
+from rulesarchive.exports.sqlite import translation_rows
 
 SCHEMA_VERSION = 1
 SCHEMA_FILES = (
@@ -49,15 +50,14 @@ def export_json(collected: Sequence[Collected], dest: Path, meta: ExportMeta) ->
     with staged(dest, _is_json_export, "a folder of JSON files") as folder:
         folder.mkdir()
         english = next((c for c in collected if c.gathered.language == "en"), None)
-        numbers = english_numbers(english) if english is not None else {}
         for language in collected:
-            translated = english is not None and language is not english
+            reports = language.translations if english is not None else ()
             data = {
                 "meta": {**meta, "language": language.gathered.language},
                 "releases": [
                     _release(
                         text,
-                        _english_ids(text, english, numbers) if translated else {},
+                        _english_ids(text, reports[index], english) if reports else {},
                         language.gathered,
                         index,
                     )
@@ -81,11 +81,11 @@ def _is_json_export(path: Path) -> bool:
 
 
 def _english_ids(
-    text: ReleaseText, english: Collected | None, numbers: dict[str, set[str]]
+    text: ReleaseText, report: TranslationReport, english: Collected | None
 ) -> dict[str, str]:
     """Return, by rule number, the permanent id of the English rule a translated one translates."""
     assert english is not None
-    rows = translation_rows(text, english, numbers)
+    rows = translation_rows(text, report, english)
     return {row[2]: row[8] for row in rows if row[8]}
 
 

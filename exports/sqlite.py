@@ -2,7 +2,8 @@
 
 With the lines of descent and their versions (`lines`, `versions`, see exports.lines; here
 `first`, `last` and `compared` are `releases.id`). The
-translations and the versions are worked out in forked workers while the rules are written.
+versions are worked out in forked workers while the rules are written; the translations are
+the library's reports (`Collected.translations`).
 """
 
 from __future__ import annotations
@@ -23,11 +24,7 @@ from rulesarchive.differ.glossary import term_key
 from rulesarchive.differ.kinds import TranslationStatus
 from rulesarchive.differ.report import diff_data
 from rulesarchive.differ.report_types import ChangeJson, DiffJson
-from rulesarchive.differ.translations import (
-    base_release,
-    compare_translation,
-    printed_date_release,
-)
+from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.exports import ExportError, ExportMeta
 from rulesarchive.exports.collect import Collected, ReleaseText, release_row
 from rulesarchive.exports.lines import LINE_TABLES, LineRow, line_row, write_lines
@@ -370,10 +367,11 @@ def _fill(connection: sqlite3.Connection, collected: Sequence[Collected], meta: 
                     if (name, line_id) in rows
                 ),
             )
-        for translated in workers.translations():
+    for language in (translated for translated in collected if translated.translations):
+        for text, report in zip(language.texts, language.translations, strict=True):
             connection.executemany(
                 "INSERT INTO translations VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (_with_ids(row, ids, rows) for row in translated),
+                (_with_ids(row, ids, rows) for row in translation_rows(text, report, collected[0])),
             )
     connection.executescript(INDEXES + SEARCH)
     connection.commit()
@@ -429,29 +427,22 @@ def _by_release_id(line: LineRow, language: Collected, ids: dict[str, int]) -> L
     )
 
 
-# What forked workers read: the collected languages, and each English release's numbers.
-_SHARED: tuple[Sequence[Collected], dict[str, set[str]]] | None = None
+# What forked workers read: the collected languages.
+_SHARED: Sequence[Collected] | None = None
 
 
 class _Workers:
-    """Work out the lines' versions and the translations, in forked workers where possible.
+    """Work out the lines' versions, in forked workers where possible.
 
     They run while the main process writes the rules; without fork or a second core they are
     worked out in this process when asked for.
     """
 
     def __init__(self, collected: Sequence[Collected]) -> None:
-        english = collected[0] if collected and collected[0].gathered.language == "en" else None
-        self._shared = (collected, english_numbers(english) if english is not None else {})
+        self._shared = collected
         self._lines = list(range(len(collected)))
-        self._translations = [
-            (index, text)
-            for index in range(1, len(collected) if english else 0)
-            for text in range(len(collected[index].texts))
-        ]
         self._pool: multiprocessing.pool.Pool | None = None
         self._line_results: dict[int, AsyncResult[list[LineRow]]] = {}
-        self._translation_results: dict[tuple[int, int], AsyncResult[list[TranslationRow]]] = {}
 
     def __enter__(self) -> _Workers:
         global _SHARED
@@ -462,8 +453,6 @@ class _Workers:
             _SHARED = None  # the workers hold their copy
             for index in self._lines:  # in the order they are needed
                 self._line_results[index] = self._pool.apply_async(_work_lines, (index,))
-            for task in self._translations:
-                self._translation_results[task] = self._pool.apply_async(_work_translations, task)
         return self
 
     def __exit__(self, *_exc: object) -> None:
@@ -479,20 +468,9 @@ class _Workers:
             else:
                 yield _in_place(_work_lines, self._shared, index)
 
-    def translations(self) -> Iterator[list[TranslationRow]]:
-        """Yield each translated release's rows (release keys where the table has ids)."""
-        for task in self._translations:
-            if task in self._translation_results:
-                yield self._translation_results[task].get()
-            else:
-                yield _in_place(_work_translations, self._shared, *task)
-
 
 def _in_place(
-    work: Callable[P, R],
-    shared: tuple[Sequence[Collected], dict[str, set[str]]],
-    *args: P.args,
-    **kwargs: P.kwargs,
+    work: Callable[P, R], shared: Sequence[Collected], *args: P.args, **kwargs: P.kwargs
 ) -> R:
     """Do a task of `_Workers` in this process."""
     global _SHARED
@@ -506,17 +484,10 @@ def _in_place(
 def _work_lines(index: int) -> list[LineRow]:
     """Work out a language's lines (in a worker, or in this process)."""
     assert _SHARED is not None
-    gathered = _SHARED[0][index].gathered
+    gathered = _SHARED[index].gathered
     releases = gathered.releases
     positions = {release.effective_date: place for place, release in enumerate(releases)}
     return [line_row(line, releases, positions) for line in gathered.lines]
-
-
-def _work_translations(index: int, text: int) -> list[TranslationRow]:
-    """Work out a translated release's rows (in a worker, or in this process)."""
-    assert _SHARED is not None
-    collected, numbers = _SHARED
-    return translation_rows(collected[index].texts[text], collected[0], numbers)
 
 
 def _insert_language(
@@ -688,23 +659,14 @@ def _insert_pair_tables(
 
 
 def translation_rows(
-    text: ReleaseText, english: Collected, numbers: dict[str, set[str]]
+    text: ReleaseText, report: TranslationReport, english: Collected
 ) -> list[TranslationRow]:
-    """One translated release against its English base, as `rulesarchive translations` says:
-    (release, base, number, status, stale since, English number, problems, printed-date
-    release, English line id) per rule, releases by key."""
-    english_releases = english.gathered.releases
-    document = text.document()
-    base = base_release(text.release, document, english_releases, lambda r: numbers[r.key])
-    start = english_releases.index(base) if base else 0
-    later = [
-        (english_releases[index], diff)
-        for index in range(start + 1, len(english_releases))
-        if (diff := english.gathered.diffs[index]) is not None
-    ]
-    base_document = english.texts[start].document() if base else None
-    printed = printed_date_release(text.release, english_releases)
-    report = compare_translation(text.release, document, base, base_document, later, None, printed)
+    """A translated release's report against its English base (the library's, as
+    `rulesarchive translations` says it) as rows: (release, base, number, status, stale since,
+    English number, problems, printed-date release, English line id) per rule, releases by
+    key."""
+    base = report.base
+    start = english.gathered.releases.index(base) if base else 0
     disagrees = report.printed_date_release.key if report.printed_date_release else None
     return [
         (
@@ -720,11 +682,6 @@ def translation_rows(
         )
         for rule in report.rules
     ]
-
-
-def english_numbers(english: Collected) -> dict[str, set[str]]:
-    """Return each English release's rule numbers, by release key (what translation_rows reads)."""
-    return {text.release.key: {rule.number for _, rule in text.rules} for text in english.texts}
 
 
 def _english_line(english: Collected, index: int, number: str | None) -> str | None:

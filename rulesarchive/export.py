@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulesarchive.corpus.model import DocKind, Document, Release
+from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.exports.collect import Collected, DocumentParts, collected, document_parts
 from rulesarchive.exports.export import check_request, write_export
 from rulesarchive.library import Library
@@ -47,9 +48,12 @@ def export_archive(
             (c.gathered for c in languages_collected if c.gathered.language == "en"), None
         )
         fixes: tuple[dict[str, tuple[str, ...]], ...] = ()
+        reports: tuple[TranslationReport, ...] = ()
         if fmt != "git" and library.archive.kind == DocKind.CR:  # the CR's citation fixes
             fixes = library.check(language, gathered, english).fixes
-        languages_collected.append(collected(gathered, parts, fixes))
+        if fmt != "git" and english is not None:  # a translation, against the English exported
+            reports = tuple(library.translation(language, r) for r in gathered.releases)
+        languages_collected.append(collected(gathered, parts, fixes, reports))
     write_export(languages_collected, fmt, dest, progress)
     return ExportReport(
         tuple(chosen),

@@ -425,6 +425,29 @@ def test_git_export_is_reproducible_and_takes_one_language(sample, tmp_path):
     assert result.exit_code == 1 and "one language" in result.output
 
 
+def test_sqlite_translations_are_the_librarys_reports(tmp_path):
+    """The export asks the library for each translated release's report, as the CLI and the
+    site do: every rule's status and problems as `translations` gives them."""
+    library = fixture_archive(tmp_path / "archive")
+    dest = tmp_path / "rules.sqlite"
+    export(library.root, "sqlite", dest)
+    db = sqlite3.connect(dest)
+    query = (
+        "SELECT number, status, problems FROM translations JOIN releases "
+        "ON releases.id = release_id WHERE language = ? AND effective_date = ? "
+        "ORDER BY translations.id"
+    )
+    for language in ("ko", "zh-Hans"):
+        for release in library.releases(language):
+            report = library.translation(language, release)
+            expected = [
+                (rule.number, rule.status, json.dumps(list(rule.problems), ensure_ascii=False))
+                for rule in report.rules
+            ]
+            rows = db.execute(query, (language, release.effective_date.isoformat())).fetchall()
+            assert rows and rows == expected, release.key
+
+
 def test_real_archive_sqlite_follows_400_6_and_matches_the_cli(ingested, tmp_path):
     archive, _ = ingested
     dest = tmp_path / "rules.sqlite"
