@@ -4,7 +4,9 @@ Its text comes without layout (scraper.layout). A heading is a number and a titl
 of its own ('3.9 Sleeves', '2.1. Game Play Error — Missed Trigger', '101. Deck Problem—...',
 'Appendix B—Time Limits'), taken only where its number follows the headings before it, so a
 numbered list in a section is no heading. An IPG infraction's parts (Definition, Examples,
-Philosophy, Additional Remedy, Upgrade...) stand alone on their lines.
+Philosophy, Additional Remedy, Upgrade...) stand alone on their lines; a Penalty that opens
+with its table of Rules Enforcement Levels (2007-2010) is the table, the text after it the
+Additional Remedy.
 """
 
 from __future__ import annotations
@@ -51,6 +53,15 @@ _PENALTY = re.compile(rf"\s+{_PENALTIES}$")
 # A penalty box's value, on the line under its 'Penalty' (2011-2015; '*': see the text).
 _BOXED = re.compile(rf"(?:{_PENALTIES}|None)\*?")
 _PENALTY_THEN_PART = re.compile(rf"{_PENALTIES}\s+(?P<name>Definition)", re.IGNORECASE)
+# The Rules Enforcement Level table that opens an IPG infraction's Penalty (2007-09-20 to
+# 2010-04-01): its levels on a line, each level's penalty on the next ('Warning Game Game':
+# the PDF prints 'Game' where its cell cut 'Game Loss' short).
+_LEVELS = {
+    "All Levels": ("All Levels",),
+    "Regular Competitive Professional": ("Regular", "Competitive", "Professional"),
+}
+_CELL = r"Disqualification(?: with(?:out)? prize)?|(?:Game|Match)(?: Loss)?|Caution|Warning|N/A"
+_CELLS = re.compile(rf"(?:{_CELL})(?: (?:{_CELL}))*")
 # A part named at the start of its first paragraph: 'Upgrade: If the triggered ability...'
 _INLINE_PART = re.compile(
     r"(?P<name>Upgrade|Additional Remedy|Philosophy|Definition):\s+(?P<text>\S.*)"
@@ -373,10 +384,41 @@ def _section(opened: _Open, wrapping: _Wrapping) -> Section:
     penalty = [("Penalty", [opened.penalty])] if opened.penalty else []
     parts = tuple(
         SectionPart(name, tuple(_paragraphs(lines, wrapping)))
-        for name, lines in penalty + opened.parts
+        for name, lines in _split_tables(penalty + opened.parts)
     )
     paragraphs = tuple(_paragraphs(opened.lines, wrapping))
     return Section(opened.number, opened.title, paragraphs, parts)
+
+
+def _split_tables(parts: list[tuple[str, list[str]]]) -> Iterator[tuple[str, list[str]]]:
+    """Yield the parts, a Penalty that opens with its Rules Enforcement Level table split in
+    two: the table alone ('Regular: Caution; Competitive: Warning; Professional: Warning'),
+    and the text after it as the Additional Remedy, the name the IPG gives that text from
+    2010-07-01 on, so that its history runs back through the tables' versions."""
+    for name, lines in parts:
+        table = _penalty_table(lines) if name == "Penalty" else None
+        if table is None:
+            yield name, lines
+            continue
+        penalty, rest = table
+        yield name, [penalty]
+        if any(rest):
+            yield "Additional Remedy", rest
+
+
+def _penalty_table(lines: list[str]) -> tuple[str, list[str]] | None:
+    """Return the Rules Enforcement Level table that opens a Penalty's lines, each level with
+    its penalty, and the lines after it; None if the lines open with no such table."""
+    filled = [at for at, line in enumerate(lines) if line][:2]
+    if len(filled) < 2:
+        return None
+    levels = _LEVELS.get(lines[filled[0]])
+    row = lines[filled[1]]
+    cells = re.findall(_CELL, row) if _CELLS.fullmatch(row) else []
+    if levels is None or len(cells) != len(levels):
+        return None
+    penalty = "; ".join(f"{level}: {cell}" for level, cell in zip(levels, cells, strict=True))
+    return penalty, lines[filled[1] + 1 :]
 
 
 def _ends_paragraph(line: str, width: int, following: str) -> bool:

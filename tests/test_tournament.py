@@ -524,3 +524,71 @@ Effective October 5, 2018
         "categories.",
         "2.5: Permanents are the only type of object that untaps.",
     )
+
+
+PENALTY_TABLES = f"""DCI PENALTY GUIDE
+Effective September 20, 2008
+1. GENERAL PHILOSOPHY
+{FULL}
+100. GAME PLAY ERRORS
+{FULL}
+101. Game Play Error — Missed Trigger
+Philosophy
+Triggers are invisible, so players will miss them on occasion.
+Penalty
+Regular Competitive Professional
+Caution Warning Warning
+
+If the trigger instruction is optional, issue no penalty.
+102. Game Play Error — Failure to Reveal
+Penalty
+Regular Competitive Professional
+Warning Match Loss Match Loss
+103. Game Play Error — Game Rule Violation
+Penalty
+All Levels
+Disqualification without prize
+
+Back up the game.
+"""
+
+
+def test_a_penalty_table_is_the_penalty_and_the_text_after_it_the_additional_remedy():
+    # IPG 2007-09-20 to 2010-04-01: a Rules Enforcement Level table opens each Penalty, then
+    # the text the IPG names 'Additional Remedy' from 2010-07-01 on.
+    document, _counts = _parse(PENALTY_TABLES)
+    trigger = document.section("101")
+    assert isinstance(trigger, Section)
+    assert [(part.name, part.paragraphs) for part in trigger.parts] == [
+        ("Philosophy", ("Triggers are invisible, so players will miss them on occasion.",)),
+        ("Penalty", ("Regular: Caution; Competitive: Warning; Professional: Warning",)),
+        ("Additional Remedy", ("If the trigger instruction is optional, issue no penalty.",)),
+    ]
+    reveal = document.section("102")
+    assert isinstance(reveal, Section)  # a table alone: no remedy; 'Match Loss' is one cell
+    assert [(part.name, part.paragraphs) for part in reveal.parts] == [
+        ("Penalty", ("Regular: Warning; Competitive: Match Loss; Professional: Match Loss",)),
+    ]
+    assert document.section("103/penalty").paragraphs == (  # type: ignore[union-attr]
+        "All Levels: Disqualification without prize",
+    )
+    assert document.section("103/additional-remedy").paragraphs == ("Back up the game.",)  # type: ignore[union-attr]
+
+
+def test_a_penalty_opening_with_no_table_it_can_read_is_left_whole():
+    # IPG 2001-11-01: the Penalty opens with its procedure, its 'REL 1 ... REL 5' table later;
+    # a row whose cells do not match its levels is no table either.
+    text = PENALTY_TABLES.replace("Caution Warning Warning", "Caution Warning").replace(
+        "All Levels\nDisqualification without prize", "At all RELs, the player is disqualified."
+    )
+    document, _counts = _parse(text)
+    assert document.section("101/penalty").paragraphs == (  # type: ignore[union-attr]
+        "Regular Competitive Professional",
+        "Caution Warning",
+        "If the trigger instruction is optional, issue no penalty.",
+    )
+    assert document.section("103/penalty").paragraphs == (  # type: ignore[union-attr]
+        "At all RELs, the player is disqualified.",
+        "Back up the game.",
+    )
+    assert document.section("101/additional-remedy") is None

@@ -421,3 +421,76 @@ def test_the_audits_paragraph_and_word_faults_are_mended(documents):
     fine = _paragraphs(documents, DocKind.IPG, "2015-07-17", "1.1")
     match_loss = next(paragraph for paragraph in fine if paragraph.startswith("Match Losses are"))
     assert match_loss.endswith("be paired for the next round.")
+
+
+_TABLED = re.compile(
+    r"All Levels: [\w/ ]+|Regular: [\w/ ]+; Competitive: [\w/ ]+; Professional: [\w/ ]+"
+)
+
+
+def test_a_penalty_table_is_the_penalty_and_the_text_after_it_the_additional_remedy(documents):
+    # IPG 2007-09-20 to 2010-04-01 (read in the PDFs): each infraction's Penalty opens with its
+    # Rules Enforcement Level table, then the procedure the IPG names Additional Remedy from
+    # 2010-07-01 on; 'Game' is the PDF's own, a cell that cut 'Game Loss' short.
+    ipg = {release.effective_date: document for release, document in documents[DocKind.IPG]}
+    tabled = [d for date, d in ipg.items() if dt.date(2007, 9, 20) <= date <= dt.date(2010, 4, 1)]
+    penalties = [
+        part.paragraphs
+        for document in tabled
+        for section in document.sections
+        for part in section.parts
+        if part.name == "Penalty"
+    ]
+    assert len(tabled) == 6 and len(penalties) == 199
+    assert all(len(p) == 1 and _TABLED.fullmatch(p[0]) for p in penalties), penalties
+    before = ipg[dt.date(2008, 9, 20)]
+    assert _part(before, "123/penalty") == (
+        "Regular: Caution; Competitive: Warning; Professional: Warning",
+    )
+    assert _part(before, "112/penalty") == (
+        "Regular: Warning; Competitive: Game; Professional: Game",
+    )
+    assert _part(before, "132/penalty") == (
+        "Regular: Warning; Competitive: Match Loss; Professional: Match Loss",
+    )
+    assert _part(before, "135/penalty") == ("All Levels: Warning",)
+    assert before.section("135/additional-remedy") is None  # its table is all its Penalty
+    remedy = _part(before, "123/additional-remedy")
+    assert remedy[0].startswith('If the trigger instruction is optional ("may")')
+    assert len(remedy) == 6
+    # the last table's remedy is the next version's Additional Remedy, word for word
+    assert _part(ipg[dt.date(2010, 4, 1)], "3.1/additional-remedy") == _part(
+        ipg[dt.date(2010, 7, 1)], "3.1/additional-remedy"
+    )
+
+
+def _part(document: Document, address: str) -> tuple[str, ...]:
+    part = document.section(address)
+    assert isinstance(part, SectionPart), address
+    return part.paragraphs
+
+
+def test_missed_triggers_additional_remedy_is_followed_back_through_the_penalty_tables(
+    policy_ingested, tmp_path
+):
+    root, _outcomes = policy_ingested
+    archive = ApiArchive(root, cache=tmp_path, doc="ipg")
+    remedy = archive.history("2.1/additional-remedy")
+    assert remedy.numbers == (
+        "123/additional-remedy",
+        "3.3/additional-remedy",
+        "3.1/additional-remedy",
+        "2.1/additional-remedy",
+    )
+    assert remedy.versions[0].effective_date == dt.date(2007, 9, 20)
+    # the penalty: a Warning at every level, then a Caution at Regular, then the Warning alone
+    # of the IPG that no longer covers Regular events (2010-07-01)
+    penalty: list[tuple[dt.date | None, str]] = []
+    for version in archive.history("2.1/penalty").versions:  # renumbered: versions alike
+        if not penalty or penalty[-1][1] != version.text:
+            penalty.append((version.effective_date, version.text))
+    assert penalty[:3] == [
+        (dt.date(2007, 9, 20), "All Levels: Warning"),
+        (dt.date(2008, 3, 20), "Regular: Caution; Competitive: Warning; Professional: Warning"),
+        (dt.date(2010, 7, 1), "Warning"),
+    ]
