@@ -70,6 +70,14 @@ _INLINE_PART = re.compile(
 # decide...', IPG 2018-10-05 Appendix B: an item, however long the line before).
 _BULLET = re.compile(r"(?:[•◦▪●·]|[-–]\s|\(?[A-Za-z0-9]\)\s|[A-H]\.\s|\d{1,3}(?:\.\d{1,2})?:\s)")
 _ENDS_SENTENCE = re.compile(r"""[.!?:;"”')]$""")
+# A changes appendix's entry: what it changed, then a colon ('Section 125 – 128: ', '3.3 (123):
+# ', 'Appendix A: '; 'General: ', 'Repeat Offenses: ' after a sentence's end, for a name
+# opening a wrapped line is a set's: 'Ravnica: City of Guilds, ...').
+_CHANGES = re.compile(r"changes\s+from\s+previous", re.IGNORECASE)
+_ENTRY = re.compile(
+    r"(?:(?P<numbered>(?:Sections?\s+)?\d{1,3}(?:[.,/–-]\s?\d{1,3}|\s[–-]\s\d{1,3})*"
+    r"(?:\s\([^()]{1,12}\))?|Appendix\s[A-Z])|[A-Z][a-z]+(?:\s[A-Z][a-z]+){0,2}):\s"
+)
 # A line and the next one's first word shorter than this share of a full line were not wrapped
 # there: a proportional font puts 103 to 115 characters on a full line of 113 (MTR 2017).
 _FITTED = 0.9
@@ -386,7 +394,8 @@ def _section(opened: _Open, wrapping: _Wrapping) -> Section:
         SectionPart(name, tuple(_paragraphs(lines, wrapping)))
         for name, lines in _split_tables(penalty + opened.parts)
     )
-    paragraphs = tuple(_paragraphs(opened.lines, wrapping))
+    entries = opened.number.isalpha() and bool(_CHANGES.search(opened.title))
+    paragraphs = tuple(_paragraphs(opened.lines, wrapping, entries))
     return Section(opened.number, opened.title, paragraphs, parts)
 
 
@@ -455,7 +464,17 @@ def _going_on(lines: list[str]) -> list[bool]:
     return going_on
 
 
-def _paragraphs(lines: list[str], wrapping: _Wrapping) -> Iterator[str]:
+def _opens_item(line: str, before: str, entries: bool) -> bool:
+    """Tell a line that starts an item: a bullet's, or (`entries`: in a changes appendix) an
+    entry's, however long the line before (IPG 2008-03-20's 'General: ... acceptable).' fills
+    its line, the next 'General: ' entry would not fit on it)."""
+    if _BULLET.match(line):
+        return True
+    entry = _ENTRY.match(line) if entries else None
+    return bool(entry) and (entry["numbered"] is not None or bool(_ENDS_SENTENCE.search(before)))
+
+
+def _paragraphs(lines: list[str], wrapping: _Wrapping, entries: bool = False) -> Iterator[str]:
     """Join hard-wrapped lines into paragraphs, mending words broken at line ends.
 
     A line is short against the paragraph's longest line so far, where it has one: a narrow
@@ -468,7 +487,7 @@ def _paragraphs(lines: list[str], wrapping: _Wrapping) -> Iterator[str]:
     lines_in = 0
     following = [*lines[1:], ""][: len(lines)]
     for line, goes_on, after in zip(lines, _going_on(lines), following, strict=True):
-        ends = (not line and not goes_on) or _BULLET.match(line)
+        ends = (not line and not goes_on) or _opens_item(line, current, entries)
         if ends and current and current not in "•◦▪●·":
             yield current
             current, longest, lines_in = "", 0, 0

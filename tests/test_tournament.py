@@ -592,3 +592,53 @@ def test_a_penalty_opening_with_no_table_it_can_read_is_left_whole():
         "Back up the game.",
     )
     assert document.section("101/additional-remedy") is None
+
+
+CHANGES = f"""DCI PENALTY GUIDE
+Effective March 20, 2008
+1. GENERAL PHILOSOPHY
+{FULL}
+Appendix A — PENALTY QUICK REFERENCE
+{FULL}
+Appendix B — CHANGES FROM PREVIOUS VERSION
+General: Removal of instructions to not deviate for purposes of education (some deviation ok).
+General: Making it clear that intentional infractions may be Cheating, but not always.
+212: Further explanation of the difference between Drawing Extra Cards and a Game Rule Viol.
+Appendix A: Added missing entry for Failure to Reveal, with the penalties for each level.
+Repeat Offenses: Clarifying how previously upgraded and downgraded penalties interact with.
+4.8, 4.9 (221, 222): Allowing a player to replace marked cards with basic lands, not others.
+Appendix D: The tournament list of the Premier programs is updated, Grand Prix Trials are
+Competitive.
+Trademarks: Magic, Lorwyn, Shadowmoor, Eventide, Shards of Alara, Conflux, Alara Reborn, and
+Ravnica: City of Guilds are property of Wizards of the Coast, Inc. in the U.S.A. and others.
+"""
+
+
+def test_a_changes_appendixs_entries_open_items_however_long_the_line_before():
+    # IPG 2008-03-20 and 2009-07-01, Appendix B: entries as long as a full line, each opening
+    # with what it changed and a colon; a set's name opening a wrapped line is no entry.
+    document, _counts = _parse(CHANGES)
+    changes = document.section("B")
+    assert isinstance(changes, Section)
+    assert [paragraph[:20] for paragraph in changes.paragraphs] == [
+        "General: Removal of ",
+        "General: Making it c",
+        "212: Further explana",
+        "Appendix A: Added mi",
+        "Repeat Offenses: Cla",
+        "4.8, 4.9 (221, 222):",
+        "Appendix D: The tour",
+        "Trademarks: Magic, L",
+    ]
+    assert changes.paragraphs[-1].endswith(
+        "Ravnica: City of Guilds are property of Wizards of "
+        "the Coast, Inc. in the U.S.A. and others."
+    )
+
+
+def test_a_label_and_a_colon_open_no_item_outside_a_changes_appendix():
+    document, _counts = _parse(CHANGES.replace("CHANGES FROM PREVIOUS VERSION", "NOTES"))
+    notes = document.section("B")
+    assert isinstance(notes, Section)
+    assert notes.paragraphs[0].startswith("General: Removal of instructions")
+    assert "General: Making it clear" in notes.paragraphs[0]

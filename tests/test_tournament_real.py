@@ -494,3 +494,34 @@ def test_missed_triggers_additional_remedy_is_followed_back_through_the_penalty_
         (dt.date(2008, 3, 20), "Regular: Caution; Competitive: Warning; Professional: Warning"),
         (dt.date(2010, 7, 1), "Warning"),
     ]
+
+
+# An entry's label and colon that the changes appendices print after a sentence's end.
+_GLUED_ENTRY = re.compile(
+    r"(?<=[.!?)]) (?:Sections? \d{1,3}(?:\.\d{1,2})?|\d{1,3}(?:\.\d{1,2})?|Appendix [A-Z]"
+    r"|General|Introduction|Framework|Repeat Offenses): "
+)
+
+
+def test_no_changes_appendix_runs_two_entries_together(documents):
+    # IPG 2008-03-20, Appendix B (read in the PDF): 'General: ... (some deviation now
+    # acceptable).' and '212: ... Game Rule Violation.' fill their lines, the entries after
+    # them ('General: Making it clear ...', 'Appendix A: Added missing entry ...') are their own.
+    checked = 0
+    for versions in documents.values():
+        for release, document in versions:
+            for section in document.sections:
+                if section.number.isalpha() and "CHANGES FROM" in section.title.upper():
+                    checked += 1
+                    for paragraph in section.paragraphs:
+                        assert not _GLUED_ENTRY.search(paragraph), (release.key, paragraph)
+    assert checked >= 100
+    ipg = {release.effective_date: document for release, document in documents[DocKind.IPG]}
+    changes = ipg[dt.date(2008, 3, 20)].section("B")
+    assert isinstance(changes, Section)
+    intentional = (
+        "General: Making it clear that intentional infractions may be Cheating or Unsporting "
+        "Conduct, but not always."
+    )
+    assert intentional in changes.paragraphs
+    assert "Appendix A: Added missing entry for Failure to Reveal." in changes.paragraphs
