@@ -163,9 +163,9 @@ def in_order(pairs: Sequence[Pair], new: Sequence[Rule]) -> list[Pair]:
 def pair_in_place(pairs: Sequence[Pair], heading_changes: Sequence[Change]) -> list[Pair]:
     """Pair a unit removed and a unit added at the address it went to with its section, as
     one change: an address names a section's text or part whatever its words (IPG
-    2008-09-20: 137's Penalty table 'All Levels Warning' became 'Regular Competitive
-    Professional Caution Warning Warning'; 2012-10-01: 3.1's Penalty went with Missed Trigger
-    to 2.1), unlike a CR rule's number."""
+    2008-09-20: 137's Penalty table 'All Levels: Warning' became 'Regular: Caution;
+    Competitive: Warning; Professional: Warning'; 2012-10-01: 3.1's Penalty went with Missed
+    Trigger to 2.1), unlike a CR rule's number."""
     went = _sections_went(heading_changes)
     added = {
         pair.new.number: index

@@ -222,10 +222,12 @@ def test_a_verb_that_only_agrees_with_the_new_subject_belongs_to_the_sweep():
 def test_a_part_rewritten_under_its_address_is_one_change_and_never_a_cut_copy():
     # IPG 2008-09-20: 137's penalty table was rewritten (no word in common but 'Warning');
     # 151's lost 'without Prize' at its end, which is no copy cut short.
-    table = SectionPart("Penalty", ("All Levels", "Warning"))
-    levels = SectionPart("Penalty", ("Regular Competitive Professional", "Caution Warning Warning"))
-    old_dq = SectionPart("Penalty", ("All Levels", "Disqualification without Prize"))
-    new_dq = SectionPart("Penalty", ("All Levels", "Disqualification"))
+    table = SectionPart("Penalty", ("All Levels: Warning",))
+    levels = SectionPart(
+        "Penalty", ("Regular: Caution; Competitive: Warning; Professional: Warning",)
+    )
+    old_dq = SectionPart("Penalty", ("All Levels: Disqualification without Prize",))
+    new_dq = SectionPart("Penalty", ("All Levels: Disqualification",))
     title = "Tournament Error—Player Communication Violation"
     old = _ipg(Section("137", title, parts=(table,)), Section("151", "Stalling", parts=(old_dq,)))
     new = _ipg(Section("137", title, parts=(levels,)), Section("151", "Stalling", parts=(new_dq,)))
