@@ -263,11 +263,18 @@ def compare_translation(
     if structure is None:
         structure = structure_problems(document, base_document, alignment)
     problems = dict(structure.problems)
-    translated_cites = {
-        alignment.rules[rule.number]: _references(rule.text, *rule.examples)
+    # The translated rule of each base number (the last copy, as a number printed twice
+    # pairs): what it cites is read only where an English change is a `reference` one.
+    translating = {
+        alignment.rules[rule.number]: rule
         for rule in document.rules
         if rule.number in alignment.rules
     }
+
+    def translated_cites(base_number: str) -> list[str] | None:
+        rule = translating.get(base_number)
+        return _references(rule.text, *rule.examples) if rule is not None else None
+
     stale_since, now_at = _follow(list(english), later, translated_cites)
     statuses = []
     seen = set()
@@ -328,7 +335,7 @@ def structure_problems(
 def _follow(
     numbers: list[str],
     later: list[tuple[Release, ReleaseDiff]],
-    translated_cites: dict[str, list[str]] | None = None,
+    translated_cites: Callable[[str], list[str] | None] | None = None,
 ) -> tuple[dict[str, Release], dict[str, str | None]]:
     """Follow base rule numbers through later diffs: first wording change, and number now.
 
@@ -337,21 +344,26 @@ def _follow(
     English release later than its base, as zh-Hans 2024-03-08 cites 726.2a where its base
     en 2024-02-02 cites 725.2a.
     """
-    translated_cites = translated_cites or {}
     now_at: dict[str, str | None] = {number: number for number in numbers}
     stale_since: dict[str, Release] = {}
+    # The base numbers at each number now: a diff costs its changes, not the base's rules.
+    holding: dict[str, list[str]] = {number: [number] for number in numbers}
     for release, diff in later:
         by_old = {change.old_number: change for change in diff.changes if change.old_number}
-        for base_number, current in now_at.items():
-            change = by_old.get(current) if current else None
-            if change is None:
-                continue
-            if change.kind in WORDING and not (
-                change.kind == Kind.REFERENCE
-                and translated_cites.get(base_number)
-                == _references(change.new_text, *change.new_examples)
-                != _references(change.old_text, *change.old_examples)
-            ):
-                stale_since.setdefault(base_number, release)
-            now_at[base_number] = change.new_number
+        moved = [
+            (holding.pop(current), by_old[current]) for current in by_old if current in holding
+        ]
+        for base_numbers, change in moved:
+            for base_number in base_numbers:
+                if change.kind in WORDING and not (
+                    change.kind == Kind.REFERENCE
+                    and translated_cites is not None
+                    and translated_cites(base_number)
+                    == _references(change.new_text, *change.new_examples)
+                    != _references(change.old_text, *change.old_examples)
+                ):
+                    stale_since.setdefault(base_number, release)
+                now_at[base_number] = change.new_number
+            if change.new_number:
+                holding.setdefault(change.new_number, []).extend(base_numbers)
     return stale_since, now_at
