@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import TYPE_CHECKING
 
+from rulesarchive.corpus.model import Release
 from rulesarchive.differ.language import Language
 from rulesarchive.differ.lineage import Line
 from rulesarchive.differ.translation_compare import (
@@ -107,11 +108,24 @@ class ComparePages:
         }
 
     def _row(self, path: str, language: str, rendering: Rendering) -> Context:
+        """One translated release's row, as the plain strings it shows: a page has one per
+        translated release, and reading them from the releases took most of its rendering."""
         line = None
         if rendering.number:
             index = self.positions[language][rendering.release.effective_date]
             line = self.tracks[language].holder(rendering.number, index)
         return {
-            "rendering": rendering,
+            "date": rendering.release.effective_date.isoformat(),
+            "base": rendering.base.effective_date.isoformat(),
+            "english_number": rendering.english_number,
+            "translates": _date(rendering.translates),
+            "number": rendering.number,
+            "status": rendering.status,
+            "stale_since": _date(rendering.stale_since),
+            "reworded": rendering.reworded,
             "href": paths.relative(path, paths.rule_page(language, line)) if line else "",
         }
+
+
+def _date(release: Release | None) -> str | None:
+    return release.effective_date.isoformat() if release is not None else None
