@@ -118,6 +118,7 @@ class Output:
         self.produced: dict[str, list[str]] = {}
         self.written = 0
         self.changed: set[str] = set()
+        self._folders: set[str] = set()  # of the staging folder, made by this process
 
     def _live_folder(self) -> Path | None:
         """Return the folder the site link points at; move an old-style folder aside first."""
@@ -171,9 +172,17 @@ class Output:
         self.written += 1
 
     def _put(self, path: str, data: bytes) -> None:
-        target = self.staging / path  # not live: written in place, moved in whole
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+        target = os.path.join(self.staging, path)  # not live: written in place, moved in whole
+        self._make_folder(os.path.dirname(target))
+        with open(target, "wb") as handle:
+            handle.write(data)
+
+    def _make_folder(self, folder: str) -> None:
+        """Make a folder of the staging site and its parents, once: the folder of a page is
+        asked for by every file it holds, and a mkdir that finds it costs a path lookup."""
+        if folder not in self._folders:
+            os.makedirs(folder, exist_ok=True)
+            self._folders.add(folder)
 
     def current(self, path: str) -> Path:
         """Return where a file of the site being built is now (made by this build or kept)."""
@@ -188,9 +197,9 @@ class Output:
             return
         for path in paths:
             if path not in self.changed and path in self.produced:
-                target = self.staging / path
-                target.parent.mkdir(parents=True, exist_ok=True)
-                if not target.exists():
+                target = os.path.join(self.staging, path)
+                self._make_folder(os.path.dirname(target))
+                if not os.path.exists(target):
                     os.link(self.live / path, target)
 
     def finish(self, state: str = "") -> None:
@@ -207,9 +216,12 @@ class Output:
             return
         live = self.live
         for path in sorted(self.changed):
-            target = live / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(self.staging / path, target)
+            made, target = self.staging / path, live / path
+            try:  # the live site holds the folders of most files already
+                os.replace(made, target)
+            except FileNotFoundError:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(made, target)
         indexes = self.staging / "pagefind"
         if indexes.is_dir():
             for made in sorted(indexes.iterdir()):
