@@ -27,8 +27,8 @@ import hashlib
 import lzma
 import re
 import zlib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cache, partial
 
 from rulesarchive.corpus.derived import Kind, code_version, entry_key
@@ -50,7 +50,9 @@ from rulesarchive.differ.release_report import (
 from rulesarchive.differ.report import check_data, diff_data, history_data, translation_data
 from rulesarchive.differ.sections import headings, units
 from rulesarchive.differ.translations import TranslationReport
+from rulesarchive.differ.words import diff_words
 from rulesarchive.site_builder import paths
+from rulesarchive.site_builder.link_cache import WordDiff
 from rulesarchive.site_builder.output import Output
 from rulesarchive.site_builder.source import Source
 
@@ -66,14 +68,17 @@ _BATCH = 16
 @dataclass(frozen=True, slots=True)
 class Request:
     """What the API is written from: the gathered languages with their checks and newest
-    translation reports, the pairs of releases whose diff was asked for, and the other kinds
-    of document (MTR, IPG), each gathered from its own library (`documents`)."""
+    translation reports, the pairs of releases whose diff was asked for, the other kinds
+    of document (MTR, IPG), each gathered from its own library (`documents`), and how each
+    language's examples are word-diffed (the site's pages keep their diffs across builds:
+    `LinkCache.word_diff`; a language not named diffs them afresh)."""
 
     gathered: dict[str, Language]
     checks: dict[str, LanguageCheck]
     reports: dict[str, TranslationReport]
     pairs: Sequence[tuple[Release, Release]] = ()
     documents: Sequence[tuple[Source, Language]] = ()
+    word_diffs: Mapping[str, WordDiff] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +95,7 @@ class _Volume:
     english: Language | None = None
     report: TranslationReport | None = None
     after: str | None = None
+    word_diff: WordDiff = diff_words
 
     @property
     def kind(self) -> DocKind:
@@ -140,7 +146,8 @@ def _volumes(archive: Source, request: Request) -> list[_Volume]:
         report = request.reports.get(language)
         checked = partial(request.checks.__getitem__, language)
         after = base.prefix[-1] if base is not None else None
-        found.append(_Volume(archive, data, checked, base, report, after))
+        word_diff = request.word_diffs.get(language, diff_words)
+        found.append(_Volume(archive, data, checked, base, report, after, word_diff))
     # A tournament document cites the other kinds' versions in force on its date.
     english = request.gathered.get("en")
     every = [english] if english is not None else []
@@ -158,7 +165,7 @@ def _write_volume(output: Output, volume: _Volume, base_url: str) -> None:
     _write_documents(output, volume.source, data)
     stamp = _stamp(data, base_url)
     if not all([output.fresh(path, stamp) for path in _paths(volume)]):
-        _write_rules(output, volume.source, data, stamp)
+        _write_rules(output, volume, stamp)
     translation = f"{_top(data)}/translation.json"
     if english is not None and volume.report is not None:
         stamp = repr((stamp, english.prefix[-1]))  # compared with every English release
@@ -299,12 +306,15 @@ def _section_path(data: Language, section: str) -> str:
     return f"{_top(data)}/rules/{section}.json.gz"
 
 
-def rule_document(data: Language, line: Line, aliases: Sequence[str]) -> dict[str, object]:
+def rule_document(
+    data: Language, line: Line, aliases: Sequence[str], word_diff: WordDiff = diff_words
+) -> dict[str, object]:
     """Return one rule's (or a tournament document's section's or part's) API document: its
     id, the ids retired into it, its text now (or last), every number, and its history as
-    `history --format json` (with its `--doc`) prints it."""
+    `history --format json` (with its `--doc`) prints it (`word_diff`: how its examples are
+    diffed)."""
     releases = data.releases
-    history = History(line.rule.number, line.numbers, line_versions(line, releases))
+    history = History(line.rule.number, line.numbers, line_versions(line, releases, word_diff))
     return {
         "id": line.id,
         "aliases": list(aliases),
@@ -319,9 +329,10 @@ def rule_document(data: Language, line: Line, aliases: Sequence[str]) -> dict[st
     }
 
 
-def _write_rules(output: Output, archive: Source, data: Language, stamp: str) -> None:
+def _write_rules(output: Output, volume: _Volume, stamp: str) -> None:
     """Write the list of releases, the rules by section and their index and bulk file, and
     the newest release read whole and its glossary."""
+    archive, data = volume.source, volume.data
     top, named = _top(data), _named(data)
     listed = json_text([release_summary(release) for release in data.releases])
     output.write(f"{top}/releases.json", listed, stamp)
@@ -330,7 +341,7 @@ def _write_rules(output: Output, archive: Source, data: Language, stamp: str) ->
         retired.setdefault(line_id, []).append(alias)
     sections: dict[str, list[dict[str, object]]] = {}
     for line in data.lines:
-        document = rule_document(data, line, retired.get(line.id, []))
+        document = rule_document(data, line, retired.get(line.id, []), volume.word_diff)
         sections.setdefault(_section(line), []).append(document)
     for section, rules in sorted(sections.items()):
         body = {**named, "section": section, "rules": rules}

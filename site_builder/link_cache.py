@@ -29,6 +29,7 @@ from rulesarchive.differ.words import Diff, diff_words
 PARTS = ("rules", "others")
 
 Linked = tuple[str, tuple[str, ...]]  # the HTML, the glossary terms it linked
+WordDiff = Callable[[str, str], Diff]  # `diff_words`, or `LinkCache.word_diff`
 
 
 class LinkCache:
