@@ -312,3 +312,19 @@ def test_a_new_release_reads_only_itself_and_the_files_are_as_from_nothing(tmp_p
     assert {p: f.read_bytes() for p, f in _api_files(fresh).items()} == {
         p: f.read_bytes() for p, f in again.items()
     }
+
+
+def test_rule_histories_diff_examples_through_the_pages_kept_word_diffs(tmp_path, monkeypatch):
+    library = fixture_archive(tmp_path / "archive")
+    given: list[object] = []
+    made = json_api.rule_document
+
+    def recording(data, line, aliases, word_diff=None):
+        given.append(word_diff)
+        return made(data, line, aliases, word_diff)
+
+    monkeypatch.setattr(json_api, "rule_document", recording)
+    build_site(library, tmp_path / "site", BASE, index_search=False)
+    assert given, "no rule document was made"
+    # each language's link cache, the one its rule pages keep their diffs in
+    assert {type(getattr(diff, "__self__", None)).__name__ for diff in given} == {"LinkCache"}

@@ -15,6 +15,9 @@ from rulesarchive.corpus.derived import DerivedData
 from rulesarchive.corpus.lookup import find_release
 from rulesarchive.corpus.model import Document, Provenance, Release, Rule
 from rulesarchive.corpus.store import Archive, render_rules_text
+from rulesarchive.differ.changes import Change
+from rulesarchive.differ.classify import ReleaseDiff
+from rulesarchive.differ.kinds import Kind
 from rulesarchive.differ.translation_align import Shift, align_translation
 from rulesarchive.differ.translations import (
     base_release,
@@ -715,3 +718,29 @@ def test_chinese_2026_04_17_cites_in_its_own_order_without_a_mismatch(ingested):
     rules = {rule.number: rule for rule in _report(archive, "zh-Hans", release).rules}
     for number in ISSUE_31_CITATION_ORDER:
         assert not [p for p in rules[number].problems if p.startswith("cites ")], number
+
+
+def test_rules_are_followed_by_where_each_stands_after_every_diff():
+    # In one diff, 616.1 moves to 616.2 while 616.2 is reworded as 616.3: each base rule
+    # goes one step, whatever the other's number was before it.
+    base = Document("en", D(2024, 11, 8), rules=(Rule("616.1", "a"), Rule("616.2", "b")))
+    translated = Document("zh-Hans", D(2024, 11, 8), rules=base.rules)
+    later_release = _release("en", D(2025, 2, 7), 2)
+    diff = ReleaseDiff(
+        changes=(
+            Change(Kind.UNCHANGED, "616.1", "616.2", "a", "a"),
+            Change(Kind.SUBSTANTIVE, "616.2", "616.3", "b", "c"),
+        ),
+        renumbering=(("616.1", "616.2"), ("616.2", "616.3")),
+    )
+    report = compare_translation(
+        _release("zh-Hans", D(2024, 11, 8), 2),
+        translated,
+        _release("en", D(2024, 11, 8), 2),
+        base,
+        [(later_release, diff)],
+    )
+    assert [(r.number, r.status, r.stale_since, r.english_number) for r in report.rules] == [
+        ("616.1", "current", None, "616.2"),
+        ("616.2", "stale", later_release, "616.3"),
+    ]
