@@ -471,7 +471,9 @@ def _opens_item(line: str, before: str, entries: bool) -> bool:
     if _BULLET.match(line):
         return True
     entry = _ENTRY.match(line) if entries else None
-    return bool(entry) and (entry["numbered"] is not None or bool(_ENDS_SENTENCE.search(before)))
+    if entry is None:
+        return False
+    return entry["numbered"] is not None or bool(_ENDS_SENTENCE.search(before))
 
 
 def _paragraphs(lines: list[str], wrapping: _Wrapping, entries: bool = False) -> Iterator[str]:
