@@ -59,6 +59,11 @@ class Registry:
                     found[date, run.number] = line_id
         return found
 
+    def resolved_aliases(self) -> dict[str, str]:
+        """Return each retired id with the id it names now (an alias of none left out)."""
+        found = {alias: self.resolve(alias) for alias in self.aliases}
+        return {alias: line_id for alias, line_id in found.items() if line_id is not None}
+
     def resolve(self, line_id: str) -> str | None:
         """Return the id an id or alias names now, or None when it was never minted."""
         seen: set[str] = set()

@@ -84,11 +84,17 @@ def chapters_by_title(old: Sequence[Heading], new: Sequence[Heading]) -> dict[st
 def chapter_moves(rule_moves: Sequence[tuple[str, str]]) -> dict[str, str]:
     """Map a chapter to the one most of its moved rules went to ('715' -> '716'; a section
     to the one its text and parts went to: '2.1' -> '2.2')."""
-    votes: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    votes = _chapter_votes(rule_moves)
+    return {chapter: max(targets, key=targets.__getitem__) for chapter, targets in votes.items()}
+
+
+def _chapter_votes(rule_moves: Sequence[tuple[str, str]]) -> dict[str, Counter[str]]:
+    """Count, for each chapter, the rules that moved to each other chapter."""
+    votes: dict[str, Counter[str]] = defaultdict(Counter)
     for old, new in rule_moves:
         if container(old) != container(new):
             votes[container(old)][container(new)] += 1
-    return {chapter: max(targets, key=targets.__getitem__) for chapter, targets in votes.items()}
+    return votes
 
 
 class ChapterRules(NamedTuple):
@@ -108,23 +114,22 @@ def _by_rules(
     number and title unless most of its rules went elsewhere, and keeps its number where
     most of its rules stayed in it; a chapter of a title many chapters have ('General') goes
     where most of its rules went. The rest are paired by title (`_pair_headings`)."""
-    went: dict[str, Counter[str]] = defaultdict(Counter)
-    for old_number, new_number in rule_moves:
-        if container(old_number) != container(new_number):
-            went[container(old_number)][container(new_number)] += 1
+    went = _chapter_votes(rule_moves)
     new_at = {heading.number: index for index, heading in enumerate(new)}
     titles = Counter(title_key(heading.title) for heading in (*old, *new))
     matched: dict[int, int] = {}
+    taken: set[int] = set()
 
     def pair(index: int, number: str | None) -> None:
         other = new_at.get(number) if number is not None else None
-        if other is not None and other not in matched.values() and index not in matched:
+        if other is not None and other not in taken and index not in matched:
             matched[index] = other
+            taken.add(other)
 
     went_to: dict[int, str | None] = {}
     for index, heading in enumerate(old):
         held = rules.held.get(heading.number, 0)
-        most = went[heading.number].most_common(1)
+        most = went.get(heading.number, Counter()).most_common(1)
         went_to[index] = most[0][0] if most and held and most[0][1] * 2 > held else None
     for index, heading in enumerate(old):
         other = new_at.get(heading.number)

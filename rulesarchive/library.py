@@ -426,9 +426,7 @@ class Library:
 
     def aliases(self, language: str) -> dict[str, str]:
         """Return a language's retired ids, each with the id of the line it names now."""
-        registry = self.archive.registry(language)
-        found = {alias: registry.resolve(alias) for alias in registry.aliases}
-        return {alias: line_id for alias, line_id in found.items() if line_id is not None}
+        return self.archive.registry(language).resolved_aliases()
 
     def _named(self, language: str, releases: list[Release], trace: Trace) -> Trace:
         return identity.rename_trace(trace, self._line_ids(language, releases, trace))
@@ -436,8 +434,7 @@ class Library:
     def _line_ids(
         self, language: str, releases: list[Release], trace: Trace | None
     ) -> dict[str, str]:
-        recorded = self.archive.registry_text(language)
-        text = recorded if recorded is not None else ids.shipped_text(language, self.archive.kind)
+        recorded, text = self._registry_texts(language, Lines.RULES)
         key = self._ids_key(releases, text)
         kept = self.derived.get(key, kept_lines.KeptIds)
         if kept is not None and kept.registry == _digest(text) and recorded is not None:
@@ -542,14 +539,19 @@ class Library:
             ]
             for stretches in versions
         ]
-        recorded = self.archive.registry_text(language, lines)
-        text = recorded or ids.shipped_text(language, self.archive.kind, lines)
+        recorded, text = self._registry_texts(language, lines)
         registry = ids.parse_registry(text, str(self.archive.ids_file(language, lines)))
         made = identity.assign_points(names, points, dates, registry)
         self._record(language, lines, recorded, ids.render_registry(made.registry))
-        found = {alias: made.registry.resolve(alias) for alias in made.registry.aliases}
-        aliases = {alias: line_id for alias, line_id in found.items() if line_id is not None}
-        return [made.ids[name] for name in names], aliases
+        return [made.ids[name] for name in names], made.registry.resolved_aliases()
+
+    def _registry_texts(self, language: str, lines: Lines) -> tuple[str | None, str]:
+        """The text of a registry of ids the archive records (None: none yet), and the one to
+        start from: that, else the package's."""
+        recorded = self.archive.registry_text(language, lines)
+        if recorded is not None:
+            return recorded, recorded
+        return None, ids.shipped_text(language, self.archive.kind, lines)
 
     def _record(self, language: str, lines: Lines, recorded: str | None, text: str) -> None:
         """Keep a registry of ids in the archive, if it changed and the archive can be written."""

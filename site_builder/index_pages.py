@@ -72,8 +72,8 @@ class IndexPages:
         )
         for term in self.site.data.glossary:
             yield self.memoised_term(term)
-        for slug, term in self.site.renamed_terms.items():
-            yield self.renamed_stub(slug, term)
+        for slug, (old, term) in self.site.renamed_terms.items():
+            yield self.renamed_stub(slug, old, term)
 
     def chapters(self) -> Job:
         """Sections and chapters of the newest release."""
@@ -187,12 +187,11 @@ class IndexPages:
             "removed.html", page, title=self.site.t["removed_rules_title"], rules=rules
         )
 
-    def renamed_stub(self, slug: str, term: GlossaryLine) -> Job:
-        """The page of a term's old name (its page before the term was renamed): redirects to
-        the term's page, so an old link keeps working."""
+    def renamed_stub(self, slug: str, old: str, term: GlossaryLine) -> Job:
+        """The page of a term's old name `old` (its page before the term was renamed):
+        redirects to the term's page, so an old link keeps working."""
         page = paths.glossary_page(self.site.language, slug)
         target = self._glossary_path(term)
-        old = next(e.term for _a, _b, e in term.stretches if paths.term_slug(e.term) == slug)
         name = term.stretches[-1][2].term
         return self.site.page(
             "number.html",

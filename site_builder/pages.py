@@ -10,6 +10,7 @@ from typing import TypedDict, cast
 
 from jinja2 import Environment
 from rulesarchive.corpus.derived import code_version
+from rulesarchive.differ.glossary import term_key
 from rulesarchive.differ.history import Version
 from rulesarchive.differ.language import GlossaryLine, Language
 from rulesarchive.differ.lineage import Line, line_versions
@@ -90,16 +91,18 @@ class LanguagePages:
         self.glossary_slugs = paths.glossary_slugs([term.key for term in newest_first])
         # A renamed term's old names lead to its page; each name's own slug, where no term's
         # page has it, is a page sending the old address there.
-        self.renamed_terms: dict[str, GlossaryLine] = {}  # an old name's slug -> its term now
+        # an old name's slug -> the name, and its term now
+        self.renamed_terms: dict[str, tuple[str, GlossaryLine]] = {}
         taken = set(self.glossary_slugs.values())
         for term in newest_first:
-            for key in term.keys[:-1]:
+            for _first, _last, entry in term.stretches:
+                key = term_key(entry.term)
                 if key not in self.glossary_slugs:
                     self.glossary_slugs[key] = self.glossary_slugs[term.key]
                     slug = paths.term_slug(key)
                     if slug not in taken:
                         taken.add(slug)
-                        self.renamed_terms[slug] = term
+                        self.renamed_terms[slug] = entry.term, term
         self.refs = References(
             data,
             {
