@@ -83,6 +83,7 @@ class Kind(enum.StrEnum):
     DOCUMENT = "document"  # a release's document, packed (by its document.json's sha256)
     DIFF = "diff"  # the diff of two releases
     LINES = "lines"  # a language's lines of descent after its first n releases, by chapter
+    LISTING = "listing"  # a language's release.json files read (by their stamps)
     CHECK = "check"  # the reference check of a language after its first n releases
     REFERENCES = "references"  # every citation a release makes
     ALIGNMENT = "alignment"  # a translated release's rules paired with its English base's
@@ -139,10 +140,8 @@ def code_version() -> str:
         with open(path, "rb") as handle:
             digest.update(handle.read())
     version = digest.hexdigest()[:16]
-    # A file changed within the file system's clock tick may keep its times (as git's "racy"
-    # files): kept only once every file has been still for a while.
-    settled = max((changed for *_rest, changed in stamps), default=0) < time.time_ns() - _SETTLED
-    if settled and not sys.dont_write_bytecode:  # written where Python writes its bytecode
+    # written where Python writes its bytecode
+    if settled(changed for *_rest, changed in stamps) and not sys.dont_write_bytecode:
         _write_memo(memo, f"{marked}{version}\n")
     return version
 
@@ -173,6 +172,13 @@ def _package_files() -> list[tuple[str, str]]:
 
 
 _SETTLED = 2 * 10**9  # nanoseconds since the last change of a file before its stamp is trusted
+
+
+def settled(changed: Iterable[int]) -> bool:
+    """Tell whether files last changed at these times (change times, in nanoseconds) may be
+    known by their stamps: a file changed within the file system's clock tick may keep its
+    times (as git's "racy" files), so only files still for a while are."""
+    return max(changed, default=0) < time.time_ns() - _SETTLED
 
 
 def _file_stamp(path: str) -> tuple[int, int, int, int]:

@@ -29,6 +29,7 @@ import logging
 import marshal
 import os
 import re
+import stat
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -39,7 +40,7 @@ from pathlib import Path
 from sys import intern
 from typing import TYPE_CHECKING, Generic, NotRequired, TypedDict, TypeVar
 
-from rulesarchive.corpus.derived import DerivedData, Kind, entry_key
+from rulesarchive.corpus.derived import DerivedData, Kind, entry_key, settled
 from rulesarchive.corpus.model import (
     LANGUAGES,
     DocKind,
@@ -273,27 +274,32 @@ class Archive:
         """Read a language's release.json files: the sound releases, oldest first, and what
         is wrong with the others by date, saying nothing.
 
-        Within this process, read again only when one of them is another file: a release is
-        written as new files in a new folder, so its release.json's inode tells (a command
-        asks for the releases several times; reading them is most of a quick command).
+        Read again only when one of them is another file, by its stamp (inode, size, times):
+        within this process, and across commands through the derived data (a listing kept
+        under the stamps of all of them). Reading them is most of a quick command's work.
         """
         folders = sorted(self._folders(language))
-        try:
-            stamp = tuple(_stamp(folder) for _lang, _date, folder in folders)
-        except OSError as error:
-            raise ArchiveError(f"{error.filename}: unreadable release metadata ({error})") from None
+        stamp = tuple(_stamp(folder, status) for _lang, _date, folder, status in folders)
         listed = self._listed.get(language)
         if listed is not None and listed[0] == stamp:
             return listed[1], listed[2]
+        entry = entry_key(Kind.LISTING, self.kind.value, language, stamp)
+        kept = self.derived.get(entry, tuple[Release, ...]) if folders else ()
+        if kept is not None and len(kept) != len(folders):
+            kept = None
         found, damaged = [], {}
-        for lang, date, folder in folders:
+        for at, (lang, date, folder, _status) in enumerate(folders):
             if _UNREADABLE and (problem := _left_out(self.kind, lang, date, folder)):
                 damaged[date] = problem
                 continue
             try:
-                found.append(_read_release(folder, lang, date, self.kind))
+                found.append(
+                    kept[at] if kept is not None else _read_release(folder, lang, date, self.kind)
+                )
             except ArchiveError as error:  # one bad release costs only itself: said, left out
                 damaged[date] = self._shown(error, folder)
+        if kept is None and not damaged and settled(status.st_ctime_ns for *_, status in folders):
+            self.derived.put(entry, tuple(found))
         self._listed[language] = (stamp, tuple(found), damaged)
         return tuple(found), damaged
 
@@ -426,20 +432,24 @@ class Archive:
             self.derived.put(entry, pack_document(document))
         return document
 
-    def _is_release(self, folder: str) -> bool:
-        """Tell whether a folder holds a release.json (one still being written does not); one
-        that cannot be looked into is said, once, and left out."""
-        if os.path.isfile(os.path.join(folder, "release.json")):
-            return True
+    def _release_status(self, folder: str) -> os.stat_result | None:
+        """Return the status of a folder's release.json, None if it holds none (one still
+        being written does not); one that cannot be looked into is said, once, and left out."""
+        try:
+            status = os.stat(os.path.join(folder, "release.json"))
+            if stat.S_ISREG(status.st_mode):
+                return status
+        except OSError:
+            pass
         try:
             os.listdir(folder)  # no release.json yet, or no way to look?
         except (FileNotFoundError, NotADirectoryError):
-            return False
+            return None
         except OSError as error:
             report_damaged(
                 f"{self._live(Path(folder))}: cannot be read ({error.strerror or error})"
             )
-        return False
+        return None
 
     def _live(self, path: Path) -> Path:
         """Return where a file read from a snapshot lives in the archive itself."""
@@ -596,7 +606,7 @@ class Archive:
                     shutil.rmtree(stale, ignore_errors=True)
                 folder = Path(tempfile.mkdtemp(prefix=f".snapshot-{os.getpid()}-", dir=self.root))
                 try:
-                    for language, date, release_folder in self._folders(None):
+                    for language, date, release_folder, _ in self._folders(None):
                         _link_files(release_folder, folder / language / date.isoformat())
                 except BaseException:
                     shutil.rmtree(folder, ignore_errors=True)
@@ -667,27 +677,28 @@ class Archive:
         retired = sorted(folder.parent / name for name in names if name.startswith(prefix))
         return next((path for path in retired if (path / "release.json").exists()), None)
 
-    def _folders(self, language: str | None) -> Iterator[tuple[str, dt.date, Path]]:
-        """Yield (language, date, folder) of every complete release; nothing else is listed."""
+    def _folders(self, language: str | None) -> Iterator[tuple[str, dt.date, Path, os.stat_result]]:
+        """Yield (language, date, folder, its release.json's status) of every complete
+        release; nothing else is listed."""
         for lang in [check_language(language)] if language else LANGUAGES:
             parent = os.path.join(self._data, lang)  # strings: a Path a folder cost more
             try:
                 names = os.listdir(parent)
             except (FileNotFoundError, NotADirectoryError):
                 continue
-            chosen: dict[str, str] = {}
+            chosen: dict[str, tuple[str, os.stat_result]] = {}
             for name in names:
                 match = _RELEASE_FOLDER.fullmatch(name)
                 folder = os.path.join(parent, name)
-                if not match or not self._is_release(folder):
+                if not match or not (status := self._release_status(folder)):
                     continue
                 if match["date"]:
-                    chosen[match["date"]] = folder
+                    chosen[match["date"]] = (folder, status)
                 else:
-                    chosen.setdefault(match["retired"], folder)
-            for name, folder in chosen.items():
+                    chosen.setdefault(match["retired"], (folder, status))
+            for name, (folder, status) in chosen.items():
                 try:
-                    yield lang, dt.date.fromisoformat(name), Path(folder)
+                    yield lang, dt.date.fromisoformat(name), Path(folder), status
                 except ValueError:
                     continue  # 2024-13-45: not a date, not a release
 
@@ -697,9 +708,8 @@ def kind_folder(root: Path, kind: DocKind) -> Path:
     return root if kind == DocKind.CR else root / kind.value
 
 
-def _stamp(folder: Path) -> tuple[str, int, int, int]:
-    status = os.stat(os.path.join(folder, "release.json"))
-    return str(folder), status.st_ino, status.st_size, status.st_mtime_ns
+def _stamp(folder: Path, status: os.stat_result) -> tuple[str, int, int, int, int]:
+    return str(folder), status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns
 
 
 def _nearest(

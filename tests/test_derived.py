@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 from rulesarchive.corpus import derived
+from rulesarchive.corpus import store as store_module
 from rulesarchive.corpus.derived import (
     Access,
     DerivedData,
@@ -622,3 +623,35 @@ def test_the_archive_lock_only_its_owner_writes(tmp_path):
     finally:
         os.umask(old)
     assert (tmp_path / ".lock").stat().st_mode & 0o777 == 0o644
+
+
+def _listing_archive(tmp_path: Path) -> Path:
+    """A copy of the sample archive whose files changed long enough ago to be trusted."""
+    root = tmp_path / "archive"
+    shutil.copytree(sample_archive(), root, ignore=shutil.ignore_patterns("*.tsv", ".lock"))
+    return root
+
+
+def test_the_listing_is_kept_by_the_stamps_of_its_files(tmp_path, monkeypatch):
+    monkeypatch.setattr(derived, "_SETTLED", -(10**12))  # every file still for long enough
+    root, store = _listing_archive(tmp_path), DerivedData(tmp_path / "cache")
+    first = Archive(root, derived=store).releases("en")
+    monkeypatch.setattr(store_module, "_read_release", _not_read)
+    assert Archive(root, derived=store).releases("en") == first  # kept: no release.json read
+    monkeypatch.undo()
+    monkeypatch.setattr(derived, "_SETTLED", -(10**12))
+    release_json = root / "en" / first[-1].effective_date.isoformat() / "release.json"
+    release_json.write_text(release_json.read_text().replace(first[-1].set_name, "Renamed"))
+    again = Archive(root, derived=store).releases("en")  # another file: read afresh
+    assert again[-1].set_name == "Renamed" and again[:-1] == first[:-1]
+
+
+def test_a_listing_of_files_changed_just_now_is_not_kept(tmp_path, monkeypatch):
+    monkeypatch.setattr(derived, "_SETTLED", 60 * 10**9)  # a change within its clock tick
+    root, store = _listing_archive(tmp_path), DerivedData(tmp_path / "cache")
+    listed = Archive(root, derived=store).releases("en")
+    assert listed and Kind.LISTING not in {kept.kind for kept in store.summary()}
+
+
+def _not_read(*_args: object, **_kwargs: object) -> Release:
+    raise AssertionError("release.json read although its listing was kept")
