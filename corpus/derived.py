@@ -69,6 +69,7 @@ _PACKAGES = (
     "rulesarchive.corpus",
     "rulesarchive.differ",
     "rulesarchive.commands",
+    "rulesarchive.answers",
     "rulesarchive.scraper",
     "rulesarchive.system",
     "rulesarchive.site_builder",

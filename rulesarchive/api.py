@@ -10,39 +10,30 @@ from __future__ import annotations
 
 import datetime as dt
 import warnings
-from dataclasses import dataclass, field, fields
+from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import rulesarchive.answers as answers
 from rulesarchive.corpus.derived import DerivedData
 from rulesarchive.corpus.lookup import release_in_force
-from rulesarchive.corpus.model import DocKind, GlossaryEntry, Rule
+from rulesarchive.corpus.model import DocKind, GlossaryEntry
 from rulesarchive.corpus.model import Release as StoredRelease
 from rulesarchive.corpus.store import ArchiveError, NotFound, UnknownRelease, UnknownRule
 from rulesarchive.differ import release_report
-from rulesarchive.differ.kinds import Kind
 from rulesarchive.differ.release_report import json_text
 from rulesarchive.library import Library, read_scraped_history
 from rulesarchive.system.lazy import lazy_module
 
 if TYPE_CHECKING:
-    from rulesarchive.differ.changes import Change
-    from rulesarchive.differ.classify import ReleaseDiff
-    from rulesarchive.differ.history import History as Told
-    from rulesarchive.differ.history import Version
-    from rulesarchive.differ.references import LanguageCheck, ReleaseCheck
+    from rulesarchive.answers.checks import Check, CheckHistory
+    from rulesarchive.answers.comparison import Comparison
+    from rulesarchive.answers.history import History
+    from rulesarchive.answers.rule_text import RuleText
+    from rulesarchive.answers.translations import Compared, Translation
     from rulesarchive.differ.report_types import (
-        CheckHistoryJson,
-        CheckJson,
-        CompareJson,
-        DiffJson,
-        HistoryJson,
         ReleaseJson,
-        RuleViewJson,
-        TranslationJson,
     )
-    from rulesarchive.differ.translation_compare import RuleTranslations
-    from rulesarchive.differ.translations import TranslationReport
 
 # The reports of diffs, histories, checks and translations, loaded when first printed: a rule
 # or the list of releases prints without the differ's word diffing.
@@ -55,6 +46,14 @@ else:
     histories = lazy_module("rulesarchive.differ.history")
     glossary_terms = lazy_module("rulesarchive.differ.glossary")
     lineage = lazy_module("rulesarchive.differ.lineage")
+
+
+def __getattr__(name: str) -> Any:
+    """The answers' classes, imported when first named (see rulesarchive.answers)."""
+    if name in answers.__all__:
+        return getattr(answers, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "Archive",
@@ -93,172 +92,6 @@ class Release(StoredRelease):
     def to_json(self) -> ReleaseJson:
         """Return the object `rulesarchive releases --format json` prints for this release."""
         return release_report.release_summary(self)
-
-
-@dataclass(frozen=True, slots=True)
-class RuleText:
-    """One rule as one release prints it."""
-
-    rule: Rule
-    release: Release
-
-    @property
-    def number(self) -> str:
-        """The rule's number in this release ('400.6')."""
-        return self.rule.number
-
-    @property
-    def text(self) -> str:
-        """The text as printed (`rule.text` is the normalised text)."""
-        return self.rule.printed_text
-
-    @property
-    def examples(self) -> tuple[str, ...]:
-        """The examples as printed."""
-        return self.rule.printed_examples
-
-    def to_json(self) -> RuleViewJson:
-        """Return what `rulesarchive rule NUMBER --format json` prints."""
-        return release_report.rule_view(self.rule, self.release)
-
-    def to_text(self) -> str:
-        """Return what `rulesarchive rule NUMBER` prints."""
-        return release_report.rule_text(self.rule, self.release)
-
-
-@dataclass(frozen=True, slots=True)
-class Comparison:
-    """What changed between two releases: `result` is the differ's ReleaseDiff.
-
-    A changelog's `fixes` are the citations each change put right (by rule number in `new`).
-    """
-
-    old: Release
-    new: Release
-    result: ReleaseDiff
-    fixes: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    kinds: tuple[str, ...] = ()  # shown: only these kinds (and 'renumbering'); () all
-    section: str | None = None  # shown: only this section, chapter or rule, or 'glossary'
-
-    @property
-    def changes(self) -> tuple[Change, ...]:
-        """Every rule change, `unchanged` ones excepted, in rule order."""
-        return tuple(change for change in self.result.changes if change.kind != Kind.UNCHANGED)
-
-    @property
-    def renumbering(self) -> tuple[tuple[str, str], ...]:
-        """Every (old, new) pair of numbers of a rule that moved."""
-        return self.result.renumbering
-
-    def to_json(self) -> DiffJson:
-        """Return what `rulesarchive diff OLD NEW --format json` (or `changelog`) prints,
-        with `--kind` and `--section` as `kinds` and `section` say."""
-        data = report.diff_data(self.old, self.new, self.result, self.fixes)
-        if self.kinds or self.section:
-            data = report.selected(data, self.kinds, self.section)
-        return data
-
-    def to_text(self, markdown: bool = False) -> str:
-        """Return what `diff` (or `changelog`) prints as text, or with `markdown` as Markdown."""
-        return report.diff_text(self.to_json(), markdown=markdown)
-
-
-@dataclass(frozen=True, slots=True)
-class History:
-    """Every version of one rule, oldest first, and every number it had (`told`: the differ's
-    differ.history.History), printable as JSON.
-
-    `releases` are the language's releases, for `to_text(every_release=True)`.
-    """
-
-    told: Told
-    releases: tuple[StoredRelease, ...] = ()
-
-    @property
-    def rule(self) -> str:
-        """The rule's number as asked for."""
-        return self.told.rule
-
-    @property
-    def numbers(self) -> tuple[str, ...]:
-        """Every number the rule had, oldest first."""
-        return self.told.numbers
-
-    @property
-    def versions(self) -> tuple[Version, ...]:
-        """Every version, oldest first, each with its kind of change."""
-        return self.told.versions
-
-    def to_json(self) -> HistoryJson:
-        """Return what `rulesarchive history NUMBER --format json` prints."""
-        kind = self.releases[0].kind if self.releases else DocKind.CR
-        return report.history_data(self.told, kind)
-
-    def to_text(self, every_release: bool = False) -> str:
-        """Return what `history NUMBER` prints (`every_release`: as with `--all`)."""
-        labels = [release_report.release_label(r) for r in self.releases] if every_release else None
-        return report.history_text(self.to_json(), labels)
-
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    """One release's citations and their problems (differ.references.ReleaseCheck)."""
-
-    checked: ReleaseCheck
-
-    def to_json(self) -> CheckJson:
-        """Return what `rulesarchive check [RELEASE] --format json` prints."""
-        return report.check_data(self.checked)
-
-    def to_text(self) -> str:
-        """Return what `rulesarchive check [RELEASE]` prints."""
-        return report.check_text(self.to_json())
-
-
-@dataclass(frozen=True, slots=True)
-class CheckHistory:
-    """Every problem of every release up to one, with when it came and went."""
-
-    checked: LanguageCheck
-
-    def to_json(self) -> CheckHistoryJson:
-        """Return what `rulesarchive check [RELEASE] --all --format json` prints."""
-        return report.check_all_data(self.checked)
-
-    def to_text(self) -> str:
-        """Return what `rulesarchive check [RELEASE] --all` prints."""
-        return report.check_all_text(self.to_json())
-
-
-@dataclass(frozen=True, slots=True)
-class Translation:
-    """A translated release against the English release it translates."""
-
-    report: TranslationReport
-    only_stale: bool = False
-
-    def to_json(self) -> TranslationJson:
-        """Return what `rulesarchive translations LANG --format json` prints."""
-        return report.translation_data(self.report, self.only_stale)
-
-    def to_text(self) -> str:
-        """Return what `rulesarchive translations LANG` prints."""
-        return report.translation_text(self.to_json())
-
-
-@dataclass(frozen=True, slots=True)
-class Compared:
-    """An English rule beside its translations, across time (differ's RuleTranslations)."""
-
-    compared: RuleTranslations
-
-    def to_json(self) -> CompareJson:
-        """Return what `rulesarchive compare RULE --format json` prints."""
-        return report.compare_data(self.compared)
-
-    def to_text(self) -> str:
-        """Return what `rulesarchive compare RULE` prints."""
-        return report.compare_text(self.to_json())
 
 
 class Archive:
@@ -308,7 +141,7 @@ class Archive:
         """Return a rule as a release (default the newest) prints it; raise UnknownRule."""
         release, lang = _keywords("rule", legacy, release=release, lang=lang)
         found = self.library.find(release, lang)
-        return RuleText(self.library.rule(number, found), Release.of(found))
+        return answers.RuleText(self.library.rule(number, found), Release.of(found))
 
     def rule_on(self, number: str, date: dt.date | str, *, lang: str = "en") -> RuleText:
         """Return a rule as the release in force on a date printed it."""
@@ -339,7 +172,7 @@ class Archive:
         (lang,) = _keywords("diff", legacy, lang=lang)
         before, after = self.library.find(old, lang), self.library.find(new, lang)
         result = self.library.diff(before, after)
-        return Comparison(Release.of(before), Release.of(after), result, {}, kinds, section)
+        return answers.Comparison(Release.of(before), Release.of(after), result, {}, kinds, section)
 
     def changelog(
         self,
@@ -353,7 +186,7 @@ class Archive:
         a change that only put right citations the check saw wrong is `reference`."""
         (lang,) = _keywords("changelog", legacy, lang=lang)
         found = self.library.changelog(self.library.find(release, lang))
-        return Comparison(
+        return answers.Comparison(
             Release.of(found.old), Release.of(found.new), found.result, found.fixes, kinds, section
         )
 
@@ -367,7 +200,7 @@ class Archive:
         lang, release = _keywords("history", legacy, lang=lang, release=release)
         found = self.library.find(release, lang) if release is not None else None
         told = self.library.history(number, lang, found)
-        return History(told, tuple(self.library.releases(lang)))
+        return answers.History(told, tuple(self.library.releases(lang)))
 
     def history_of_id(self, line_id: str, *, lang: str = "en") -> History:
         """Return every version of the rule a permanent id names (a retired id, an alias,
@@ -377,7 +210,7 @@ class Archive:
         told = histories.History(
             line.rule.number, line.numbers, lineage.line_versions(line, releases)
         )
-        return History(told, tuple(releases))
+        return answers.History(told, tuple(releases))
 
     def glossary(
         self, *, release: ReleaseRef = None, lang: str = "en"
@@ -397,7 +230,7 @@ class Archive:
     def check(self, release: ReleaseRef = None, *legacy: str, lang: str = "en") -> Check:
         """Return every citation of a release (default the newest) and its problems."""
         (lang,) = _keywords("check", legacy, lang=lang)
-        return Check(self.library.check_release(self.library.find(release, lang)))
+        return answers.Check(self.library.check_release(self.library.find(release, lang)))
 
     def check_history(
         self, release: ReleaseRef = None, *legacy: str, lang: str = "en"
@@ -405,7 +238,7 @@ class Archive:
         """Return every problem of every release up to one (default the newest), once each."""
         (lang,) = _keywords("check_history", legacy, lang=lang)
         found = self.library.find(release, lang)
-        return CheckHistory(self.library.check(lang).until(found))
+        return answers.CheckHistory(self.library.check(lang).until(found))
 
     def translated_languages(self) -> list[str]:
         """Return the languages other than English the archive has releases of."""
@@ -417,14 +250,14 @@ class Archive:
         """Compare a translated release (default the newest) with the English it translates
         (`only_stale`: list only its stale rules)."""
         found = self.library.find(release, lang) if release is not None else None
-        return Translation(self.library.translation(lang, found), only_stale)
+        return answers.Translation(self.library.translation(lang, found), only_stale)
 
     def compare(self, number: str, *, release: ReleaseRef = None) -> Compared:
         """Set an English rule (named by its number in `release`, default the newest) beside
         every translation of it, release by release, and each English change beside the
         first translated release that followed it."""
         found = self.library.find(release, "en") if release is not None else None
-        return Compared(self.library.compare_translations(number, found))
+        return answers.Compared(self.library.compare_translations(number, found))
 
     def aliases(self, *, lang: str = "en") -> dict[str, str]:
         """Return the retired ids of a language's rules, each with the id it names now."""
@@ -450,4 +283,4 @@ def _keywords(method: str, legacy: tuple[Any, ...], **given: Any) -> tuple[Any, 
 
 def scraped_history(path: Path | str, number: str = "") -> History:
     """Read a scraped per-rule history (as `history --from-file FILE [RULE]`)."""
-    return History(read_scraped_history(Path(path), number))
+    return answers.History(read_scraped_history(Path(path), number))

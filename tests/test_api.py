@@ -89,6 +89,18 @@ def test_import_rulesarchive_loads_nothing_else():
     assert result.stdout.strip() == "[]"
 
 
+def test_a_command_loads_the_answer_it_prints_and_no_other(sample):
+    code = (
+        "import sys; from rulesarchive.cli import main; sys.argv[1:] = ['--archive', sys.argv[1],"
+        " 'rule', '400.6']\ntry: main()\nexcept SystemExit: pass\n"
+        "print([m for m in sys.modules if m.startswith('rulesarchive.answers.')], file=sys.stderr)"
+    )
+    command = [sys.executable, "-c", code, str(sample.root)]
+    result = subprocess.run(command, capture_output=True, text=True, check=True)
+    assert "400.6" in result.stdout
+    assert result.stderr.strip().splitlines()[-1] == "['rulesarchive.answers.rule_text']"
+
+
 def test_readme_example_runs_on_the_real_archive(ingested, tmp_path, monkeypatch, capsys):
     archive, _ = ingested
     (tmp_path / "archive").symlink_to(archive.root)

@@ -6,21 +6,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from rulesarchive.api import (
-    Archive,
-    Check,
-    CheckHistory,
-    Compared,
-    Comparison,
-    History,
-    RuleText,
-    Translation,
-    json_text,
-    scraped_history,
-)
+from rulesarchive.api import Archive, json_text, scraped_history
 from rulesarchive.corpus.model import LANGUAGES
 from rulesarchive.corpus.store import no_releases
 from rulesarchive.differ.release_report import releases_text
@@ -37,19 +27,35 @@ from rulesarchive.options import (
 
 # `--doc` of the commands that read one kind of document's releases
 DOC_OPTION = doc_option("Kind of document: cr (Comprehensive Rules), mtr or ipg.")
-# What `_print` prints: the API's answers that print as JSON or text.
-Printed = RuleText | Comparison | History | Check | CheckHistory | Translation | Compared
+if TYPE_CHECKING:  # the API's answers, each imported by the command that prints it
+    from rulesarchive.answers import (
+        Check,
+        CheckHistory,
+        Compared,
+        Comparison,
+        History,
+        RuleText,
+        Translation,
+    )
+
+    # What `_print` prints: the API's answers that print as JSON or text.
+    Printed = RuleText | Comparison | History | Check | CheckHistory | Translation | Compared
 
 
 def _print(result: Printed, output: str) -> None:
-    """Print a result as JSON, Markdown or text (Markdown: a diff's only)."""
+    """Print a result as JSON or text."""
     if output == "json":
         click.echo(json_text(result.to_json()), nl=False)
-    elif output == "markdown":
-        assert isinstance(result, Comparison), "only diffs and changelogs print Markdown"
-        click.echo(result.to_text(markdown=True), nl=False)
     else:
         click.echo(result.to_text(), nl=False)
+
+
+def _print_comparison(result: Comparison, output: str) -> None:
+    """Print a diff or changelog as JSON, Markdown or text."""
+    if output == "markdown":
+        click.echo(result.to_text(markdown=True), nl=False)
+    else:
+        _print(result, output)
 
 
 @click.command()
@@ -85,7 +91,7 @@ def diff(
 ) -> None:
     """Show what changed, rule by rule, between any two releases."""
     found = Archive(root, doc=doc).diff(old, new, lang=lang, kinds=kinds, section=section)
-    _print(found, output)
+    _print_comparison(found, output)
 
 
 @click.command()
@@ -107,7 +113,7 @@ def changelog(
 ) -> None:
     """Show a release's changes against the release before it (default: the newest)."""
     found = Archive(root, doc=doc).changelog(reference, lang=lang, kinds=kinds, section=section)
-    _print(found, output)
+    _print_comparison(found, output)
 
 
 @click.command()
