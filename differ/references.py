@@ -28,7 +28,6 @@ from rulesarchive.corpus.model import Document, GlossaryEntry, Heading, Release,
 from rulesarchive.corpus.numbers import Citation, parent_of, parse_citations, rule_sort_key
 from rulesarchive.differ.glossary import term_key
 from rulesarchive.differ.kinds import GlossaryKind, Kind, Place, ProblemKind
-from rulesarchive.differ.lineage import Line
 from rulesarchive.differ.texts import title_key
 from rulesarchive.differ.words import Phrase
 from rulesarchive.system.lazy import lazy_module
@@ -36,6 +35,7 @@ from rulesarchive.system.lazy import lazy_module
 if TYPE_CHECKING:  # a diff's class is loaded by whoever made the diff
     from rulesarchive.differ import translations
     from rulesarchive.differ.classify import ReleaseDiff
+    from rulesarchive.differ.lineage import Line
 else:  # only a translation's check compares with its English base
     translations = lazy_module("rulesarchive.differ.translations")
 
