@@ -7,8 +7,10 @@ they use; the archive path travels in `ctx.obj`.
 
 from __future__ import annotations
 
+import atexit
 import copy
 import functools
+import gc
 import importlib
 import io
 import sys
@@ -23,6 +25,12 @@ import click
 from rulesarchive.errors import reported_errors
 from rulesarchive.logs import configure_logging
 from rulesarchive.options import ARCHIVE_VARIABLE, DEFAULT_ARCHIVE, INTERRUPTED, USAGE
+
+# A command's objects are left to the operating system when the process ends: the interpreter's
+# last collections walk every object still alive (a twentieth of a quick command's work)
+# only to free what exit frees anyway. Files are closed by their `with` blocks, the derived
+# data's transactions are committed, and atexit handlers (logging's flush) still run.
+atexit.register(gc.freeze)
 
 # Each command: the module that defines it, and its line in `--help` (the same as the
 # command's own short help; a test holds them equal).

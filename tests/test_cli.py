@@ -552,3 +552,16 @@ def test_every_command_says_no_archive_in_one_wording(tmp_path, command):
         r"or point --archive at one\)\n",
         result.output,
     )
+
+
+def test_the_process_ends_without_walking_its_objects_again():
+    # an atexit handler registered before the CLI's runs after it (last in, first out)
+    code = (
+        "import atexit, gc\n"
+        "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0))\n"
+        "from rulesarchive.cli import main\n"
+        "main(['--version'])\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0
+    assert result.stdout.splitlines()[-1] == "frozen True"
