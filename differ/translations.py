@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from rulesarchive.corpus.model import Document, Release, Rule
 from rulesarchive.corpus.numbers import parse_citations, rule_sort_key
@@ -33,9 +33,13 @@ if TYPE_CHECKING:  # a diff's class is loaded by whoever made the diff
     from rulesarchive.differ.classify import ReleaseDiff
 
 
-@dataclass(frozen=True, slots=True)
-class RuleStatus:
-    """One rule of a translation: `current`, `stale`, `missing` or `extra`."""
+class RuleStatus(NamedTuple):
+    """One rule of a translation: `current`, `stale`, `missing` or `extra`.
+
+    Immutable like the model's dataclasses, but a tuple (as a diff's Change): a report holds
+    one for every rule, and the kept reports are read back at every `translations`, where
+    a frozen dataclass took about three times as long to make.
+    """
 
     number: str
     status: TranslationStatus
