@@ -2,6 +2,7 @@
 
 import json
 import marshal
+import os
 
 import pytest
 from click.testing import CliRunner
@@ -83,14 +84,20 @@ def _hide(folder, monkeypatch) -> None:
     """Refuse to list a folder, as another user finds one of mode 000 (the tests run as root,
     whom no mode stops)."""
     hidden = str(folder)
-    listdir, isfile = store.os.listdir, store.os.path.isfile
+    listdir, isfile, stat = store.os.listdir, store.os.path.isfile, store.os.stat
 
     def refused(path):
         if str(path) == hidden:
             raise PermissionError(13, "Permission denied", path)
         return listdir(path)
 
+    def stat_refused(path, *args, **kwargs):
+        if str(path).startswith(hidden + os.sep):
+            raise PermissionError(13, "Permission denied", path)
+        return stat(path, *args, **kwargs)
+
     monkeypatch.setattr(store.os, "listdir", refused)
+    monkeypatch.setattr(store.os, "stat", stat_refused)
     monkeypatch.setattr(store.os.path, "isfile", lambda p: not p.startswith(hidden) and isfile(p))
 
 

@@ -173,8 +173,8 @@ def test_history_reads_no_release_and_one_chapter_of_the_kept_lines(archive_copy
     monkeypatch.setattr(DerivedData, "get", counted)
     kept_lines._READ.clear()  # as a new process: nothing read yet
     assert _history(archive_copy, "400.6", "--format", "json") == expected
-    # the state of the trace, chapter 400's part, and the lines' permanent ids
-    assert read == [Kind.LINES, Kind.LINES, Kind.LINES]
+    # the releases' listing, the state of the trace, chapter 400's part, the lines' ids
+    assert read == [Kind.LISTING, Kind.LINES, Kind.LINES, Kind.LINES]
 
 
 def test_the_sqlite_export_holds_the_lines_and_versions_history_reads(archive_copy, tmp_path):
