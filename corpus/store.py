@@ -320,7 +320,11 @@ class Archive:
             return ""  # being written: not a release yet
         if _UNREADABLE and (problem := _left_out(self.kind, language, effective_date, folder)):
             return problem  # found since the listing was read
-        return self._listing(language)[1].get(effective_date, "")
+        try:  # its release.json alone: the listing would look at every release's
+            _read_release(folder, language, effective_date, self.kind)
+        except ArchiveError as error:
+            return self._shown(error, folder)
+        return ""
 
     def _shown(self, error: ArchiveError, folder: Path) -> str:
         """Return a release's problem named where the user can mend it, not in a snapshot."""

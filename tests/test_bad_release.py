@@ -3,10 +3,11 @@
 import json
 import marshal
 import os
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from rulesarchive.corpus import store
+from rulesarchive.corpus import derived, store
 from rulesarchive.corpus.lookup import find_release
 from rulesarchive.system import once
 
@@ -231,17 +232,20 @@ def test_a_dates_warning_is_said_once_when_the_command_runs_again(archive, monke
 
 
 @pytest.mark.parametrize("asked", ["2011-05-01", "2011-05-15"])
-def test_a_dated_lookup_reads_each_release_json_once(archive, monkeypatch, asked):
-    """Whether the release a date names is damaged is told from the listing the lookup
-    reads anyway, not by reading its release.json once more."""
+def test_a_dated_lookup_reads_the_named_release_json_alone(archive, tmp_path, monkeypatch, asked):
+    """Whether the release a date names is damaged is told by its own release.json; the
+    others are not read again once their listing is kept."""
+    monkeypatch.setattr(derived, "_SETTLED", -(10**12))  # every file still for long enough
+    kept = derived.DerivedData(tmp_path / "cache")
+    store.Archive(archive, derived=kept).releases("en")  # the listing, kept
     read = []
     reader = store._read_release
     monkeypatch.setattr(
         store, "_read_release", lambda folder, *a: read.append(folder) or reader(folder, *a)
     )
-    opened = store.Archive(archive, cache=False)
+    opened = store.Archive(archive, derived=kept)
     assert find_release(opened, asked).effective_date.isoformat() == "2011-05-01"
-    assert sorted(read) == sorted(set(read)) and len(read) == 3
+    assert [Path(folder).name for folder in read] == ["2011-05-01"]
 
 
 @pytest.mark.parametrize("damaged", ["release.json", "document.json", ""])
