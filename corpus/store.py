@@ -326,9 +326,9 @@ class Archive:
             return self._shown(error, folder)
         return ""
 
-    def _shown(self, error: ArchiveError, folder: Path) -> str:
+    def _shown(self, error: ArchiveError, folder: Path | str) -> str:
         """Return a release's problem named where the user can mend it, not in a snapshot."""
-        return str(error).replace(str(folder), str(self._live(folder)))
+        return str(error).replace(str(folder), str(self._live(Path(folder))))
 
     def name(self, release: Release) -> Release:
         """Record that the user named this release: if its document proves unreadable, the
@@ -611,7 +611,7 @@ class Archive:
                 folder = Path(tempfile.mkdtemp(prefix=f".snapshot-{os.getpid()}-", dir=self.root))
                 try:
                     for language, date, release_folder, _ in self._folders(None):
-                        _link_files(release_folder, folder / language / date.isoformat())
+                        _link_files(Path(release_folder), folder / language / date.isoformat())
                 except BaseException:
                     shutil.rmtree(folder, ignore_errors=True)
                     raise
@@ -681,9 +681,10 @@ class Archive:
         retired = sorted(folder.parent / name for name in names if name.startswith(prefix))
         return next((path for path in retired if (path / "release.json").exists()), None)
 
-    def _folders(self, language: str | None) -> Iterator[tuple[str, dt.date, Path, os.stat_result]]:
+    def _folders(self, language: str | None) -> Iterator[tuple[str, dt.date, str, os.stat_result]]:
         """Yield (language, date, folder, its release.json's status) of every complete
-        release; nothing else is listed."""
+        release; nothing else is listed. Folders as strings: every command lists them, and a
+        Path a folder was a tenth of a warm listing."""
         for lang in [check_language(language)] if language else LANGUAGES:
             parent = os.path.join(self._data, lang)  # strings: a Path a folder cost more
             try:
@@ -702,7 +703,7 @@ class Archive:
                     chosen.setdefault(match["retired"], (folder, status))
             for name, (folder, status) in chosen.items():
                 try:
-                    yield lang, dt.date.fromisoformat(name), Path(folder), status
+                    yield lang, dt.date.fromisoformat(name), folder, status
                 except ValueError:
                     continue  # 2024-13-45: not a date, not a release
 
@@ -712,8 +713,8 @@ def kind_folder(root: Path, kind: DocKind) -> Path:
     return root if kind == DocKind.CR else root / kind.value
 
 
-def _stamp(folder: Path, status: os.stat_result) -> tuple[str, int, int, int, int]:
-    return str(folder), status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns
+def _stamp(folder: str, status: os.stat_result) -> tuple[str, int, int, int, int]:
+    return folder, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns
 
 
 def _nearest(
@@ -906,7 +907,7 @@ def _readable_release(
 
 
 def _read_release(
-    folder: Path, language: str, effective_date: dt.date, kind: DocKind = DocKind.CR
+    folder: Path | str, language: str, effective_date: dt.date, kind: DocKind = DocKind.CR
 ) -> Release:
     """Read a release's metadata; it must name the kind, language and date of its folder."""
     path = os.path.join(folder, "release.json")

@@ -449,7 +449,7 @@ class Library:
         return made.ids
 
     def _ids_key(self, releases: list[Release], registry: str) -> str:
-        return entry_key(Kind.LINES, "ids", kept_lines.trace_keys(releases)[-1], _digest(registry))
+        return entry_key(Kind.LINES, "ids", kept_lines.trace_key(releases), _digest(registry))
 
     def gather(
         self,
@@ -824,7 +824,7 @@ class Library:
                     self.diff(before, release)
             if self._extend_check(language, releases) and len(releases) > 1:
                 ready.append(language)
-            if not self.derived.has(kept_lines.trace_keys(releases)[-1]):  # the check made it
+            if not self.derived.has(kept_lines.trace_key(releases)):  # the check made it
                 self.trace(language, MOST_AT_INGEST)
         return ready
 

@@ -49,6 +49,11 @@ def trace_keys(releases: list[Release]) -> list[str]:
     return [entry_key(Kind.LINES, "trace", digest) for digest in release_digests(releases)]
 
 
+def trace_key(releases: list[Release]) -> str:
+    """Return the key of the state of the trace of all `releases` (`trace_keys(...)[-1]`)."""
+    return entry_key(Kind.LINES, "trace", release_digests(releases)[-1])
+
+
 def kept_trace(derived: DerivedData, releases: list[Release]) -> Trace:
     """Return the kept trace of the most of `releases` (from the first), or an empty one."""
     keys = trace_keys(releases)
@@ -91,8 +96,7 @@ def keep_trace(derived: DerivedData, releases: list[Release], trace: Trace, sinc
 def chapter_lines(derived: DerivedData, releases: list[Release], chapter: str) -> list[Line] | None:
     """Return the lines that held a number of a chapter, from the kept trace of exactly
     `releases`, in trace order; None when that trace is not kept."""
-    keys = trace_keys(releases)
-    state = derived.get(keys[-1], _State)
+    state = derived.get(trace_key(releases), _State)
     if state is None or state.count != len(releases):
         return None
     wanted = [key for name, key in state.parts if name == chapter]
