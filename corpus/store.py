@@ -409,6 +409,20 @@ class Archive:
         The packed form is named by the sha256 of document.json's bytes: a document.json
         rewritten (by hand, by a restore) is read afresh, never answered from an older entry.
         """
+        return self._read_document(release, unpack_document, _whole)
+
+    def rule(self, release: Release, number: str) -> Rule | None:
+        """Return a release's rule with this number, or None if it prints none: from the
+        packed document, one rule is made, not the 3,000 of a whole document (`rule`)."""
+        return self._read_document(
+            release, functools.partial(unpack_rule, number=number), lambda d: d.rule(number)
+        )
+
+    def _read_document(
+        self, release: Release, unpack: Callable[[bytes], T], take: Callable[[Document], T]
+    ) -> T:
+        """Return what `unpack` reads of a release's packed document, kept by content, or
+        what `take` takes of the document read from its document.json (then packed)."""
         folder = self._readable(release.language, release.effective_date)
         path = (folder or self._folder(release.language, release.effective_date)) / "document.json"
         try:
@@ -417,9 +431,9 @@ class Archive:
             packed = self.derived.get(entry, bytes)
             if packed is not None:
                 with contextlib.suppress(Exception):  # packed by other code: read afresh
-                    document = unpack_document(packed)
+                    found = unpack(packed)
                     log.info("document %s: from the cache", release.key)
-                    return document
+                    return found
             document = document_from_json(json.loads(data))
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
             # named where the user can mend it: a snapshot's copy is gone once this is said
@@ -434,7 +448,7 @@ class Archive:
         if self.derived.folder is not None:
             log.info("document %s: not in the cache, computing", release.key)
             self.derived.put(entry, pack_document(document))
-        return document
+        return take(document)
 
     def _release_status(self, folder: str) -> os.stat_result | None:
         """Return the status of a folder's release.json, None if it holds none (one still
@@ -1356,6 +1370,23 @@ _SLOT_SETTERS: dict[type, tuple[Callable[[object, object], None], ...]] = {
     cls: tuple(getattr(cls, field.name).__set__ for field in dataclasses.fields(cls))
     for cls in (Heading, Rule, GlossaryEntry)
 }
+
+
+def _whole(document: Document) -> Document:
+    return document
+
+
+def unpack_rule(packed: bytes, number: str) -> Rule | None:
+    """Return the rule numbered `number` of a packed document (pack_document), or None."""
+    columns = marshal.loads(packed)
+    numbers = columns[7]
+    try:
+        at = numbers.index(number)
+    except ValueError:
+        return None
+    fields = tuple(columns[column][at : at + 1] for column in range(7, 12))
+    check_types((), (*fields[:2], fields[3]), (fields[2], fields[4]))
+    return _build(Rule, *fields)[0]
 
 
 def unpack_document(packed: bytes) -> Document:

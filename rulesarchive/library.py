@@ -186,15 +186,14 @@ class Library:
         """Return a rule as a release prints it, the number as typed ('CR 702.19B'), or a
         tournament document's section or part, its paragraphs a line each ('3.9',
         '2.1/philosophy'); raise ArchiveError, naming the nearest numbers, if it has none."""
-        document = self.load(release)
         if self.archive.kind == DocKind.CR:
-            found = document.rule(_typed(number))
+            found = self.archive.rule(release, _typed(number))
         else:  # a section's own text or a part, as the differ reads them ('2.1/philosophy')
             address = self._address(number)
-            units = sections.units(document)
+            units = sections.units(self.load(release))
             found = next((unit for unit in units if unit.number == address), None)
         if found is None:
-            raise self._unknown(number, release, document)
+            raise self._unknown(number, release)
         return found
 
     def _address(self, number: str) -> str:

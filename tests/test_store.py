@@ -6,8 +6,10 @@ import datetime as dt
 import json
 import marshal
 import pickle
+import shutil
 import sqlite3
 
+from rulesarchive.corpus.derived import DerivedData
 from rulesarchive.corpus.model import (
     Document,
     GlossaryEntry,
@@ -23,7 +25,9 @@ from rulesarchive.corpus.store import (
     release_to_json,
     render_document_json,
     unpack_document,
+    unpack_rule,
 )
+from rulesarchive.site_builder.build import sample_archive
 
 
 def _document(date: dt.date = dt.date(2024, 11, 8)) -> Document:
@@ -61,6 +65,27 @@ def _reference_rendering(document: Document) -> str:
         else:
             lines.append(f" {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}")
     return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def test_one_rule_is_read_from_a_packed_document_as_the_whole_document_has_it():
+    document = _document()
+    packed = pack_document(document)
+    for rule in document.rules:
+        assert unpack_rule(packed, rule.number) == rule
+    assert unpack_rule(packed, "100.9") is None
+
+
+def test_a_rule_is_read_alike_with_and_without_packed_documents(tmp_path):
+    root = tmp_path / "archive"
+    shutil.copytree(sample_archive(), root, ignore=shutil.ignore_patterns(".lock"))
+    packed = Archive(root, derived=DerivedData(tmp_path / "cache"))
+    plain = Archive(root, cache=False)
+    release = plain.releases("en")[-1]
+    document = plain.load(release)
+    packed.load(release)  # packs it
+    for rule in document.rules[:50]:
+        assert packed.rule(release, rule.number) == plain.rule(release, rule.number) == rule
+    assert packed.rule(release, "999.9z") is None and plain.rule(release, "999.9z") is None
 
 
 def test_document_json_is_byte_identical_to_json_dumps_of_each_item():
