@@ -284,7 +284,9 @@ class Archive:
         if listed is not None and listed[0] == stamp:
             return listed[1], listed[2]
         entry = entry_key(Kind.LISTING, self.kind.value, language, stamp)
-        kept = self.derived.get(entry, tuple[Release, ...]) if folders else ()
+        # a snapshot's folders are new at every build: its listing would never be read again
+        keep = bool(folders) and not self._pinned
+        kept = self.derived.get(entry, tuple[Release, ...]) if keep else None
         if kept is not None and len(kept) != len(folders):
             kept = None
         found, damaged = [], {}
@@ -298,7 +300,12 @@ class Archive:
                 )
             except ArchiveError as error:  # one bad release costs only itself: said, left out
                 damaged[date] = self._shown(error, folder)
-        if kept is None and not damaged and settled(status.st_ctime_ns for *_, status in folders):
+        if (
+            keep
+            and kept is None
+            and not damaged
+            and settled(status.st_ctime_ns for *_, status in folders)
+        ):
             self.derived.put(entry, tuple(found))
         self._listed[language] = (stamp, tuple(found), damaged)
         return tuple(found), damaged

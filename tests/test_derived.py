@@ -653,5 +653,13 @@ def test_a_listing_of_files_changed_just_now_is_not_kept(tmp_path, monkeypatch):
     assert listed and Kind.LISTING not in {kept.kind for kept in store.summary()}
 
 
+def test_a_snapshots_listing_is_not_kept(tmp_path, monkeypatch):
+    monkeypatch.setattr(derived, "_SETTLED", -(10**12))
+    root, store = _listing_archive(tmp_path), DerivedData(tmp_path / "cache")
+    with Archive(root, derived=store).snapshot() as pinned:
+        listed = pinned.releases("en")
+    assert listed and Kind.LISTING not in {kept.kind for kept in store.summary()}
+
+
 def _not_read(*_args: object, **_kwargs: object) -> Release:
     raise AssertionError("release.json read although its listing was kept")
