@@ -48,6 +48,8 @@ def find_release(archive: Archive, reference: str | None, language: str = "en") 
 
 
 def _by_set_code(archive: Archive, code: str, language: str) -> Release:
+    if problem := archive.set_code_damage(language, code):  # before the listing warns of it
+        raise DamagedRelease(f"{problem}: the release asked for is damaged")
     matches = [
         release
         for release in _stored(archive, language)

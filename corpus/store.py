@@ -333,6 +333,26 @@ class Archive:
             return self._shown(error, folder)
         return ""
 
+    def set_code_damage(self, language: str, code: str) -> str:
+        """Say what is wrong with the release a set code names when that is a damaged one
+        ('' when it is sound, or none names the code): the newest of the releases naming it,
+        a damaged one's release.json read as JSON alone (its set code may still be read)."""
+        found, damaged = self._listing(language)
+        code = code.upper()
+        sound = [release.effective_date for release in found if release.set_code.upper() == code]
+        for date in sorted(damaged, reverse=True):
+            if sound and sound[-1] > date:
+                break
+            if _named_set_code(self._readable_or_none(language, date)) == code:
+                return damaged[date]
+        return ""
+
+    def _readable_or_none(self, language: str, effective_date: dt.date) -> Path | None:
+        try:
+            return self._readable(language, effective_date)
+        except OSError:  # a folder that may not be looked into
+            return None
+
     def _shown(self, error: ArchiveError, folder: Path | str) -> str:
         """Return a release's problem named where the user can mend it, not in a snapshot."""
         return str(error).replace(str(folder), str(self._live(Path(folder))))
@@ -914,6 +934,19 @@ _RELEASE_FIELDS = {
     **dict.fromkeys(("source", "normalisation"), dict),
 }
 _JSON_NAMES = {str: "a string", int: "a whole number", list: "a list", dict: "an object"}
+
+
+def _named_set_code(folder: Path | None) -> str | None:
+    """The set code a release.json names, upper case, read as JSON alone (None if it cannot be
+    read so): what a damaged release still says it is."""
+    if folder is None:
+        return None
+    try:
+        data = json.loads((folder / "release.json").read_bytes())
+    except (OSError, ValueError):
+        return None
+    code = data.get("set_code") if isinstance(data, dict) else None
+    return code.upper() if isinstance(code, str) else None
 
 
 def _readable_release(

@@ -248,6 +248,32 @@ def test_a_dated_lookup_reads_the_named_release_json_alone(archive, tmp_path, mo
     assert [Path(folder).name for folder in read] == ["2011-05-01"]
 
 
+@pytest.mark.parametrize(
+    ("spoil", "why"),
+    [
+        ({"flags": 5}, "unreadable release metadata (flags is not a list)"),
+        (
+            {"effective_date": "2011-05-02"},
+            "says en/2011-05-02, not en/2011-05-01 as its folder does",
+        ),
+    ],
+)
+def test_a_damaged_release_asked_for_by_set_code_is_an_error(archive, monkeypatch, spoil, why):
+    """A damaged release whose release.json still names its set code, asked for by it: its
+    damage in one line, as by its date, not 'no release with set code'."""
+    _spoil(archive, "en/2011-05-01", **spoil)
+    run = CliRunner().invoke
+    _new_process(monkeypatch)
+    result = run(main, ["--archive", str(archive), "rule", "400.6", "--release", "nph"])
+    assert result.exit_code == 1, result.output
+    release_json = archive / "en/2011-05-01/release.json"
+    assert result.stderr == f"Error: {release_json}: {why}: the release asked for is damaged\n"
+    _spoil(archive, "en/2011-05-01", set_code="XYZ")  # another code: NPH names no release
+    _new_process(monkeypatch)
+    result = run(main, ["--archive", str(archive), "rule", "400.6", "--release", "NPH"])
+    assert result.exit_code == 1 and "no en release with set code 'NPH'" in result.stderr
+
+
 @pytest.mark.parametrize("damaged", ["release.json", "document.json", ""])
 def test_a_damaged_release_asked_for_by_date_is_an_error(archive, monkeypatch, damaged):
     """Not another release's text in its place, which a citation would pass on: an error in
