@@ -195,9 +195,10 @@ def no_releases(root: Path | str, language: str | None = None, doc: str = "cr") 
     The one wording of every command that finds nothing to read, missing folder or empty.
     """
     which = "".join(f"{word} " for word in (doc if doc != "cr" else "", language) if word)
+    missing = "" if os.path.isdir(root) else ", no such folder"  # a mistyped --archive, most often
     return (
-        f"no {which}releases in {root} (fill the archive with 'rulesarchive ingest FILES' or "
-        "'rulesarchive scrape', or point --archive at one)"
+        f"no {which}releases in {root}{missing} (fill the archive with 'rulesarchive ingest "
+        "FILES' or 'rulesarchive scrape', or point --archive at one)"
     )
 
 

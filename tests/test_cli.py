@@ -198,7 +198,7 @@ def test_history_cli_from_archive_and_from_file(tmp_path):
 def test_releases_of_a_missing_archive_is_an_error(tmp_path):
     result = CliRunner().invoke(main, ["--archive", str(tmp_path / "missing"), "releases"])
     assert result.exit_code == 1
-    assert f"no releases in {tmp_path / 'missing'} (fill the archive with" in result.output
+    assert f"no releases in {tmp_path / 'missing'}, no such folder (fill the" in result.output
     (tmp_path / "empty").mkdir()
     empty = CliRunner().invoke(main, ["--archive", str(tmp_path / "empty"), "releases"])
     assert empty.exit_code == 0 and f"no releases in {tmp_path / 'empty'}" in empty.output
@@ -548,7 +548,7 @@ def test_every_command_says_no_archive_in_one_wording(tmp_path, command):
     assert result.exit_code == 1
     hint = "(fill the archive with 'rulesarchive ingest FILES' or 'rulesarchive scrape', "
     assert re.fullmatch(
-        rf"Error: no (en )?releases in {re.escape(str(missing))} {re.escape(hint)}"
+        rf"Error: no (en )?releases in {re.escape(str(missing))}, no such folder {re.escape(hint)}"
         r"or point --archive at one\)\n",
         result.output,
     )

@@ -302,7 +302,7 @@ def test_cli_build_on_an_empty_archive_says_how_to_fill_it(tmp_path):
         main, ["--archive", str(tmp_path / "none"), "build", "--out", str(tmp_path / "site")]
     )
     assert result.exit_code != 0
-    assert f"Error: no releases in {tmp_path / 'none'} (fill the archive with" in result.output
+    assert f"Error: no releases in {tmp_path / 'none'}, no such folder (fill" in result.output
     assert not (tmp_path / "site").exists()
 
 
