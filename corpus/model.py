@@ -10,6 +10,15 @@ from enum import StrEnum
 # are ever used as one.  Add a language here (and to the scraper's sources) to support it.
 LANGUAGES = ("en", "zh-Hans", "it", "ko")
 
+# What a document of a language prints before each example (the parser keeps examples without
+# it): the Korean documents print the English label.
+_EXAMPLE_LABELS = {"zh-Hans": "例如：", "it": "Esempio: "}
+
+
+def example_label(language: str) -> str:
+    """Return what a document of `language` prints before an example ('Example: ')."""
+    return _EXAMPLE_LABELS.get(language, "Example: ")
+
 
 class DocKind(StrEnum):
     """Which rules text a document is: the same core keeps, parses and lists each kind."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from rulesarchive.corpus.model import DocKind, GlossaryEntry, Heading, Release, Rule
+from rulesarchive.corpus.model import DocKind, GlossaryEntry, Heading, Release, Rule, example_label
 from rulesarchive.system.lazy import lazy_module
 
 if TYPE_CHECKING:  # the JSON's types are the type checker's (thirty TypedDicts to build)
@@ -114,7 +114,7 @@ def rule_text(rule: Rule, release: Release) -> str:
     """Render a rule as printed, with its examples and the release it is from."""
     view = rule_view(rule, release)
     lines = [f"{view['number']} {view['text']}"]
-    lines += [f"  Example: {example}" for example in view["examples"]]
+    lines += [f"  {example_label(release.language)}{example}" for example in view["examples"]]
     named = (
         release.kind.upper()
         if release.kind != DocKind.CR

@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from rulesarchive.corpus.model import DocKind, Release
+from rulesarchive.corpus.model import DocKind, Release, example_label
 from rulesarchive.corpus.numbers import PART
 from rulesarchive.differ.kinds import (
     RENUMBERING,
@@ -450,9 +450,12 @@ def _date(day: dt.date | None) -> str | None:
 _QUIET = {Kind.UNCHANGED, Kind.TYPOGRAPHY, Kind.TRUNCATION}  # no change in wording: folded
 
 
-def history_text(data: HistoryJson, every_release: list[ReleaseLabel] | None = None) -> str:
-    """Render a rule history: the current text, the numbers it held and since when, then its
-    versions newest first, each renumbering named where it happened.
+def history_text(
+    data: HistoryJson, every_release: list[ReleaseLabel] | None = None, language: str = "en"
+) -> str:
+    """Render a rule history: the current text (its examples labelled as a document of
+    `language` prints them), the numbers it held and since when, then its versions newest
+    first, each renumbering named where it happened.
 
     Runs of versions that did not change the wording fold into one line; with
     `every_release` (release labels, oldest first) each release gets a line instead.
@@ -461,7 +464,7 @@ def history_text(data: HistoryJson, every_release: list[ReleaseLabel] | None = N
     current = versions[-1]
     renumbered = _renumberings(versions)
     lines = [f"{current['number']} {current['text']}"]
-    lines += [f"  Example: {example}" for example in current["examples"]]
+    lines += [f"  {example_label(language)}{example}" for example in current["examples"]]
     held = _numbers_held(versions)
     if len(held) > 1:
         lines.append("numbers: " + " ← ".join(f"{n} (from {since})" for n, since in held[::-1]))

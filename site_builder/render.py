@@ -20,7 +20,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from jinja2.bccache import Bucket, BytecodeCache
 from markupsafe import Markup, escape
 from rulesarchive.corpus.derived import DerivedData, Kind, entry_key
-from rulesarchive.corpus.model import Release
+from rulesarchive.corpus.model import Release, example_label
 
 Context = dict[str, object]  # what a template renders: names to values of any kind
 
@@ -72,7 +72,7 @@ def labelled(example: str, language: str) -> Markup:
     """An example (HTML) after what a document of `language` prints before one ('Example: ';
     the parser keeps examples without it), unless it holds it already; a page may show
     another language's text."""
-    label = messages(language)["example_label"]
+    label = example_label(language)
     if example.startswith(label.strip()):
         return Markup(example)
     return Markup('<span class="example-label">{}</span>{}').format(label, Markup(example))

@@ -507,6 +507,23 @@ def test_a_folded_run_of_versions_says_when_it_was_renumbered():
     )
 
 
+def test_examples_are_labelled_as_a_document_of_their_language_prints_them():
+    import dataclasses
+
+    from rulesarchive.differ.release_report import rule_text
+
+    version = _version("702.19b", "2024-06-07", "2024-06-07", "added", 1)
+    data = {"rule": "702.19b", "numbers": ["702.19b"], "versions": [version]}
+    version["examples"] = ["一个生物。"]
+    assert history_text(data, language="zh-Hans").splitlines()[1] == "  例如：一个生物。"
+    assert history_text(data).splitlines()[1] == "  Example: 一个生物。"
+    rule = Rule("702.19b", "Deal 3 damage.", ("A creature.",))
+    english = _release("2024-06-07")
+    for language, label in (("en", "Example: "), ("ko", "Example: "), ("zh-Hans", "例如：")):
+        release = dataclasses.replace(english, language=language)
+        assert rule_text(rule, release).splitlines()[1] == f"  {label}A creature."
+
+
 def test_an_added_version_shows_no_example_as_changed():
     added = Rule("801.13a", "A player's range of influence applies.", ("Alex casts Lava Axe.",))
     change = classify_pair(Pair(None, added))

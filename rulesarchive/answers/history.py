@@ -53,4 +53,5 @@ class History:
     def to_text(self, every_release: bool = False) -> str:
         """Return what `history NUMBER` prints (`every_release`: as with `--all`)."""
         labels = [release_report.release_label(r) for r in self.releases] if every_release else None
-        return report.history_text(self.to_json(), labels)
+        language = self.releases[0].language if self.releases else "en"
+        return report.history_text(self.to_json(), labels, language)
