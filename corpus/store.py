@@ -344,15 +344,20 @@ class Archive:
         for date in sorted(damaged, reverse=True):
             if sound and sound[-1] > date:
                 break
-            if _named_set_code(self._readable_or_none(language, date)) == code:
+            if self._named_set_code(language, date) == code:
                 return damaged[date]
         return ""
 
-    def _readable_or_none(self, language: str, effective_date: dt.date) -> Path | None:
+    def _named_set_code(self, language: str, effective_date: dt.date) -> str | None:
+        """The set code a stored release.json names, upper case, read as JSON alone (None if
+        it cannot be read so): what a damaged release still says it is."""
         try:
-            return self._readable(language, effective_date)
-        except OSError:  # a folder that may not be looked into
+            folder = self._readable(language, effective_date)
+            data = json.loads((folder / "release.json").read_bytes()) if folder else None
+        except (OSError, ValueError):  # a folder that may not be looked into, or not JSON
             return None
+        code = data.get("set_code") if isinstance(data, dict) else None
+        return code.upper() if isinstance(code, str) else None
 
     def _shown(self, error: ArchiveError, folder: Path | str) -> str:
         """Return a release's problem named where the user can mend it, not in a snapshot."""
@@ -935,19 +940,6 @@ _RELEASE_FIELDS = {
     **dict.fromkeys(("source", "normalisation"), dict),
 }
 _JSON_NAMES = {str: "a string", int: "a whole number", list: "a list", dict: "an object"}
-
-
-def _named_set_code(folder: Path | None) -> str | None:
-    """The set code a release.json names, upper case, read as JSON alone (None if it cannot be
-    read so): what a damaged release still says it is."""
-    if folder is None:
-        return None
-    try:
-        data = json.loads((folder / "release.json").read_bytes())
-    except (OSError, ValueError):
-        return None
-    code = data.get("set_code") if isinstance(data, dict) else None
-    return code.upper() if isinstance(code, str) else None
 
 
 def _readable_release(

@@ -18,6 +18,7 @@ from bs4 import BeautifulSoup
 from click.testing import CliRunner
 from jinja2 import Environment
 from rulesarchive.corpus.derived import DerivedData
+from rulesarchive.corpus.model import example_label
 from rulesarchive.differ.glossary import is_term
 from rulesarchive.site_builder import build as build_module
 from rulesarchive.site_builder import changelog, paths
@@ -503,6 +504,8 @@ def test_a_message_catalogue_says_every_string_with_the_same_blanks(language):
     assert own.keys() == english.keys()
     for key, text in english.items():
         assert sorted(re.findall(r"{\w+}", own[key])) == sorted(re.findall(r"{\w+}", text)), key
+    # what a document of the language prints before an example (the Korean prints English)
+    assert example_label(language) == {"zh-Hans": "例如：", "ko": "Example: "}[language]
 
 
 def test_every_page_of_every_language_has_the_language_switch(site):
