@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -51,18 +51,24 @@ class ComparePages:
             for track in site.tracks
         }
 
-    def jobs(self) -> Iterator[Memoised]:
-        """Make, for each English rule a translation translates, its page across translations."""
+    def makers(self) -> list[Callable[[], Memoised]]:
+        """Return the makers of the page across translations of each English rule a
+        translation translates (makers, as the rule pages': both processes share them out)."""
         site = self.site
         if site.language != "en" or not site.tracks:
-            return
+            return []
         # what every page is made from but the English releases: the translated releases
         translated = tuple(one.release for track in site.tracks for one in track.releases)
         others = memo(site.salt, "tracks", translated)
-        for line_id in sorted(site.pairing.by_english):
-            make: Callable[[], Job] = partial(self.page, site.data.by_id[line_id])
-            inputs = (site.releases_memo, others, line_id)
-            yield site.memoised(paths.translations_page(line_id), inputs, make)
+        return [
+            partial(self._memoised, line_id, others) for line_id in sorted(site.pairing.by_english)
+        ]
+
+    def _memoised(self, line_id: str, others: str) -> Memoised:
+        site = self.site
+        make: Callable[[], Job] = partial(self.page, site.data.by_id[line_id])
+        inputs = (site.releases_memo, others, line_id)
+        return site.memoised(paths.translations_page(line_id), inputs, make)
 
     def page(self, line: Line) -> Job:
         """One English rule beside its translations: each change, and each release."""

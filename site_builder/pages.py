@@ -310,14 +310,16 @@ class LanguagePages:
     def shares(
         self,
     ) -> tuple[list[Callable[[], Memoised]], Iterator[Job | Memoised], Iterator[Job | Memoised]]:
-        """Split the jobs in three: the rule pages' makers (shared out between processes); the
-        pages that show nothing of the reference check (which may be made before it is in);
-        the others. The rule pages and the changelogs show the check (`reference_marks`,
-        `citation_fixes` and the diffs it marks), as may the status pages (English's diffs)."""
-        unchecked = (NumberPages, IndexPages, ComparePages)
+        """Split the jobs in three: the makers of the rule pages and of the pages across
+        translations (shared out between processes: after a release, they are most of the
+        work); the pages that show nothing of the reference check (which may be made before
+        it is in); the others. The rule pages and the changelogs show the check
+        (`reference_marks`, `citation_fixes` and the diffs it marks), as may the status pages
+        (English's diffs)."""
+        unchecked = (NumberPages, IndexPages)
         checked = (ReleasePages, StatusPages)
         return (
-            RulePages(self).jobs(),
+            RulePages(self).jobs() + ComparePages(self).makers(),
             (job for kind in unchecked for job in kind(self).jobs()),
             (job for kind in checked for job in kind(self).jobs()),
         )

@@ -1,12 +1,13 @@
-"""Make a language's files: the other pages in this process, the rule pages shared out.
+"""Make a language's files: the other pages in this process, the rule pages (and the English
+rules' pages across translations) shared out.
 
 Working out a page's context and rendering it is pure Python, so one process uses one core.
 A child forked once the language is gathered shares everything the parent gathered without
 copying or pickling it; it makes rule pages, writes them into the staging folder itself and
 sends back only what the manifest keeps of them.
-The rule pages are claimed in small runs from a counter both processes share: the parent
-makes the other pages first, then claims rule pages too, so both cores work till the end
-whichever share costs more (after one new release the rule pages are most of the work; from
+The shared pages are claimed in small runs from a counter both processes share: the parent
+makes the other pages first, then claims shared pages too, so both cores work till the end
+whichever share costs more (after one new release the shared pages are most of the work; from
 nothing, the changelogs weigh more).
 """
 
