@@ -52,6 +52,7 @@ from rulesarchive.differ.sections import headings, units
 from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.differ.words import diff_words
 from rulesarchive.site_builder import paths
+from rulesarchive.site_builder.forked import Beside
 from rulesarchive.site_builder.link_cache import WordDiff
 from rulesarchive.site_builder.output import Output
 from rulesarchive.site_builder.source import Source
@@ -123,17 +124,28 @@ def diff_path(old: Release, new: Release) -> str:
 
 
 def write_api(output: Output, archive: Source, request: Request, base_url: str) -> None:
-    """Write every file of the API into the site being built."""
+    """Write every file of the API into the site being built.
+
+    The releases read whole are compressed in a process beside (`_Streams`): from nothing, as
+    long as all the other files together, which this process writes meanwhile.
+    """
     volumes = _volumes(archive, request)
     version = data_version([volume.data for volume in volumes], API_VERSION)
-    for volume in volumes:
-        _write_volume(output, volume, base_url)
-    for old, new in request.pairs:
-        path = diff_path(old, new)
-        stamp = repr((code_version(), old, new))
-        if not output.fresh(path, stamp):
-            changes = diff_data(old, new, archive.diff(old, new))
-            output.write(path, _packed(json_text(changes)), stamp)
+    with Beside() as beside:
+        streams = [_Streams(output, volume) for volume in volumes]
+        missing = [(stream.volume, stream.missing) for stream in streams if stream.missing]
+        made = beside.start(partial(_compress, missing)) if missing else None
+        for volume in volumes:
+            _write_volume(output, volume, base_url)
+        for old, new in request.pairs:
+            path = diff_path(old, new)
+            stamp = repr((code_version(), old, new))
+            if not output.fresh(path, stamp):
+                changes = diff_data(old, new, archive.diff(old, new))
+                output.write(path, _packed(json_text(changes)), stamp)
+        compressed = iter(made() if made is not None else [])
+        for stream in streams:
+            stream.write(next(compressed) if stream.missing else [])
     _write_bulk(output, volumes, version, base_url)
     _write_latest(output, volumes, version, base_url)
 
@@ -162,7 +174,6 @@ def _write_volume(output: Output, volume: _Volume, base_url: str) -> None:
     """Write the files of one language of one kind of document."""
     data, english = volume.data, volume.english
     _write_releases(output, volume)
-    _write_documents(output, volume.source, data)
     stamp = _stamp(data, base_url)
     if not all([output.fresh(path, stamp) for path in _paths(volume)]):
         _write_rules(output, volume, stamp)
@@ -234,38 +245,71 @@ def _write_releases(output: Output, volume: _Volume) -> None:
             output.write(f"{at}/changelog.json.gz", _packed(json_text(changes)), stamp)
 
 
-def _write_documents(output: Output, archive: Source, data: Language) -> None:
-    """Write every release read whole into the language's bulk file: an xz stream per
-    `_BATCH` releases (each kept in the store by what its releases say), then the end."""
-    path = _documents_path(data)
-    aliases = repr(_aliases(data))
-    stamp = repr((code_version(), data.prefix[-1], aliases))
-    if output.fresh(path, stamp):
-        return
+class _Streams:
+    """A language's bulk file of releases read whole: an xz stream per `_BATCH` releases
+    (each kept in the store by what its releases say), then the end. Made from what is kept
+    and the `missing` batches' streams, compressed (`_compress`) wherever the caller likes."""
+
+    def __init__(self, output: Output, volume: _Volume) -> None:
+        """Find what the file needs: nothing if it is as last built, else its streams, kept
+        or `missing` (their batches' first releases)."""
+        self.output, self.volume = output, volume
+        data = volume.data
+        self.path = _documents_path(data)
+        aliases = repr(_aliases(data))
+        self.stamp = repr((code_version(), data.prefix[-1], aliases))
+        self.keys: list[str] = []
+        self.kept: list[bytes | None] = []
+        self.missing: list[int] = []
+        if output.fresh(self.path, self.stamp):
+            return
+        count = len(data.releases)
+        starts = range(0, count, _BATCH)
+        self.keys = [
+            entry_key(Kind.BULK, data.language, s, data.prefix[min(s + _BATCH, count) - 1], aliases)
+            for s in starts
+        ]
+        self.kept = [volume.source.derived.get(key, bytes) for key in self.keys]
+        self.missing = [starts[i] for i, stream in enumerate(self.kept) if stream is None]
+
+    def write(self, made: list[bytes]) -> None:
+        """Write the file (unless fresh), `made`: the missing batches' streams, in order."""
+        if not self.keys:
+            return
+        made_by_key = dict(zip([self.keys[s // _BATCH] for s in self.missing], made, strict=True))
+        self.volume.source.derived.put_many(made_by_key.items())
+        streams = [
+            stream or made_by_key[key] for key, stream in zip(self.keys, self.kept, strict=True)
+        ]
+        end = _documents_end(self.volume.data.releases[-1].effective_date)
+        self.output.write(
+            self.path, b"".join([*streams, lzma.compress(end.encode(), preset=3)]), self.stamp
+        )
+
+
+def _compress(missing: list[tuple[_Volume, list[int]]]) -> list[list[bytes]]:
+    """Compress the streams of releases read whole of each volume's batches that start at
+    the releases `missing` names."""
+    return [_batches(volume, starts) for volume, starts in missing]
+
+
+def _batches(volume: _Volume, starts: list[int]) -> list[bytes]:
+    """One volume's streams of the batches that start at `starts` (in order)."""
+    data, archive = volume.data, volume.source
     count = len(data.releases)
-    starts = range(0, count, _BATCH)
-    keys = [
-        entry_key(Kind.BULK, data.language, s, data.prefix[min(s + _BATCH, count) - 1], aliases)
-        for s in starts
-    ]
-    streams: list[bytes | None] = [archive.derived.get(key, bytes) for key in keys]
-    missing = [i for i, stream in enumerate(streams) if stream is None]
-    if missing:
-        first = starts[missing[0]]
-        shots = snapshots(data.lines, [()] * count, start=first)
-        for i in missing:
-            batch = range(starts[i], min(starts[i] + _BATCH, count))
-            pieces = [
-                ("," if index else "")
-                + compact_json(_document(data, index, archive.load(r), shots[index - first]))
-                for index, r in zip(batch, data.releases[batch.start : batch.stop], strict=True)
-            ]
-            if i == 0:
-                pieces.insert(0, compact_json(_named(data))[:-1] + ',"documents":[')
-            streams[i] = lzma.compress("".join(pieces).encode(), preset=3)
-        archive.derived.put_many((keys[i], streams[i]) for i in missing)
-    end = lzma.compress(_documents_end(data.releases[-1].effective_date).encode(), preset=3)
-    output.write(path, b"".join([*(s for s in streams if s is not None), end]), stamp)
+    shots = snapshots(data.lines, [()] * count, start=starts[0])
+    streams = []
+    for start in starts:
+        batch = range(start, min(start + _BATCH, count))
+        pieces = [
+            ("," if index else "")
+            + compact_json(_document(data, index, archive.load(r), shots[index - starts[0]]))
+            for index, r in zip(batch, data.releases[batch.start : batch.stop], strict=True)
+        ]
+        if start == 0:
+            pieces.insert(0, compact_json(_named(data))[:-1] + ',"documents":[')
+        streams.append(lzma.compress("".join(pieces).encode(), preset=3))
+    return streams
 
 
 def _documents_end(updated: dt.date) -> str:
