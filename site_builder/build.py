@@ -30,7 +30,7 @@ from rulesarchive.site_builder.checks import CheckPages
 from rulesarchive.site_builder.compare_pages import tracks_of
 from rulesarchive.site_builder.document_pages import TEMPLATE, document_context
 from rulesarchive.site_builder.forked import Aside, Beside
-from rulesarchive.site_builder.link_cache import LinkCache, WordDiff
+from rulesarchive.site_builder.link_cache import LinkCache
 from rulesarchive.site_builder.output import Output, building, built_from
 from rulesarchive.site_builder.pages import LanguagePages, language_salt
 from rulesarchive.site_builder.release_data import (
@@ -261,11 +261,11 @@ def _render(
     first_pages: LanguagePages | None = None
     lastmod: dict[str, dt.date] = {}
     every_check: dict[str, LanguageCheck] = {}
-    word_diffs: dict[str, WordDiff] = {}  # each language's, kept across builds
+    kept: dict[str, LinkCache] = {}  # each language's, saved once the API is written too
     for language, data in gathered.items():
         english = gathered.get("en") if language != "en" else None
         links = LinkCache(archive.derived, language, str(Path(archive.root).resolve()))
-        word_diffs[language] = links.word_diff
+        kept[language] = links
         pages = LanguagePages(
             env,
             data,
@@ -297,7 +297,6 @@ def _render(
             output,
             lambda done, total: tell(f"rendering {language}", done, total),  # noqa: B023
         )
-        links.save("others")  # the rule pages' part is saved by the process that made them
         lastmod.update(pages.lastmod)
         if indexer is not None and _index_is_stale(output, language):
             tell(f"indexing {language} for search", 0, 0)
@@ -309,10 +308,10 @@ def _render(
     read = [tournament_site.gather_kind(document) for document in documents]
     tell("writing the JSON API", 0, 1)
     tournament = [(kind.source, kind.data) for kind in read]
-    request = json_api.Request(
-        gathered, every_check, reports, options.diffs, tournament, word_diffs
-    )
+    request = json_api.Request(gathered, every_check, reports, options.diffs, tournament, kept)
     json_api.write_api(output, archive, request, base_url)
+    for links in kept.values():  # the rule pages' part is saved by the process that made them
+        links.save("others")
     tell("writing the JSON API", 1, 1)
     cited = {kind.data.releases[0].kind: kind.data for kind in read}
     if "en" in gathered:

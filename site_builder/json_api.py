@@ -30,6 +30,7 @@ import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, partial
+from typing import cast
 
 from rulesarchive.corpus.derived import Kind, code_version, entry_key
 from rulesarchive.corpus.model import DocKind, Document, Release
@@ -48,12 +49,13 @@ from rulesarchive.differ.release_report import (
     rule_data,
 )
 from rulesarchive.differ.report import check_data, diff_data, history_data, translation_data
+from rulesarchive.differ.report_types import HistoryJson
 from rulesarchive.differ.sections import headings, units
 from rulesarchive.differ.translations import TranslationReport
 from rulesarchive.differ.words import diff_words
 from rulesarchive.site_builder import paths
 from rulesarchive.site_builder.forked import Beside
-from rulesarchive.site_builder.link_cache import WordDiff
+from rulesarchive.site_builder.link_cache import LinkCache, WordDiff
 from rulesarchive.site_builder.output import Output
 from rulesarchive.site_builder.source import Source
 
@@ -70,16 +72,16 @@ _BATCH = 16
 class Request:
     """What the API is written from: the gathered languages with their checks and newest
     translation reports, the pairs of releases whose diff was asked for, the other kinds
-    of document (MTR, IPG), each gathered from its own library (`documents`), and how each
-    language's examples are word-diffed (the site's pages keep their diffs across builds:
-    `LinkCache.word_diff`; a language not named diffs them afresh)."""
+    of document (MTR, IPG), each gathered from its own library (`documents`), and what each
+    language keeps across builds (`links`, its pages' `LinkCache`): its examples' word diffs
+    and its rules' documents (a language not named works them out afresh)."""
 
     gathered: dict[str, Language]
     checks: dict[str, LanguageCheck]
     reports: dict[str, TranslationReport]
     pairs: Sequence[tuple[Release, Release]] = ()
     documents: Sequence[tuple[Source, Language]] = ()
-    word_diffs: Mapping[str, WordDiff] = field(default_factory=dict)
+    links: Mapping[str, LinkCache] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +89,9 @@ class _Volume:
     """One language of one kind of document, as its files are written: read through
     `source`, with what works out its reference check (asked only when a release's check
     is to be written), English's gathering and its newest translation report (a
-    translation's), and what else its releases' checks read (`after`: English's releases
-    for a translation, the other kinds' for a tournament document)."""
+    translation's), what else its releases' checks read (`after`: English's releases for
+    a translation, the other kinds' for a tournament document), and what it keeps across
+    builds (`links`, see `Request`)."""
 
     source: Source
     data: Language
@@ -96,7 +99,12 @@ class _Volume:
     english: Language | None = None
     report: TranslationReport | None = None
     after: str | None = None
-    word_diff: WordDiff = diff_words
+    links: LinkCache | None = None
+
+    @property
+    def word_diff(self) -> WordDiff:
+        """How its examples are word-diffed: through what it keeps, if anything."""
+        return self.links.word_diff if self.links is not None else diff_words
 
     @property
     def kind(self) -> DocKind:
@@ -158,8 +166,8 @@ def _volumes(archive: Source, request: Request) -> list[_Volume]:
         report = request.reports.get(language)
         checked = partial(request.checks.__getitem__, language)
         after = base.prefix[-1] if base is not None else None
-        word_diff = request.word_diffs.get(language, diff_words)
-        found.append(_Volume(archive, data, checked, base, report, after, word_diff))
+        links = request.links.get(language)
+        found.append(_Volume(archive, data, checked, base, report, after, links))
     # A tournament document cites the other kinds' versions in force on its date.
     english = request.gathered.get("en")
     every = [english] if english is not None else []
@@ -177,6 +185,9 @@ def _write_volume(output: Output, volume: _Volume, base_url: str) -> None:
     stamp = _stamp(data, base_url)
     if not all([output.fresh(path, stamp) for path in _paths(volume)]):
         _write_rules(output, volume, stamp)
+    elif volume.links is not None:  # the rules' documents kept, for the next build to make
+        for path in _paths(volume):
+            volume.links.keep(path)
     translation = f"{_top(data)}/translation.json"
     if english is not None and volume.report is not None:
         stamp = repr((stamp, english.prefix[-1]))  # compared with every English release
@@ -373,6 +384,50 @@ def rule_document(
     }
 
 
+def _rule_text(volume: _Volume, line: Line, aliases: list[str]) -> str:
+    """One rule's API document as compact JSON (see `rule_document`), kept across builds
+    (`volume.links`) by the releases up to its last change (or up to the one that dropped
+    it), as its page's entry in its chapter's history file is (`RulePages._entry`). A current
+    rule's document names the newest release (`last`, and its last version's `until`) and
+    counts the releases since its last change: the kept one has placeholders for them, so a
+    release that does not change the rule keeps it."""
+    data, links = volume.data, volume.links
+    newest, changed = len(data.releases) - 1, line.stretches[-1].first
+    if links is None:
+        return compact_json(rule_document(data, line, aliases, volume.word_diff))
+    page = _section_path(data, _section(line))
+    if line.last < newest:
+        key = links.key(line.id, "gone", data.prefix[line.last + 1], tuple(aliases))
+        return links.kept_text(page, key, partial(_rule_json, volume, line, aliases, False))
+    key = links.key(line.id, "current", data.prefix[changed], changed, tuple(aliases))
+    kept = links.kept_text(page, key, partial(_rule_json, volume, line, aliases, True))
+    date = compact_json(data.releases[newest].effective_date.isoformat())
+    since = f'"releases":{newest - changed + 1}'
+    return kept.replace(_NEWEST, date, 2).replace(_RELEASES, since, 1)
+
+
+def _rule_json(volume: _Volume, line: Line, aliases: list[str], live: bool) -> str:
+    """A rule's document as `_rule_text` keeps it: with placeholders if `live`."""
+    document = rule_document(volume.data, line, aliases, volume.word_diff)
+    if live:
+        document["last"] = _LIVE_NEWEST
+        history = cast(HistoryJson, document["history"])
+        history["versions"][-1] |= {"until": _LIVE_NEWEST, "releases": _LIVE_RELEASES}
+    return compact_json(document)
+
+
+# What a kept current rule's document has for the newest release and for the releases since
+# its last change (no count is negative): as values, and in its JSON.
+_LIVE_NEWEST, _LIVE_RELEASES = "\0newest\0", -1
+_NEWEST, _RELEASES = compact_json(_LIVE_NEWEST), f'"releases":{_LIVE_RELEASES}'
+
+
+def _listing(fields: dict[str, str], rules: list[str]) -> str:
+    """A file of rules' documents (their compact JSON texts): `fields`, then the list under
+    `rules`, as `compact_json` writes them."""
+    return compact_json(fields)[:-1] + ',"rules":[' + ",".join(rules) + "]}"
+
+
 def _write_rules(output: Output, volume: _Volume, stamp: str) -> None:
     """Write the list of releases, the rules by section and their index and bulk file, and
     the newest release read whole and its glossary."""
@@ -383,16 +438,16 @@ def _write_rules(output: Output, volume: _Volume, stamp: str) -> None:
     retired: dict[str, list[str]] = {}
     for alias, line_id in sorted(data.aliases.items()):
         retired.setdefault(line_id, []).append(alias)
-    sections: dict[str, list[dict[str, object]]] = {}
+    sections: dict[str, list[str]] = {}
     for line in data.lines:
-        document = rule_document(data, line, retired.get(line.id, []), volume.word_diff)
+        document = _rule_text(volume, line, retired.get(line.id, []))
         sections.setdefault(_section(line), []).append(document)
     for section, rules in sorted(sections.items()):
-        body = {**named, "section": section, "rules": rules}
-        output.write(_section_path(data, section), _packed(compact_json(body)), stamp)
+        body = _listing({**named, "section": section}, rules)
+        output.write(_section_path(data, section), _packed(body), stamp)
     every = [rule for _, rules in sorted(sections.items()) for rule in rules]
     updated = data.releases[-1].effective_date.isoformat()
-    bulk = compact_json({**named, "updated": updated, "rules": every})
+    bulk = _listing({**named, "updated": updated}, every)
     output.write(_bulk_path(data), _packed(bulk), stamp)
     index = {
         **named,

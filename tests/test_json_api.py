@@ -314,6 +314,38 @@ def test_a_new_release_reads_only_itself_and_the_files_are_as_from_nothing(tmp_p
     }
 
 
+def test_a_new_release_keeps_the_documents_of_the_rules_it_did_not_change(tmp_path, monkeypatch):
+    """Each rule's document names the newest release, so a release added rewrites every file
+    of the rules; the documents of the rules it did not change are kept, not worked out again,
+    and the files are as a build from nothing writes them."""
+    library = fixture_archive(tmp_path / "archive")
+    out = tmp_path / "site"
+    build_site(library, out, BASE, index_search=False)
+    newest = library.load(library.releases("en")[-1])
+    changed = replace(newest.rules[0], text=newest.rules[0].text + " Changed.")
+    later = replace(newest, effective_date=dt.date(2020, 1, 24), rules=(changed, *newest.rules[1:]))
+    save_release(library, later, "THB", "Theros")
+    made: list[str] = []
+    document = json_api.rule_document
+    with monkeypatch.context() as patched:
+        patched.setattr(
+            json_api,
+            "rule_document",
+            lambda data, line, *rest: made.append(line.rule.number) or document(data, line, *rest),
+        )
+        build_site(library, out, BASE, index_search=False)
+    assert made == [changed.number]
+    fresh = tmp_path / "fresh"
+    build_site(Library(tmp_path / "archive"), fresh, BASE, index_search=False)
+    ours = _api_files(out)
+    assert ours.keys() == _api_files(fresh).keys()
+    for path, file in _api_files(fresh).items():
+        assert ours[path].read_bytes() == file.read_bytes(), path
+    section = _json(out, "en/rules/" + changed.number.split(".")[0] + ".json.gz")
+    rule = next(rule for rule in section["rules"] if rule["number"] == changed.number)
+    assert rule["last"] == "2020-01-24" and rule["history"]["versions"][-1]["releases"] == 1
+
+
 def test_rule_histories_diff_examples_through_the_pages_kept_word_diffs(tmp_path, monkeypatch):
     library = fixture_archive(tmp_path / "archive")
     given: list[object] = []
