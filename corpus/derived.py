@@ -93,7 +93,7 @@ class Kind(enum.StrEnum):
     TRANSLATION = "translation"  # a translated release against its English base, to the newest
     GATHERED = "gathered"  # what the site's build read of a language's documents
     BULK = "bulk"  # an xz stream of the site's bulk file of releases read whole
-    LINKS = "links"  # the site's linked texts and word diffs, from its last build
+    LINKS = "links"  # the site's linked texts, word diffs, API rule documents: last build's
     TEMPLATE = "template"  # the site's templates, compiled
     HTTP = "http"  # a fetched URL's body and validators
     SETS = "sets"  # Scryfall's set list, as scrape last fetched it

@@ -2,7 +2,8 @@
 
 The word diffs of glossary histories and of rules' examples are kept the same way (by both
 texts): every build shows every history, and a new release changes few of them. So are the
-entries of the rules' history files (`kept_text`), by what they are made from.
+entries of the rules' history files and the rules' documents in the JSON API (`kept_text`),
+by what they are made from.
 
 An entry's key is everything its HTML is made from: the page it is on, the text, where each of
 its references leads, the glossary terms (and their pages) it may link, the terms already
