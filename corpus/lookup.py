@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.model import Release
@@ -35,21 +36,50 @@ def find_release(archive: Archive, reference: str | None, language: str = "en") 
     damaged release named so is an error (DamagedRelease): another release's text in its
     place would mislead whoever cites it. Asked for none, the newest sound one answers.
     """
+    return find_releases(archive, [reference], language)[0]
+
+
+def find_releases(
+    archive: Archive, references: Sequence[str | None], language: str = "en"
+) -> list[Release]:
+    """Return the releases named, each as `find_release` does; a damaged one named is an
+    error before any is looked up in the listing, which would warn of it first."""
+    dates = [_named_date(archive, reference, language) for reference in references]
+    return [
+        _looked_up(archive, reference, date, language)
+        for reference, date in zip(references, dates, strict=True)
+    ]
+
+
+def _named_date(archive: Archive, reference: str | None, language: str) -> dt.date | None:
+    """Return the date a reference names (None for a set code, or for none); raise
+    DamagedRelease if the release it names is damaged."""
     if reference is None:
-        return _stored(archive, language)[-1]
+        return None
     try:
         date = dt.date.fromisoformat(reference)
     except ValueError:
         if re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}", reference):
             raise ArchiveError(f"{reference} is not a valid date (give YYYY-MM-DD)") from None
-        return archive.name(_by_set_code(archive, reference, language))
+        if problem := archive.set_code_damage(language, reference):
+            raise DamagedRelease(f"{problem}: the release asked for is damaged") from None
+        return None
     _refuse_damaged(archive, date, language)
+    return date
+
+
+def _looked_up(
+    archive: Archive, reference: str | None, date: dt.date | None, language: str
+) -> Release:
+    """The release a reference names (`date`: the date it names, if any), from the listing."""
+    if reference is None:
+        return _stored(archive, language)[-1]
+    if date is None:
+        return archive.name(_by_set_code(archive, reference, language))
     return archive.name(_by_date(archive, date, language))
 
 
 def _by_set_code(archive: Archive, code: str, language: str) -> Release:
-    if problem := archive.set_code_damage(language, code):  # before the listing warns of it
-        raise DamagedRelease(f"{problem}: the release asked for is damaged")
     matches = [
         release
         for release in _stored(archive, language)

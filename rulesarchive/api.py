@@ -170,7 +170,7 @@ class Archive:
         """Return what changed, rule by rule, between any two releases (printing only the
         `kinds` of change and the `section` asked for, as `diff --kind --section`)."""
         (lang,) = _keywords("diff", legacy, lang=lang)
-        before, after = self.library.find(old, lang), self.library.find(new, lang)
+        before, after = self.library.find_all([old, new], lang)
         result = self.library.diff(before, after)
         return answers.Comparison(Release.of(before), Release.of(after), result, {}, kinds, section)
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulesarchive.corpus.derived import DerivedData, Kind, collection_paused, entry_key
-from rulesarchive.corpus.lookup import find_release, previous_release
+from rulesarchive.corpus.lookup import find_releases, previous_release
 from rulesarchive.corpus.model import (
     DocKind,
     Document,
@@ -165,14 +165,29 @@ class Library:
     def find(self, reference: str | dt.date | Release | None, language: str = "en") -> Release:
         """Return the release a user names: an effective date, a catalogue file date, a set
         code, a Release; the newest if None (raise ArchiveError if there is none)."""
-        if isinstance(reference, Release):
-            stored = self.archive.get(reference.language, reference.effective_date)
-            if stored is None:
-                raise UnknownRelease(f"no release {reference.key} in {self.root}")
-            return stored
-        if isinstance(reference, dt.date):
-            reference = reference.isoformat()
-        return find_release(self.archive, reference, language)
+        return self.find_all([reference], language)[0]
+
+    def find_all(
+        self, references: Sequence[str | dt.date | Release | None], language: str = "en"
+    ) -> list[Release]:
+        """Return the releases a user names, each as `find` does; a damaged one named is an
+        error before the others are looked up (the listing would warn of it first)."""
+        named = [
+            reference.isoformat() if isinstance(reference, dt.date) else reference
+            for reference in references
+            if not isinstance(reference, Release)
+        ]
+        found = iter(find_releases(self.archive, named, language))
+        return [
+            self._stored(reference) if isinstance(reference, Release) else next(found)
+            for reference in references
+        ]
+
+    def _stored(self, release: Release) -> Release:
+        stored = self.archive.get(release.language, release.effective_date)
+        if stored is None:
+            raise UnknownRelease(f"no release {release.key} in {self.root}")
+        return stored
 
     def load(self, release: Release) -> Document:
         """Return a release's document."""

@@ -299,3 +299,22 @@ def test_a_damaged_release_asked_for_by_date_is_an_error(archive, monkeypatch, d
     for sound in (["--release", "2011-04-02"], []):  # between two sound ones; the newest
         result = run(main, ["--archive", str(archive), "rule", "400.6", *sound])
         assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("asked", [["2011-04-01", "2011-05-01"], ["2011-05-01", "2011-07-15"]])
+def test_a_damaged_release_of_two_asked_for_is_said_once_as_the_error(archive, monkeypatch, asked):
+    """`diff OLD NEW` with either damaged: the error alone, not first the warning that the
+    listing read to find the other leaves it out."""
+    _spoil(archive, "en/2011-05-01", flags=5)
+    _new_process(monkeypatch)
+    result = CliRunner().invoke(main, ["--archive", str(archive), "diff", *asked])
+    assert result.exit_code == 1, result.output
+    release_json = archive / "en/2011-05-01/release.json"
+    why = "unreadable release metadata (flags is not a list)"
+    assert result.stderr == f"Error: {release_json}: {why}: the release asked for is damaged\n"
+    _new_process(monkeypatch)
+    sound = CliRunner().invoke(
+        main, ["--archive", str(archive), "diff", "2011-04-01", "2011-07-15"]
+    )
+    assert sound.exit_code == 0, sound.output
+    assert sound.stderr.count("release.json") == 1  # the one left out, said once

@@ -52,7 +52,8 @@ def build(
     kinds = [library.of_kind(kind) for kind in (DocKind.MTR, DocKind.IPG)]
     with stages() as progress, frozen as view, ExitStack() as stack:
         note_leftovers(library)  # after the snapshot, which clears those of killed builds
-        diffs = [(view.find(old), view.find(new)) for old, new in pairs]
+        found = view.find_all([reference for pair in pairs for reference in pair])
+        diffs = list(zip(found[::2], found[1::2], strict=True))
         # A snapshot holds one kind: each tournament document's is its own.
         documents = [stack.enter_context(kind.snapshot()) for kind in kinds if kind.releases()]
         made = build_site(view, out, base_url, progress, diffs=diffs, documents=documents)
