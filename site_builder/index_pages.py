@@ -149,7 +149,7 @@ class IndexPages:
             _first, last, entry = term.stretches[-1]
             view = {
                 "entry": entry,
-                "slug": self.site.glossary_slugs[term.key],
+                "slug": self.site.term_slugs[term],
                 "href": paths.relative(page, self._glossary_path(term)),
             }
             if last == self.site.newest:
@@ -203,7 +203,7 @@ class IndexPages:
         )
 
     def _glossary_path(self, term: GlossaryLine) -> str:
-        return paths.glossary_page(self.site.language, self.site.glossary_slugs[term.key])
+        return paths.glossary_page(self.site.language, self.site.term_slugs[term])
 
     def memoised_term(self, term: GlossaryLine) -> Memoised:
         """A glossary term's page known by its language's releases, or, for a term the newest

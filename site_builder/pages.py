@@ -88,17 +88,24 @@ class LanguagePages:
         self._fixes: dict[int, dict[str, tuple[str, ...]]] | None = None  # release -> fixes
         # Current terms take their slugs first: a term keeps its slug whatever came and went.
         newest_first = sorted(data.glossary, key=lambda term: term.stretches[-1][1] != self.newest)
-        self.glossary_slugs = paths.glossary_slugs([term.key for term in newest_first])
+        slugs = paths.glossary_slugs([term.key for term in newest_first])
+        # Each term's page: two terms may end under one name (a term renamed to a removed
+        # one's), each has its own.
+        self.term_slugs: dict[GlossaryLine, str] = dict(zip(newest_first, slugs, strict=True))
+        # A name's page: the first term's of that name (the current one's), where it links.
+        self.glossary_slugs: dict[str, str] = {}
+        for term, slug in zip(newest_first, slugs, strict=True):
+            self.glossary_slugs.setdefault(term.key, slug)
         # A renamed term's old names lead to its page; each name's own slug, where no term's
         # page has it, is a page sending the old address there.
         # an old name's slug -> the name, and its term now
         self.renamed_terms: dict[str, tuple[str, GlossaryLine]] = {}
-        taken = set(self.glossary_slugs.values())
+        taken = set(slugs)
         for term in newest_first:
             for _first, _last, entry in term.stretches:
                 key = term_key(entry.term)
                 if key not in self.glossary_slugs:
-                    self.glossary_slugs[key] = self.glossary_slugs[term.key]
+                    self.glossary_slugs[key] = self.term_slugs[term]
                     slug = paths.term_slug(key)
                     if slug not in taken:
                         taken.add(slug)

@@ -114,12 +114,13 @@ def glossary_page(language: str, slug: str) -> str:
     return f"{language}/glossary/{slug}/index.html"
 
 
-def glossary_slugs(keys: list[str]) -> dict[str, str]:
-    """Give each glossary term key a slug of its own ('control-controller', '...-2' on a clash).
+def glossary_slugs(keys: list[str]) -> list[str]:
+    """Give each glossary term, by its key, a slug of its own ('control-controller', '...-2'
+    on a clash, two terms of one key too).
 
     Keys come in order of precedence: on a clash the first keeps the plain slug.
     """
-    slugs: dict[str, str] = {}
+    slugs: list[str] = []
     taken: set[str] = set()
     for key in keys:
         slug = base = term_slug(key)
@@ -127,7 +128,7 @@ def glossary_slugs(keys: list[str]) -> dict[str, str]:
         while slug in taken:
             slug, copy = f"{base}-{copy}", copy + 1
         taken.add(slug)
-        slugs[key] = slug
+        slugs.append(slug)
     return slugs
 
 

@@ -113,6 +113,20 @@ def test_a_glossary_term_has_one_page_whatever_its_spellings(real_site):
     assert not re.search(r">[^<]*\w\?\w[^<]*</a>", index)  # no 'Isn?t' title
 
 
+def test_two_terms_of_one_name_have_a_page_each(real_site):
+    """1999's removed 'Legendary' and the current 'Legendary' ('Legend' renamed): the current
+    one's page is legendary/, the removed one's legendary-2/; they once shared legendary-2/,
+    the page whichever was written last."""
+    index = (real_site / "en/glossary/index.html").read_text(encoding="utf-8")
+    current, _, removed = index.partition("<section data-pagefind-ignore>")  # removed terms'
+    assert 'href="legendary/index.html"' in current and "legendary-2/" not in current
+    assert 'href="legendary-2/index.html"' in removed
+    page = (real_site / "en/glossary/legendary/index.html").read_text(encoding="utf-8")
+    gone = (real_site / "en/glossary/legendary-2/index.html").read_text(encoding="utf-8")
+    assert "status:current" in page and "normally relevant on permanents" in page
+    assert "status:removed" in gone and "gives it the Legend subtype" in gone
+
+
 def test_a_chinese_reference_check_page_is_in_chinese(real_site):
     pages = sorted(real_site.glob("zh-Hans/releases/*/check.html"))
     assert pages
