@@ -27,6 +27,7 @@ else:
     catalogue = lazy_module("rulesarchive.corpus.catalogue")
 
 log = logging.getLogger(__name__)
+_DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}")  # what reads as a date, valid or not
 
 
 def find_release(archive: Archive, reference: str | None, language: str = "en") -> Release:
@@ -56,14 +57,14 @@ def _named_date(archive: Archive, reference: str | None, language: str) -> dt.da
     DamagedRelease if the release it names is damaged."""
     if reference is None:
         return None
+    if not _DATE.fullmatch(reference):  # a set code (Python takes 20241108 for a date too)
+        if problem := archive.set_code_damage(language, reference):
+            raise DamagedRelease(f"{problem}: the release asked for is damaged")
+        return None
     try:
         date = dt.date.fromisoformat(reference)
     except ValueError:
-        if re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}", reference):
-            raise ArchiveError(f"{reference} is not a valid date (give YYYY-MM-DD)") from None
-        if problem := archive.set_code_damage(language, reference):
-            raise DamagedRelease(f"{problem}: the release asked for is damaged") from None
-        return None
+        raise ArchiveError(f"{reference} is not a valid date (give YYYY-MM-DD)") from None
     _refuse_damaged(archive, date, language)
     return date
 

@@ -67,7 +67,7 @@ if TYPE_CHECKING:
     from concurrent import futures
 
     from filelock import FileLock
-    from rulesarchive.corpus import ids
+    from rulesarchive.corpus import catalogue, ids
     from rulesarchive.corpus import sets as magic_sets
     from rulesarchive.corpus.ids import Registry
     from rulesarchive.corpus.sets import MagicSet
@@ -76,9 +76,10 @@ else:  # what only writing uses: a command that reads does not import it (see sy
     futures = lazy_module("concurrent.futures")
     shutil = lazy_module("shutil")
     tempfile = lazy_module("tempfile")
-    # and what only some readers use: the registry of ids, the set list
+    # and what only some readers use: the registry of ids, the set list, the catalogue
     ids = lazy_module("rulesarchive.corpus.ids")
     magic_sets = lazy_module("rulesarchive.corpus.sets")
+    catalogue = lazy_module("rulesarchive.corpus.catalogue")
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -349,15 +350,19 @@ class Archive:
         return ""
 
     def _named_set_code(self, language: str, effective_date: dt.date) -> str | None:
-        """The set code a stored release.json names, upper case, read as JSON alone (None if
-        it cannot be read so): what a damaged release still says it is."""
+        """The set code a stored release.json names, upper case, read as JSON alone: what a
+        damaged release still says it is. If it says none (not JSON, or no code as a string),
+        the catalogue's for a CR release effective that day (None if it has none)."""
         try:
             folder = self._readable(language, effective_date)
             data = json.loads((folder / "release.json").read_bytes()) if folder else None
         except (OSError, ValueError):  # a folder that may not be looked into, or not JSON
-            return None
+            data = None
         code = data.get("set_code") if isinstance(data, dict) else None
-        return code.upper() if isinstance(code, str) else None
+        if isinstance(code, str):
+            return code.upper()
+        entry = catalogue.entry_for(effective_date) if self.kind == DocKind.CR else None
+        return entry.set_code.upper() if entry and entry.effective_date == effective_date else None
 
     def _shown(self, error: ArchiveError, folder: Path | str) -> str:
         """Return a release's problem named where the user can mend it, not in a snapshot."""
@@ -413,11 +418,13 @@ class Archive:
     def _candidates(self, language: str) -> dict[dt.date, list[Path]]:
         """Return the folders that may hold each date's release, in the order _folders prefers.
 
-        Named by the folder names alone: whether they hold a release.json is not looked at.
+        Named by the folder names alone: whether they hold a release.json is not looked at
+        (a file named as a folder is no folder, as the listing has it).
         """
         parent = self._data / check_language(language)
         try:
-            names = os.listdir(parent)
+            with os.scandir(parent) as entries:
+                names = [entry.name for entry in entries if _is_folder(entry)]
         except (FileNotFoundError, NotADirectoryError):
             return {}
         candidates: dict[dt.date, list[Path]] = {}
@@ -753,6 +760,14 @@ class Archive:
                     yield lang, dt.date.fromisoformat(name), folder, status
                 except ValueError:
                     continue  # 2024-13-45: not a date, not a release
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    """Tell whether a folder's entry is a folder (through a link), False if it cannot tell."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def kind_folder(root: Path, kind: DocKind) -> Path:

@@ -318,3 +318,43 @@ def test_a_damaged_release_of_two_asked_for_is_said_once_as_the_error(archive, m
     )
     assert sound.exit_code == 0, sound.output
     assert sound.stderr.count("release.json") == 1  # the one left out, said once
+
+
+@pytest.mark.parametrize("spoil", ["not json", '{"set_code": 5}'])
+def test_a_release_too_damaged_to_say_its_set_code_is_known_by_the_catalogues(archive, spoil):
+    """A release.json that names no set code (not JSON, or no code as a string): the set code
+    asked for is the catalogue's for its date, so it is the damaged release's error, never the
+    text of an older release of that code."""
+    _spoil(archive, "en/2011-04-01", set_code="NPH")  # a sound, older release of the code
+    release_json = archive / "en/2011-05-01/release.json"
+    release_json.write_text(spoil)
+    for code in ("NPH", "nph"):
+        result = CliRunner().invoke(
+            main, ["--archive", str(archive), "rule", "400.6", "--release", code]
+        )
+        assert result.exit_code == 1, result.output
+        assert result.stderr.count("\n") == 1, result.stderr
+        assert result.stderr.startswith(f"Error: {release_json}: unreadable release metadata")
+        assert result.stderr.endswith(": the release asked for is damaged\n")
+        assert not result.stdout
+
+
+def test_a_file_named_as_a_release_folder_is_no_release(archive):
+    """As the listing leaves it out, so do dated lookups: not the release in force that day."""
+    (archive / "en/2011-05-02").write_text("")
+    result = CliRunner().invoke(
+        main, ["--archive", str(archive), "rule", "400.6", "--release", "2011-06-01"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "effective 2011-05-01" in result.stdout
+
+
+def test_only_a_date_as_the_readme_spells_it_is_a_date(archive):
+    """Python reads 20110501 and 2011-W17-7 as dates; a user means neither."""
+    run = CliRunner().invoke
+    for typed in ("20110501", "2011-W17-7"):
+        result = run(main, ["--archive", str(archive), "rule", "400.6", "--release", typed])
+        assert result.exit_code == 1, result.output
+        assert result.stderr == f"Error: no en release with set code {typed!r}\n"
+    result = run(main, ["--archive", str(archive), "rule", "400.6", "--release", "2011-5-1"])
+    assert result.stderr == "Error: 2011-5-1 is not a valid date (give YYYY-MM-DD)\n"
