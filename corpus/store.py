@@ -38,7 +38,7 @@ from dataclasses import asdict, replace
 from itertools import chain, product, repeat
 from pathlib import Path
 from sys import intern
-from typing import TYPE_CHECKING, Generic, NotRequired, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NotRequired, TypedDict, TypeVar
 
 from rulesarchive.corpus.derived import DerivedData, Kind, entry_key, settled
 from rulesarchive.corpus.model import (
@@ -957,6 +957,38 @@ _RELEASE_FIELDS = {
 _JSON_NAMES = {str: "a string", int: "a whole number", list: "a list", dict: "an object"}
 
 
+_PROVENANCE_FIELDS = frozenset(field.name for field in dataclasses.fields(Provenance))
+
+
+def _checked_fields(data: object) -> dict[str, Any]:
+    """Return release.json's data if each field is there with its JSON type; else raise
+    TypeError saying which is not."""
+    if not isinstance(data, dict):
+        raise TypeError("not an object")
+    for key, json_type in _RELEASE_FIELDS.items():
+        if key not in data:
+            raise TypeError(f"{key} is missing")
+        if not _is(data[key], json_type):
+            raise TypeError(f"{key} is not {_JSON_NAMES[json_type]}")
+    if not _is(data.get("section_count", 0), int):
+        raise TypeError("section_count is not a whole number")
+    for key in ("flags", "notes", "decode_repairs"):
+        if not all(isinstance(item, str) for item in data[key]):
+            raise TypeError(f"{key} holds other than strings")
+    if not all(_is(count, int) for count in data["normalisation"].values()):
+        raise TypeError("normalisation holds other than whole numbers")
+    if unknown := sorted(data["source"].keys() - _PROVENANCE_FIELDS):
+        raise TypeError(f"source has no field {unknown[0]!r}")
+    if not all(isinstance(value, str) for value in data["source"].values()):
+        raise TypeError("source holds other than strings")
+    return data
+
+
+def _is(value: object, json_type: type) -> bool:
+    """Tell whether a JSON value is of a type (true and false are no whole numbers)."""
+    return isinstance(value, json_type) and not isinstance(value, bool)
+
+
 def _readable_release(
     folder: Path, language: str, effective_date: dt.date, kind: DocKind = DocKind.CR
 ) -> Release | None:
@@ -975,10 +1007,7 @@ def _read_release(
     path = os.path.join(folder, "release.json")
     try:
         with open(path, "rb") as handle:
-            data = json.loads(handle.read())
-        for key, json_type in _RELEASE_FIELDS.items():
-            if not isinstance(data[key], json_type) or isinstance(data[key], bool):
-                raise TypeError(f"{key} is not {_JSON_NAMES[json_type]}")
+            data = _checked_fields(json.loads(handle.read()))
         release = Release(
             language=data["language"],
             effective_date=dt.date.fromisoformat(data["effective_date"]),

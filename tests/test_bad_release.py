@@ -52,6 +52,17 @@ def _spoil(root, key: str, **changes) -> None:
         ({"language": "ko"}, "says ko/2011-05-01, not en/2011-05-01 as its folder does"),
         ({"flags": 5}, "unreadable release metadata (flags is not a list)"),
         ({"rule_count": "many"}, "unreadable release metadata (rule_count is not a whole number)"),
+        (
+            {"section_count": "a"},
+            "unreadable release metadata (section_count is not a whole number)",
+        ),
+        ({"notes": [1, 2]}, "unreadable release metadata (notes holds other than strings)"),
+        (
+            {"normalisation": {"a": "b"}},
+            "unreadable release metadata (normalisation holds other than whole numbers)",
+        ),
+        ({"source": {"name": 5}}, "unreadable release metadata (source holds other than strings)"),
+        ({"source": {"extra": ""}}, "unreadable release metadata (source has no field 'extra')"),
     ],
 )
 def test_a_bad_release_json_is_named_and_left_out(archive, changes, why):
@@ -68,6 +79,24 @@ def test_a_bad_release_json_is_named_and_left_out(archive, changes, why):
     assert rule.exit_code == 0 and "2011-07-15" in rule.stdout
     old = run(main, ["--archive", str(archive), "rule", "400.6", "--release", "2011-04-01"])
     assert old.exit_code == 0 and "2011-04-01" in old.stdout
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        (
+            lambda data: {key: value for key, value in data.items() if key != "set_name"},
+            "set_name is missing",
+        ),
+        (lambda _data: [], "not an object"),
+    ],
+)
+def test_a_release_json_missing_a_field_or_no_object_is_named(archive, text, why):
+    path = archive / "en/2011-05-01/release.json"
+    path.write_text(json.dumps(text(json.loads(path.read_text()))))
+    listed = CliRunner().invoke(main, ["--archive", str(archive), "releases"])
+    assert listed.exit_code == 0
+    assert f"WARNING: {path}: unreadable release metadata ({why}): left out" in listed.stderr
 
 
 def test_a_build_names_a_bad_release_json_where_it_lives(archive, tmp_path):
