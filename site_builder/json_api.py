@@ -287,11 +287,13 @@ class _Streams:
         """Write the file (unless fresh), `made`: the missing batches' streams, in order."""
         if not self.keys:
             return
-        made_by_key = dict(zip([self.keys[s // _BATCH] for s in self.missing], made, strict=True))
-        self.volume.source.derived.put_many(made_by_key.items())
-        streams = [
-            stream or made_by_key[key] for key, stream in zip(self.keys, self.kept, strict=True)
-        ]
+        fresh = iter(made)
+        streams = [stream if stream is not None else next(fresh) for stream in self.kept]
+        self.volume.source.derived.put_many(
+            (key, stream)
+            for key, stream, kept in zip(self.keys, streams, self.kept, strict=True)
+            if kept is None
+        )
         end = _documents_end(self.volume.data.releases[-1].effective_date)
         self.output.write(
             self.path, b"".join([*streams, lzma.compress(end.encode(), preset=3)]), self.stamp
