@@ -298,7 +298,11 @@ def _render(
             lambda done, total: tell(f"rendering {language}", done, total),  # noqa: B023
         )
         lastmod.update(pages.lastmod)
-        if indexer is not None and _index_is_stale(output, language):
+        if indexer is not None and search.index_is_stale(
+            output,
+            language,
+            lambda path: search.searchable_language(path) == language,  # noqa: B023
+        ):
             tell(f"indexing {language} for search", 0, 0)
             output.stage_for_indexing(
                 p for p in output.produced if search.searchable_language(p) == language
@@ -344,15 +348,6 @@ def _state(
         for release in source.releases():  # a release's content is its content_sha256
             digest.update(repr(release).encode())
     return digest.hexdigest()
-
-
-def _index_is_stale(output: Output, language: str) -> bool:
-    """Tell whether a language's search index misses or lags behind its pages."""
-    gone = output.previous.keys() - output.produced.keys()
-    return (
-        any(search.searchable_language(path) == language for path in output.changed | gone)
-        or not output.current(f"pagefind/{language}/pagefind.js").exists()
-    )
 
 
 def _languages(archive: Source) -> list[str]:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
+from rulesarchive.site_builder.output import Output
 from rulesarchive.system.processes import die_with_parent
 
 
@@ -28,6 +31,120 @@ def searchable_language(path: str) -> str | None:
         return None
     if (len(parts) == 5 and parts[1] == "r") or (len(parts) == 4 and parts[1] == "glossary"):
         return parts[0]
+    return None
+
+
+def index_is_stale(output: Output, name: str, indexed: Callable[[str], bool]) -> bool:
+    """Tell whether the search index `name` misses or lags behind the pages `indexed` picks:
+    one is new or gone, or one changed in what Pagefind reads of it.
+
+    A page that changed only in parts Pagefind leaves out (`data-pagefind-ignore`) is indexed
+    as before: a translation's rule pages change with their English counterpart's text and
+    the reference check, which every English release touches, not with what is searched.
+    """
+    live = output.live
+    if live is None or not output.current(f"pagefind/{name}/pagefind.js").exists():
+        return True
+    if any(indexed(path) for path in output.previous.keys() - output.produced.keys()):
+        return True
+    for path in output.changed:
+        if indexed(path):
+            if path not in output.previous:
+                return True
+            old = (live / path).read_bytes()
+            new = (output.staging / path).read_bytes()
+            searched = indexed_part(new)
+            if searched is None or searched != indexed_part(old):
+                return True
+    return False
+
+
+def _start_tag(attribute: bytes) -> re.Pattern[bytes]:
+    """Match the start tag of an element with a Pagefind attribute (group 1: its name)."""
+    return re.compile(rb"<([a-zA-Z][a-zA-Z0-9]*)(?=[\s>])[^>]*?\s" + attribute)
+
+
+_BODY = _start_tag(rb"data-pagefind-body[\s=>]")
+_IGNORED = _start_tag(rb"data-pagefind-ignore[\s=>]")
+_READ_ANYWHERE = _start_tag(rb"data-pagefind-(?!ignore|body)")  # meta data, filters, ...
+_HTML = re.compile(rb"<html[\s>][^>]*>", re.IGNORECASE)
+_SPACE = re.compile(rb"\s+")
+_VOID = frozenset(b"area base br col embed hr img input link meta param source track wbr".split())
+
+
+def indexed_part(page: bytes) -> bytes | None:
+    """Return what Pagefind reads of a page's HTML, or None if an element's end is not found:
+    two pages with equal parts are indexed alike.
+
+    That is the `<html>` tag (its language), the elements marked `data-pagefind-body` (else
+    the whole page) without those marked `data-pagefind-ignore`, and the elements with other
+    Pagefind attributes (meta data, filters), which Pagefind reads anywhere.
+    """
+    bodies: list[tuple[int, int]] = []
+    at = 0
+    while found := _BODY.search(page, at):
+        end = _end_of(page, found)
+        if end is None:
+            return None
+        bodies.append((found.start(), end))
+        at = end
+    if not bodies:
+        whole = _without_ignored(page)
+        return None if whole is None else _SPACE.sub(b" ", whole)
+    html = _HTML.search(page)
+    parts = [html.group() if html else b""]
+    for found in _READ_ANYWHERE.finditer(page):
+        if not any(start <= found.start() < end for start, end in bodies):
+            end = _end_of(page, found)
+            if end is None:
+                return None
+            parts.append(page[found.start() : end])
+    for start, end in bodies:
+        body = _without_ignored(page[start:end])
+        if body is None:
+            return None
+        parts.append(body)
+    # Runs of white space read as one: a section left out leaves its line's end behind.
+    return _SPACE.sub(b" ", b"\0".join(parts))
+
+
+def _without_ignored(html: bytes) -> bytes | None:
+    """Return HTML without its elements marked `data-pagefind-ignore` (None: one has no end).
+    One that has or holds other Pagefind attributes is kept: Pagefind reads those even there."""
+    kept: list[bytes] = []
+    at = 0
+    while found := _IGNORED.search(html, at):
+        end = _end_of(html, found)
+        if end is None:
+            return None
+        if _READ_ANYWHERE.search(html, found.start(), end):
+            kept.append(html[at : found.end()])
+            at = found.end()
+            continue
+        kept.append(html[at : found.start()])
+        at = end
+    kept.append(html[at:])
+    return b"".join(kept)
+
+
+def _end_of(html: bytes, start: re.Match[bytes]) -> int | None:
+    """Return where the element whose start tag `start` matched ends (after its end tag,
+    elements of its name inside it counted), or None if it does not."""
+    name = start.group(1).lower()
+    at = html.find(b">", start.end() - 1) + 1
+    if not at:
+        return None
+    if name in _VOID:
+        return at
+    tags = re.compile(rb"<(/?)" + re.escape(name) + rb"(?=[\s>/])", re.IGNORECASE)
+    depth = 1
+    while found := tags.search(html, at):
+        depth += -1 if found.group(1) else 1
+        at = html.find(b">", found.end()) + 1
+        if not at:
+            return None
+        if depth == 0:
+            return at
     return None
 
 

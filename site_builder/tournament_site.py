@@ -14,7 +14,7 @@ from jinja2 import Environment
 from rulesarchive.corpus.model import DocKind, Document, Release
 from rulesarchive.differ.language import Language
 from rulesarchive.differ.sections import units
-from rulesarchive.site_builder import paths
+from rulesarchive.site_builder import paths, search
 from rulesarchive.site_builder.output import Output
 from rulesarchive.site_builder.pages import Shared, language_salt
 from rulesarchive.site_builder.release_data import (
@@ -107,7 +107,9 @@ def write_kind(
         _write_data(output, salt, releases, at, documents)
     output.write(moves_path(data), moves_script(data))
     folder = f"{paths.folder(kind, language)}/r/"
-    if index is not None and _index_is_stale(output, folder, str(kind)):
+    if index is not None and search.index_is_stale(
+        output, str(kind), lambda p: p.startswith(folder)
+    ):
         output.stage_for_indexing(p for p in output.produced if p.startswith(folder))
         index(str(kind), f"{folder}**/index.html")
 
@@ -167,12 +169,3 @@ def _as_units(document: Document) -> Document:
     """A tournament document whose rules are its units (its sections' texts and parts), as
     the compare page pairs them."""
     return replace(document, rules=units(document))
-
-
-def _index_is_stale(output: Output, folder: str, name: str) -> bool:
-    """Tell whether a kind's search index misses or lags behind its section pages."""
-    gone = output.previous.keys() - output.produced.keys()
-    return (
-        any(path.startswith(folder) for path in output.changed | gone)
-        or not output.current(f"pagefind/{name}/pagefind.js").exists()
-    )
