@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from rulesarchive.corpus.model import Rule
 from rulesarchive.corpus.numbers import RULE_NUMBER, cited_numbers
@@ -36,6 +36,9 @@ NEUTRAL = 0.5  # agreement of two items that carry no evidence at all
 BAND = 3  # how far an item may move beyond the difference in length of its sequence
 _UNREACHABLE = float("-inf")
 _Key = TypeVar("_Key")  # what a multiset of evidence counts
+# A multiset of evidence and its size (counted once: it is compared with many).
+_Evidence = tuple[Counter[_Key], int]
+_NOTHING: Counter[Any] = Counter()  # the evidence of an item that has none: shared, never changed
 
 # A card's English name kept in parentheses after its translated one, as the Italian wiki
 # writes "Essenza del Selvaggio (Essence of the Wild)".
@@ -81,10 +84,10 @@ class _Item:
     """A chapter, a rule group or a rule, with the evidence of all the rules it holds."""
 
     key: str  # its own part of the number: '725', '19' or 'b'
-    cites: Counter[str]
-    numbers: Counter[str]
-    examples: Counter[tuple[str, int]]
-    shape: Counter[str]
+    cites: _Evidence[str]
+    numbers: _Evidence[str]
+    examples: _Evidence[tuple[str, int]]
+    shape: _Evidence[str]
     names: frozenset[str]
 
 
@@ -216,22 +219,21 @@ def _item(
         cited = renumber(cited) if translated else cited
         return "~" + cited[3:] if cited[:3] == own else cited
 
-    cites: Counter[str] = Counter()
-    numbers: Counter[str] = Counter()
-    examples: Counter[tuple[str, int]] = Counter()
-    shape: Counter[str] = Counter()
-    names: set[str] = set()
-    for rule in rules:
-        path = _below(rule.number, number)
-        cites.update(relative(cited) for cited in rule.cites)
-        numbers.update(relative(q) if len(q) == 3 and q.isdigit() else q for q in rule.quantities)
-        if rule.examples:
-            examples[(path, rule.examples)] += 1
-        if path:
-            shape[path] += 1
-        names.update(rule.names)
-    key = _below(number, parent) if parent else number
-    return _Item(key, cites, numbers, examples, shape, frozenset(names))
+    paths = [_below(rule.number, number) for rule in rules]
+    return _Item(
+        _below(number, parent) if parent else number,
+        _multiset([relative(cited) for rule in rules for cited in rule.cites]),
+        _multiset(
+            [relative(q) if len(q) == 3 and q.isdigit() else q for r in rules for q in r.quantities]
+        ),
+        _multiset([(path, r.examples) for path, r in zip(paths, rules, strict=True) if r.examples]),
+        _multiset([path for path in paths if path]),
+        frozenset().union(*(rule.names for rule in rules)),
+    )
+
+
+def _multiset(found: list[_Key]) -> _Evidence[_Key]:
+    return (Counter(found), len(found)) if found else (_NOTHING, 0)
 
 
 def _name_words(text: str) -> set[str]:
@@ -256,12 +258,15 @@ def _agreement(mine: _Item, theirs: _Item) -> float:
     return sum(scores) / len(scores) if scores else NEUTRAL
 
 
-def _overlap(a: Counter[_Key], b: Counter[_Key]) -> float | None:
+def _overlap(a: _Evidence[_Key], b: _Evidence[_Key]) -> float | None:
     """Return the Jaccard index of two multisets (None for two empty ones: no evidence)."""
-    if not a and not b:
+    (mine, size), (theirs, other_size) = a, b
+    if not size and not other_size:
         return None
-    shared = sum(min(count, b[key]) for key, count in a.items() if key in b)
-    return shared / (a.total() + b.total() - shared)
+    if len(theirs) < len(mine):
+        mine, theirs = theirs, mine
+    shared = sum(min(count, theirs[key]) for key, count in mine.items() if key in theirs)
+    return shared / (size + other_size - shared)
 
 
 def _align(mine: list[_Item], theirs: list[_Item]) -> list[tuple[int, int]]:
@@ -269,38 +274,51 @@ def _align(mine: list[_Item], theirs: list[_Item]) -> list[tuple[int, int]]:
 
     State 1 at a cell means its last step paired items of different numbers: a run of such
     pairs pays OPEN_SHIFT once, so a lone rule never moves on one lucky piece of evidence.
+    Of equal options, the first wins: the same number, then a gap.
     """
     if _identity_wins(mine, theirs):
         return [(i, i) for i in range(len(mine))]
     n, m = len(mine), len(theirs)
     band = abs(n - m) + BAND
+    # best[state][i][j]: the best score of aligning mine[:i] with theirs[:j] ending in
+    # `state`; back: the cell and state it came from.
     best = [[[_UNREACHABLE] * (m + 1) for _ in range(n + 1)] for _ in range(2)]
     back: list[list[list[tuple[int, int, int]]]] = [
         [[(0, 0, 0)] * (m + 1) for _ in range(n + 1)] for _ in range(2)
     ]
     best[0][0][0] = 0.0
+    kept_rows, shifted_rows = best
     for i in range(n + 1):
+        kept_row, shifted_row = kept_rows[i], shifted_rows[i]
+        kept_up, shifted_up = kept_rows[i - 1], shifted_rows[i - 1]  # unused in row 0
         for j in range(max(0, i - band), min(m, i + band) + 1):
-            kept: list[tuple[float, tuple[int, int, int]]] = []
-            shifted: list[tuple[float, tuple[int, int, int]]] = []
+            value, came = _UNREACHABLE, None
             if i and j:
                 score = _agreement(mine[i - 1], theirs[j - 1])
                 if mine[i - 1].key == theirs[j - 1].key:
-                    kept += [
-                        (best[s][i - 1][j - 1] + score + SAME_NUMBER, (s, i - 1, j - 1))
-                        for s in (0, 1)
-                    ]
+                    value, came = kept_up[j - 1] + score + SAME_NUMBER, (0, i - 1, j - 1)
+                    other = shifted_up[j - 1] + score + SAME_NUMBER
+                    if other > value:
+                        value, came = other, (1, i - 1, j - 1)
                 else:
                     score -= OTHER_NUMBER
-                    shifted.append((best[1][i - 1][j - 1] + score, (1, i - 1, j - 1)))
-                    shifted.append((best[0][i - 1][j - 1] + score - OPEN_SHIFT, (0, i - 1, j - 1)))
+                    shift, shift_came = shifted_up[j - 1] + score, (1, i - 1, j - 1)
+                    other = kept_up[j - 1] + score - OPEN_SHIFT
+                    if other > shift:
+                        shift, shift_came = other, (0, i - 1, j - 1)
+                    shifted_row[j], back[1][i][j] = shift, shift_came
             if i:
-                kept += [(best[s][i - 1][j], (s, i - 1, j)) for s in (0, 1)]
+                if came is None or kept_up[j] > value:
+                    value, came = kept_up[j], (0, i - 1, j)
+                if shifted_up[j] > value:
+                    value, came = shifted_up[j], (1, i - 1, j)
             if j:
-                kept += [(best[s][i][j - 1], (s, i, j - 1)) for s in (0, 1)]
-            for state, options in ((0, kept), (1, shifted)):
-                if options:  # the first of equal options wins: same number, then a gap
-                    best[state][i][j], back[state][i][j] = max(options, key=lambda o: o[0])
+                if came is None or kept_row[j - 1] > value:
+                    value, came = kept_row[j - 1], (0, i, j - 1)
+                if shifted_row[j - 1] > value:
+                    value, came = shifted_row[j - 1], (1, i, j - 1)
+            if came is not None:
+                kept_row[j], back[0][i][j] = value, came
     state = 0 if best[0][n][m] >= best[1][n][m] else 1
     pairs = []
     i, j = n, m
