@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from rulesarchive.corpus.model import Document, Release, Rule
@@ -138,30 +139,44 @@ def check_structure(
     problems = []
     if len(translated.examples) != len(english.examples):
         problems.append(f"{len(translated.examples)} examples, English has {len(english.examples)}")
-    mine = sorted({renumber(number) for number in _citations(translated)}, key=rule_sort_key)
-    theirs = _citations(english)
+    theirs, english_text, their_quantities, spelled = _english_reading(english)
+    mine = tuple(sorted({renumber(number) for number in _citations(translated)}, key=rule_sort_key))
     if mine != theirs:
         problems.append(f"cites {_listed(mine)}, English cites {_listed(theirs)}")
-    english_text = " ".join((english.text, *english.examples))
     names = ENGLISH_NAME.findall(" ".join((translated.text, *translated.examples)))
     unknown = sorted({name for name in names if not _glossed(name, english_text)})
     if unknown:
         problems.append(f"names {', '.join(unknown)} are not in the English")
     # a three-digit quantity is a chapter cited ("see rule 730"): renumbered like citations
-    their_quantities = _quantities(english)
-    spelled = _spelled_numbers(english.text)
-    mine_quantities = sorted(
-        {
-            renumber(q) if q.isdigit() and len(q) == 3 else q
-            for q in _quantities(translated)
-            if q in their_quantities or q not in spelled
-        }
+    mine_quantities = tuple(
+        sorted(
+            {
+                renumber(q) if q.isdigit() and len(q) == 3 else q
+                for q in _quantities(translated)
+                if q in their_quantities or q not in spelled
+            }
+        )
     )
     if mine_quantities and their_quantities and mine_quantities != their_quantities:
         problems.append(
             f"numbers {_listed(mine_quantities)}, English has {_listed(their_quantities)}"
         )
     return tuple(problems)
+
+
+@lru_cache(maxsize=2**15)
+def _english_reading(
+    english: Rule,
+) -> tuple[tuple[str, ...], str, tuple[str, ...], frozenset[str]]:
+    """What `check_structure` reads of an English rule: its citations, its text with its
+    examples, its quantities and the numbers it spells out. Read once per process: the
+    English bases of a language's translations print most rules alike."""
+    return (
+        tuple(_citations(english)),
+        " ".join((english.text, *english.examples)),
+        tuple(_quantities(english)),
+        frozenset(_spelled_numbers(english.text)),
+    )
 
 
 def _unchanged(number: str) -> str:
@@ -235,7 +250,7 @@ def _quantities(rule: Rule) -> list[str]:
     return sorted(set(QUANTITY.findall(rule.text)))  # "2 or 2" and "two or 2" say the same
 
 
-def _listed(items: list[str]) -> str:
+def _listed(items: Sequence[str]) -> str:
     return ", ".join(items) if items else "nothing"
 
 
