@@ -127,6 +127,10 @@ def _passed_on(pairs: Sequence[Pair], likeness: Evidence) -> list[tuple[str, str
         return sum(weights[word] * count for word, count in bag.items())
 
     both = [pair for pair in pairs if pair.old is not None and pair.new is not None]
+    siblings: dict[str | None, list[Pair]] = defaultdict(list)  # by the old rule's parent
+    for pair in both:
+        assert pair.old is not None
+        siblings[parent_of(pair.old.number)].append(pair)
     found = []
     for giver in both:
         assert giver.old is not None and giver.new is not None
@@ -134,9 +138,9 @@ def _passed_on(pairs: Sequence[Pair], likeness: Evidence) -> list[tuple[str, str
         lost_mass = mass(lost)
         if lost_mass < PASSED_ON:
             continue
-        for taker in both:
+        for taker in siblings[parent_of(giver.old.number)]:
             assert taker.old is not None and taker.new is not None
-            if taker is giver or parent_of(taker.old.number) != parent_of(giver.old.number):
+            if taker is giver:
                 continue
             gained = word_bag(taker.new.text) - word_bag(taker.old.text)
             passed = mass(lost & gained)
@@ -192,15 +196,15 @@ def _homes(pairs: Sequence[Pair], likeness: Evidence) -> dict[str, list[int]]:
             if old_parent is not None and new_parent is not None:
                 went[old_parent][new_parent] += 1
     children = Counter(filter(None, map(parent_of, (rule.number for rule in likeness.old_rules))))
+    under: dict[str | None, list[int]] = defaultdict(list)  # kept pairs by the new parent
+    for at, pair in enumerate(pairs):
+        if pair.old is not None and pair.new:
+            under[parent_of(pair.new.number)].append(at)
     homes: dict[str, list[int]] = {}
     for parent, places in went.items():
         place, count = places.most_common(1)[0]
         if place != parent and 2 * count > children[parent] - 1:  # less the one removed
-            homes[parent] = [
-                at
-                for at, pair in enumerate(pairs)
-                if pair.old is not None and pair.new and parent_of(pair.new.number) == place
-            ]
+            homes[parent] = under[place]
     return homes
 
 
