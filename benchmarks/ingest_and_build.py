@@ -8,6 +8,10 @@ but the newest English release, held back for later; `build` from nothing (no de
 site); `build` again with nothing changed; `ingest` of the held-back release (which prepares its
 diff and check, as for any release added at the end) and `build` again. The derived data
 lives in the round's folder (RULESARCHIVE_CACHE), never in the user's own cache.
+With --translations-later, the translations of the held-back release's date and after are
+left out too: the release added is an English one whose translations are yet to come, as a
+new English release usually is (by default the newest Chinese release, of the same date,
+is in the archive first, and every page pairing it with the English changes).
 With --against, another installation (say, an older commit's worktree with its own
 environment; an older one keeps its derived data in ARCHIVE/.cache) runs the same in each
 round, which goes first alternating.
@@ -49,13 +53,23 @@ def main() -> None:
     parser.add_argument(
         "--against", type=Path, help="Another installation's rulesarchive, run in turn."
     )
+    parser.add_argument(
+        "--translations-later",
+        action="store_true",
+        help="Leave out the translations of the held-back release's date and after.",
+    )
     options = parser.parse_args()
     installations = {"rulesarchive": Path(sys.executable).parent / "rulesarchive"}
     if options.against:
         installations["other"] = options.against
     english = sorted((SHARED / "en").glob("*.txt"))
     files = english[:-1] + sorted((SHARED / "orig" / "en").iterdir())
-    files += sorted((SHARED / "zh-Hans").glob("*.txt")) + sorted((SHARED / "ko").glob("*.txt"))
+    translations = sorted((SHARED / "zh-Hans").glob("*.txt")) + sorted(
+        (SHARED / "ko").glob("*.txt")
+    )
+    if options.translations_later:  # files are named by their date
+        translations = [path for path in translations if path.stem < english[-1].stem]
+    files += translations
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
     print(f"ingest: {len(files)} files, then {english[-1].name}")
     figures: dict[str, list[Steps]] = {name: [] for name in installations}
