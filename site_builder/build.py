@@ -298,15 +298,10 @@ def _render(
             lambda done, total: tell(f"rendering {language}", done, total),  # noqa: B023
         )
         lastmod.update(pages.lastmod)
-        if indexer is not None and search.index_is_stale(
-            output,
-            language,
-            lambda path: search.searchable_language(path) == language,  # noqa: B023
-        ):
+        indexed = partial(search.in_index, language)
+        if indexer is not None and search.index_is_stale(output, language, indexed):
             tell(f"indexing {language} for search", 0, 0)
-            output.stage_for_indexing(
-                p for p in output.produced if search.searchable_language(p) == language
-            )
+            output.stage_for_indexing(filter(indexed, output.produced))
             indexer.start(language)
     assert first_pages is not None
     read = [tournament_site.gather_kind(document) for document in documents]

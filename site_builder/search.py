@@ -34,6 +34,11 @@ def searchable_language(path: str) -> str | None:
     return None
 
 
+def in_index(language: str, path: str) -> bool:
+    """Tell whether a page of the site is in a language's search index."""
+    return searchable_language(path) == language
+
+
 def index_is_stale(output: Output, name: str, indexed: Callable[[str], bool]) -> bool:
     """Tell whether the search index `name` misses or lags behind the pages `indexed` picks:
     one is new or gone, or one changed in what Pagefind reads of it.
@@ -45,18 +50,18 @@ def index_is_stale(output: Output, name: str, indexed: Callable[[str], bool]) ->
     live = output.live
     if live is None or not output.current(f"pagefind/{name}/pagefind.js").exists():
         return True
-    if any(indexed(path) for path in output.previous.keys() - output.produced.keys()):
+    if any(map(indexed, output.previous.keys() - output.produced.keys())):
         return True
-    for path in output.changed:
-        if indexed(path):
-            if path not in output.previous:
-                return True
-            old = (live / path).read_bytes()
-            new = (output.staging / path).read_bytes()
-            searched = indexed_part(new)
-            if searched is None or searched != indexed_part(old):
-                return True
-    return False
+    return any(
+        path not in output.previous or _searched_differently(live / path, output.staging / path)
+        for path in filter(indexed, output.changed)
+    )
+
+
+def _searched_differently(old: Path, new: Path) -> bool:
+    """Tell whether Pagefind reads two versions of a page differently (or may)."""
+    searched = indexed_part(new.read_bytes())
+    return searched is None or searched != indexed_part(old.read_bytes())
 
 
 def _start_tag(attribute: bytes) -> re.Pattern[bytes]:

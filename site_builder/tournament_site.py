@@ -107,10 +107,12 @@ def write_kind(
         _write_data(output, salt, releases, at, documents)
     output.write(moves_path(data), moves_script(data))
     folder = f"{paths.folder(kind, language)}/r/"
-    if index is not None and search.index_is_stale(
-        output, str(kind), lambda p: p.startswith(folder)
-    ):
-        output.stage_for_indexing(p for p in output.produced if p.startswith(folder))
+
+    def indexed(path: str) -> bool:
+        return path.startswith(folder)
+
+    if index is not None and search.index_is_stale(output, str(kind), indexed):
+        output.stage_for_indexing(filter(indexed, output.produced))
         index(str(kind), f"{folder}**/index.html")
 
 
